@@ -1,0 +1,67 @@
+//! Impartial games under normal play: the trait every engine works on, and the games we ship.
+
+pub mod hypergraph;
+pub mod spec;
+pub mod symmetry;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+pub use hypergraph::{Hypergraph, HypergraphNim};
+
+/// A Sprague-Grundy value. Bounded by the number of moves, so 32 bits is plenty for anything we
+/// can search.
+pub type Nimber = u32;
+
+/// The order in which a game lists the moves of a position.
+///
+/// Pruning engines cut more when small subtrees come first; the paper's benchmarks use both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MoveOrder {
+    /// The game's plain enumeration (for heap games: take the fewest stones first).
+    Natural,
+    /// Moves leading to small subtrees first (for heap games: leave the fewest stones first).
+    #[default]
+    Heuristic,
+}
+
+/// A short impartial game under normal play.
+///
+/// Only `moves` is required. The optional hooks let engines exploit structure: splitting a
+/// position into a sum, canonical forms under symmetry, and values known without search.
+/// Every hook must be *sound*: an engine that uses it must get the same nimber as one that does
+/// not.
+pub trait Game: Sync {
+    /// A position. Engines hash it as a transposition-table key.
+    type Position: Clone + Eq + Hash + Debug + Send + Sync;
+
+    /// Appends the successors of `p` to `out`, in a deterministic order fixed by `order`.
+    fn moves(&self, p: &Self::Position, order: MoveOrder, out: &mut Vec<Self::Position>);
+
+    /// Number of successors of `p` (an upper bound on its nimber).
+    fn move_count(&self, p: &Self::Position) -> usize {
+        let mut out = Vec::new();
+        self.moves(p, MoveOrder::Natural, &mut out);
+        out.len()
+    }
+
+    /// Splits `p` into two or more independent components whose nimbers xor to `p`'s, or
+    /// returns `None` when `p` does not split.
+    fn split(&self, _p: &Self::Position) -> Option<Vec<Self::Position>> {
+        None
+    }
+
+    /// Replaces `p` by the representative of its symmetry orbit (all members share a nimber).
+    fn canonicalize(&self, _p: &mut Self::Position) {}
+
+    /// The nimber of `p` when a theorem gives it without search.
+    fn known_value(&self, _p: &Self::Position) -> Option<Nimber> {
+        None
+    }
+
+    /// A rough size of `p`'s game tree, used to search the largest component of a sum last.
+    fn weight(&self, _p: &Self::Position) -> u64 {
+        0
+    }
+}

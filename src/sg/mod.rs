@@ -1,0 +1,4 @@
+//! Sprague-Grundy engines: from positions to nimbers and whole tables.
+
+pub mod nimset;
+pub mod tt;

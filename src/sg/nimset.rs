@@ -1,0 +1,218 @@
+//! Sets of nimbers as growable bitsets.
+//!
+//! The pruning engines keep the set P of values a position may still have; it starts as
+//! {0, ..., |moves|}, which for hypergraph nim can be thousands wide, so the width is dynamic but
+//! the first 128 values live inline.
+
+use smallvec::SmallVec;
+
+use crate::game::Nimber;
+
+/// A finite set of nimbers.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct NimSet {
+    words: SmallVec<[u64; 2]>,
+}
+
+impl std::fmt::Debug for NimSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl NimSet {
+    /// The empty set.
+    pub fn new() -> Self {
+        NimSet::default()
+    }
+
+    /// {0, 1, ..., n-1}.
+    pub fn below(n: usize) -> Self {
+        let mut words: SmallVec<[u64; 2]> = SmallVec::from_elem(u64::MAX, n / 64);
+        if n % 64 != 0 {
+            words.push((1u64 << (n % 64)) - 1);
+        }
+        NimSet { words }
+    }
+
+    /// {v}.
+    pub fn singleton(v: Nimber) -> Self {
+        let mut s = NimSet::new();
+        s.insert(v);
+        s
+    }
+
+    /// Whether `v` is in the set.
+    pub fn contains(&self, v: Nimber) -> bool {
+        let (w, b) = (v as usize / 64, v % 64);
+        self.words.get(w).is_some_and(|x| x >> b & 1 == 1)
+    }
+
+    /// Adds `v`.
+    pub fn insert(&mut self, v: Nimber) {
+        let (w, b) = (v as usize / 64, v % 64);
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << b;
+    }
+
+    /// Removes `v` (no-op when absent).
+    pub fn remove(&mut self, v: Nimber) {
+        let (w, b) = (v as usize / 64, v % 64);
+        if let Some(x) = self.words.get_mut(w) {
+            *x &= !(1 << b);
+        }
+        self.trim();
+    }
+
+    fn trim(&mut self) {
+        while self.words.last() == Some(&0) {
+            self.words.pop();
+        }
+    }
+
+    /// The largest member.
+    pub fn max(&self) -> Option<Nimber> {
+        // Trailing zero words are trimmed after every removal.
+        let last = self.words.len().checked_sub(1)?;
+        let w = self.words[last];
+        Some((last * 64 + 63 - w.leading_zeros() as usize) as Nimber)
+    }
+
+    /// Removes and returns the largest member.
+    pub fn pop_max(&mut self) -> Option<Nimber> {
+        let m = self.max()?;
+        self.remove(m);
+        Some(m)
+    }
+
+    /// The number of members.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the set has no members.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The member of a one-element set.
+    pub fn only(&self) -> Option<Nimber> {
+        (self.len() == 1).then(|| self.max().unwrap())
+    }
+
+    /// The least non-negative integer not in the set.
+    pub fn mex(&self) -> Nimber {
+        for (i, &w) in self.words.iter().enumerate() {
+            if w != u64::MAX {
+                return (i * 64 + w.trailing_ones() as usize) as Nimber;
+            }
+        }
+        (self.words.len() * 64) as Nimber
+    }
+
+    /// Whether the sets share no member.
+    pub fn is_disjoint(&self, other: &NimSet) -> bool {
+        self.words.iter().zip(&other.words).all(|(a, b)| a & b == 0)
+    }
+
+    /// Removes every member greater than `max`.
+    pub fn keep_at_most(&mut self, max: Nimber) {
+        let keep = max as usize / 64 + 1;
+        if self.words.len() > keep {
+            self.words.truncate(keep);
+        }
+        if self.words.len() == keep {
+            let b = max % 64;
+            if b != 63 {
+                self.words[keep - 1] &= (1u64 << (b + 1)) - 1;
+            }
+        }
+        self.trim();
+    }
+
+    /// {v ^ r : v in self}: the set a component must hit so that the sum hits `self`.
+    pub fn xor_each(&self, r: Nimber) -> NimSet {
+        let mut out = NimSet::new();
+        for v in self.iter() {
+            out.insert(v ^ r);
+        }
+        out
+    }
+
+    /// Adds every member of `other`.
+    pub fn union_with(&mut self, other: &NimSet) {
+        if other.words.len() > self.words.len() {
+            self.words.resize(other.words.len(), 0);
+        }
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a |= b;
+        }
+    }
+
+    /// Members in ascending order.
+    pub fn iter(&self) -> impl Iterator<Item = Nimber> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let b = w.trailing_zeros();
+                w &= w - 1;
+                Some((i * 64) as Nimber + b)
+            })
+        })
+    }
+}
+
+impl FromIterator<Nimber> for NimSet {
+    fn from_iter<I: IntoIterator<Item = Nimber>>(iter: I) -> Self {
+        let mut s = NimSet::new();
+        iter.into_iter().for_each(|v| s.insert(v));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    proptest! {
+        #[test]
+        fn behaves_like_a_btreeset(ops in proptest::collection::vec((0u8..6, 0u32..300), 0..60)) {
+            let mut s = NimSet::new();
+            let mut t = BTreeSet::new();
+            for (op, v) in ops {
+                match op {
+                    0 | 1 => { s.insert(v); t.insert(v); }
+                    2 => { s.remove(v); t.remove(&v); }
+                    3 => { s.keep_at_most(v); t.retain(|&x| x <= v); }
+                    4 => { prop_assert_eq!(s.pop_max(), t.pop_last()); }
+                    _ => { s = s.xor_each(v); t = t.iter().map(|x| x ^ v).collect(); }
+                }
+                prop_assert_eq!(s.iter().collect::<Vec<_>>(), t.iter().copied().collect::<Vec<_>>());
+                prop_assert_eq!(s.max(), t.last().copied());
+                prop_assert_eq!(s.len(), t.len());
+                let mex = (0..).find(|x| !t.contains(x)).unwrap();
+                prop_assert_eq!(s.mex(), mex);
+            }
+        }
+    }
+
+    #[test]
+    fn below_and_disjoint() {
+        assert_eq!(NimSet::below(0).len(), 0);
+        assert_eq!(NimSet::below(64).max(), Some(63));
+        assert_eq!(NimSet::below(130).len(), 130);
+        assert_eq!(NimSet::below(130).mex(), 130);
+        let a: NimSet = [1, 200].into_iter().collect();
+        let b: NimSet = [2, 201].into_iter().collect();
+        assert!(a.is_disjoint(&b));
+        assert!(!a.is_disjoint(&NimSet::below(2)));
+        assert_eq!(NimSet::singleton(7).only(), Some(7));
+    }
+}
