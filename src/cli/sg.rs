@@ -1,0 +1,75 @@
+//! `grundy sg GAME POSITION`: the nimber of one position.
+
+use clap::Args;
+
+use super::{format_position, parse_position, SearchArgs};
+use crate::error::Error;
+use crate::game::spec;
+use crate::sg::solve::solve;
+use crate::sg::table::TableOptions;
+
+#[derive(Args, Debug)]
+pub struct SgArgs {
+    /// Game spec, e.g. path:3, star:4, circular:5,2, projective-plane, complex:0-1,1-2.
+    game: String,
+    /// Stones per vertex, e.g. `3,0,3` or `3 0 3`.
+    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
+    position: Vec<String>,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Also print the engine, nodes expanded, table look-ups and time.
+    #[arg(long)]
+    stats: bool,
+    /// Also print the winning moves (successors with nimber 0).
+    #[arg(long)]
+    moves: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &SgArgs) -> Result<(), Error> {
+    let game = spec::parse(&args.game)?;
+    let p = game.position(&parse_position(&args.position)?)?;
+    let opts = TableOptions {
+        threads: args.search.threads()?,
+        memory_limit: args.search.memory_limit()?,
+        progress: !args.json,
+    };
+    let s = solve(&game, &p, args.search.engine, args.search.config(), &opts, args.moves)?;
+    let winning: Option<Vec<String>> = s.winning_moves.as_ref().map(|m| m.iter().map(|q| format_position(q)).collect());
+    if args.json {
+        let mut obj = serde_json::json!({
+            "game": game.name(),
+            "position": p.to_vec(),
+            "nimber": s.nimber,
+            "engine": s.engine,
+            "nodes": s.stats.nodes,
+            "tt_lookups": s.stats.tt_lookups,
+            "seconds": s.seconds,
+        });
+        if let Some(m) = &s.winning_moves {
+            obj["winning_moves"] = m.iter().map(|q| q.to_vec()).collect::<Vec<_>>().into();
+        }
+        println!("{obj}");
+        return Ok(());
+    }
+    println!("{}", s.nimber);
+    if args.stats {
+        println!("engine: {}", s.engine);
+        println!("nodes: {}", s.stats.nodes);
+        println!("tt_lookups: {}", s.stats.tt_lookups);
+        println!("seconds: {:.6}", s.seconds);
+    }
+    if let Some(w) = winning {
+        if w.is_empty() {
+            println!("winning moves: none (a zero position: every move loses)");
+        } else {
+            println!("winning moves ({}):", w.len());
+            for q in w {
+                println!("  -> {q}");
+            }
+        }
+    }
+    Ok(())
+}

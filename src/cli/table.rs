@@ -1,0 +1,165 @@
+//! `grundy table GAME --max D`: every position of [0,D)^n with its nimber, and the zero positions.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::output::{zeros_path, AtomicFile, Format};
+use super::{peak_memory, SearchArgs};
+use crate::error::Error;
+use crate::game::hypergraph::{HypergraphNim, Stones};
+use crate::game::{spec, Nimber};
+use crate::sg::engine::Engine;
+use crate::sg::table::{self, TableOptions};
+use crate::sg::{with_deep_stack, SearchConfig, SearchEngine, Stats};
+
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// Game spec, e.g. path:3, projective-plane.
+    game: String,
+    /// Box size: every vertex holds 0..D-1 stones.
+    #[arg(long, value_name = "D")]
+    max: usize,
+    /// Write one representative per symmetry orbit (the least member) instead of every position.
+    #[arg(long)]
+    orbits: bool,
+    /// Write the table to FILE (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write the zero positions to FILE (default with --out: FILE's name plus `.zeros`).
+    #[arg(long, value_name = "FILE")]
+    zeros: Option<PathBuf>,
+    /// Row format.
+    #[arg(long, value_enum, default_value_t = Format::Tsv)]
+    format: Format,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print engine, time, work and peak memory to standard error.
+    #[arg(long)]
+    stats: bool,
+}
+
+pub fn run(args: &TableArgs) -> Result<(), Error> {
+    let game = spec::parse(&args.game)?;
+    let n = game.graph().vertices();
+    if args.max == 0 {
+        return Err(Error::Usage("--max must be at least 1".into()));
+    }
+    let dims = vec![args.max; n];
+    let count = dims
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .ok_or_else(|| Error::Resource(format!("the box [0,{})^{n} has too many positions to count", args.max)))?;
+    let opts = TableOptions {
+        threads: args.search.threads()?,
+        memory_limit: args.search.memory_limit()?,
+        progress: true,
+    };
+    // Create output files before the long computation, so a bad path fails fast.
+    let mut out = args.out.as_deref().map(AtomicFile::create).transpose()?;
+    let zeros = args.zeros.clone().or_else(|| args.out.as_deref().map(zeros_path));
+    let mut zeros = zeros.as_deref().map(AtomicFile::create).transpose()?;
+
+    let start = Instant::now();
+    let (engine, stats, values) = match args.search.engine {
+        Engine::Auto | Engine::Table => {
+            let t = table::tabulate(game.graph(), &dims, &opts)?;
+            let stats = Stats { nodes: t.len() as u64, tt_lookups: 0 };
+            ("table".to_string(), stats, t.values().to_vec())
+        }
+        Engine::Search(s) => {
+            let (stats, values) = search_box(&game, s, args.search.config(), &dims, count);
+            (s.to_string(), stats, values)
+        }
+    };
+    let computed = start.elapsed().as_secs_f64();
+
+    let stdout = io::stdout();
+    let mut lock;
+    let w: &mut dyn Write = match out.as_mut() {
+        Some(f) => f.writer(),
+        None => {
+            lock = io::BufWriter::new(stdout.lock());
+            &mut lock
+        }
+    };
+    let io_err = |e: io::Error| Error::io(args.out.clone().unwrap_or_else(|| "<stdout>".into()), e);
+    args.format.header(w, n).map_err(io_err)?;
+    if let Some(z) = zeros.as_mut() {
+        args.format.header(z.writer(), n).map_err(|e| Error::io(z.path(), e))?;
+    }
+    let (mut rows, mut zero_rows) = (0u64, 0u64);
+    let mut p = vec![0u32; n];
+    for &v in &values {
+        if !args.orbits || game.symmetry().is_canonical(&p) {
+            args.format.row(w, &p, v).map_err(io_err)?;
+            rows += 1;
+            if v == 0 {
+                zero_rows += 1;
+                if let Some(z) = zeros.as_mut() {
+                    args.format.row(z.writer(), &p, v).map_err(|e| Error::io(z.path(), e))?;
+                }
+            }
+        }
+        advance(&mut p, args.max as u32);
+    }
+    w.flush().map_err(io_err)?;
+    let what = if args.orbits { "orbit representatives" } else { "positions" };
+    if let Some(f) = out {
+        let path = f.path().display().to_string();
+        f.commit()?;
+        eprintln!("wrote {rows} {what} ({zero_rows} zero) to {path}");
+    }
+    if let Some(z) = zeros {
+        let path = z.path().display().to_string();
+        z.commit()?;
+        eprintln!("wrote {zero_rows} zero {what} to {path}");
+    }
+    if args.stats {
+        eprintln!("engine: {engine}");
+        eprintln!("positions: {count}");
+        eprintln!("nodes: {}", stats.nodes);
+        eprintln!("tt_lookups: {}", stats.tt_lookups);
+        eprintln!("seconds (compute): {computed:.3}");
+        eprintln!("seconds (total): {:.3}", start.elapsed().as_secs_f64());
+        if let Some(m) = peak_memory() {
+            eprintln!("peak memory: {:.1} MiB", m as f64 / (1u64 << 20) as f64);
+        }
+    }
+    Ok(())
+}
+
+/// Row-major successor in the box [0,max)^n, last coordinate fastest.
+fn advance(p: &mut [u32], max: u32) {
+    for x in p.iter_mut().rev() {
+        *x += 1;
+        if *x < max {
+            return;
+        }
+        *x = 0;
+    }
+}
+
+/// Values every position of the box with one search engine, its table shared between positions.
+fn search_box(game: &HypergraphNim, engine: SearchEngine, cfg: SearchConfig, dims: &[usize], count: usize) -> (Stats, Vec<Nimber>) {
+    let bar = ProgressBar::new(count as u64);
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} positions, eta {eta}").expect("valid template"));
+    let result = with_deep_stack(|| {
+        let mut searcher = engine.searcher(game, cfg);
+        let mut p: Stones = std::iter::repeat_n(0, dims.len()).collect();
+        let mut values = Vec::with_capacity(count);
+        for i in 0..count {
+            values.push(searcher.nimber(p.clone()));
+            advance(&mut p, dims[0] as u32);
+            if i % 4096 == 0 {
+                bar.set_position(i as u64);
+            }
+        }
+        (searcher.stats(), values)
+    });
+    bar.finish_and_clear();
+    result
+}

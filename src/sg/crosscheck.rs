@@ -1,0 +1,243 @@
+//! Engines checked against each other and against known theorems on every built-in game.
+
+use super::cut::{CutSearch, Variant};
+use super::engine::all_search_engines;
+use super::tree::tree_size;
+use super::tt::{Policy, TtConfig};
+use super::{SearchConfig, SearchEngine, Searcher};
+use crate::game::hypergraph::Stones;
+use crate::game::{spec, Game, HypergraphNim, MoveOrder, Nimber};
+
+const GAMES: &[&str] = &[
+    "nim:3",
+    "path:3",
+    "path:4",
+    "star:3",
+    "shriek",
+    "circular:4,2",
+    "circular:3,3",
+    "circular:5,3",
+    "projective-plane",
+    "y-graph",
+    "square",
+    "complex:0-1-2,2-3",
+    "hypergraph:0-1-2,2-3",
+];
+
+/// Every position with at most `max` stones on a vertex and `total` stones in all.
+fn positions(n: usize, max: u32, total: u32) -> Vec<Stones> {
+    let mut out = Vec::new();
+    let mut p: Stones = std::iter::repeat_n(0, n).collect();
+    loop {
+        if p.iter().sum::<u32>() <= total {
+            out.push(p.clone());
+        }
+        let mut i = n;
+        loop {
+            if i == 0 {
+                return out;
+            }
+            i -= 1;
+            if p[i] < max {
+                p[i] += 1;
+                break;
+            }
+            p[i] = 0;
+        }
+    }
+}
+
+fn reference(game: &HypergraphNim, ps: &[Stones]) -> Vec<Nimber> {
+    let mut naive = SearchEngine::Naive.searcher(game, SearchConfig::bare());
+    ps.iter().map(|p| naive.nimber(p.clone())).collect()
+}
+
+fn check_all(capacity: Option<usize>, max: u32, total: u32) {
+    for name in GAMES {
+        let game = spec::parse(name).unwrap();
+        let ps = positions(game.graph().vertices(), max, total);
+        let expected = reference(&game, &ps);
+        for engine in all_search_engines() {
+            for base in [SearchConfig::bare(), SearchConfig::default()] {
+                for policy in [Policy::Fifo, Policy::Clock] {
+                    let cfg = SearchConfig { tt: TtConfig { capacity, policy }, ..base };
+                    let mut s = engine.searcher(&game, cfg);
+                    for (p, &want) in ps.iter().zip(&expected) {
+                        let got = s.nimber(p.clone());
+                        assert_eq!(got, want, "{name} {p:?} engine {engine} cfg {cfg:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn engines_agree_with_unbounded_tables() {
+    check_all(None, 3, 9);
+}
+
+#[test]
+fn engines_agree_with_small_tables() {
+    check_all(Some(7), 2, 6);
+}
+
+#[test]
+fn engines_agree_without_a_table() {
+    check_all(Some(0), 2, 4);
+}
+
+#[test]
+fn natural_order_gives_the_same_values() {
+    let game = spec::parse("y-graph").unwrap();
+    let ps = positions(5, 2, 7);
+    let expected = reference(&game, &ps);
+    for engine in all_search_engines() {
+        let cfg = SearchConfig { order: MoveOrder::Natural, ..SearchConfig::default() };
+        let mut s = engine.searcher(&game, cfg);
+        for (p, &want) in ps.iter().zip(&expected) {
+            assert_eq!(s.nimber(p.clone()), want, "{p:?} {engine}");
+        }
+    }
+}
+
+fn zero_set(name: &str, max: u32) -> Vec<(Stones, bool)> {
+    let game = spec::parse(name).unwrap();
+    let ps = positions(game.graph().vertices(), max, u32::MAX);
+    let mut s = SearchEngine::Cut("cut_cE".parse().unwrap()).searcher(&game, SearchConfig::default());
+    ps.into_iter().map(|p| (p.clone(), s.nimber(p) == 0)).collect()
+}
+
+#[test]
+fn nim_is_the_xor() {
+    let game = spec::parse("nim:3").unwrap();
+    let mut s = SearchEngine::Lv.searcher(&game, SearchConfig::bare());
+    for p in positions(3, 7, u32::MAX) {
+        assert_eq!(s.nimber(p.clone()), p[0] ^ p[1] ^ p[2]);
+    }
+}
+
+#[test]
+fn shriek_is_sum_of_the_edge_xor_the_lone_vertex() {
+    let game = spec::parse("shriek").unwrap();
+    let mut s = SearchEngine::Cut("cut".parse().unwrap()).searcher(&game, SearchConfig::default());
+    for p in positions(3, 7, u32::MAX) {
+        assert_eq!(s.nimber(p.clone()), (p[0] + p[1]) ^ p[2], "{p:?}");
+    }
+}
+
+#[test]
+fn star_zeros_are_empty_centre_and_leaves_xoring_to_zero() {
+    for k in 2..=4 {
+        for (p, zero) in zero_set(&format!("star:{k}"), 4) {
+            let expected = p[0] == 0 && p[1..].iter().fold(0, |a, &x| a ^ x) == 0;
+            assert_eq!(zero, expected, "star:{k} {p:?}");
+        }
+    }
+}
+
+#[test]
+fn path3_zeros_are_a0a() {
+    for (p, zero) in zero_set("path:3", 8) {
+        assert_eq!(zero, p[1] == 0 && p[0] == p[2], "{p:?}");
+    }
+}
+
+#[test]
+fn circular_n_n_minus_1_zeros_are_all_equal() {
+    for n in 2..=5 {
+        for (p, zero) in zero_set(&format!("circular:{n},{}", n - 1), if n > 4 { 3 } else { 4 }) {
+            assert_eq!(zero, p.iter().all(|&x| x == p[0]), "CN({n},{}) {p:?}", n - 1);
+        }
+    }
+}
+
+#[test]
+fn equal_piles_on_a_circuit_are_zero() {
+    // Every circuit of these complexes, played alone with equal piles, is a zero position;
+    // searched bare so the early stop is not what answers.
+    for name in ["projective-plane", "square", "circular:5,2", "complex:0-1-2,1-2-3,0-3"] {
+        let game = spec::parse(name).unwrap();
+        let mut s = SearchEngine::Naive.searcher(&game, SearchConfig::bare());
+        for c in game.graph().circuits() {
+            for a in 1..=3 {
+                let p: Stones = (0..game.graph().vertices()).map(|v| if c >> v & 1 == 1 { a } else { 0 }).collect();
+                assert_eq!(s.nimber(p.clone()), 0, "{name} circuit {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn automorphisms_preserve_values() {
+    for name in ["projective-plane", "circular:5,2", "y-graph", "star:4"] {
+        let game = spec::parse(name).unwrap();
+        let mut s = SearchEngine::Naive.searcher(&game, SearchConfig::bare());
+        for p in positions(game.graph().vertices(), 2, 7).into_iter().step_by(7) {
+            let v = s.nimber(p.clone());
+            for q in game.symmetry().orbit(&p) {
+                assert_eq!(s.nimber(q.iter().copied().collect()), v, "{name} {p:?} ~ {q:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn def_without_a_table_expands_exactly_the_game_tree() {
+    let nim = spec::parse("nim:3").unwrap();
+    for p in [[3u32, 2, 1], [4, 3, 2], [5, 4, 2]] {
+        let p: Stones = p.into_iter().collect();
+        let cfg = SearchConfig { tt: TtConfig { capacity: Some(0), policy: Policy::Fifo }, ..SearchConfig::bare() };
+        let mut s = CutSearch::new(&nim, "def".parse::<Variant>().unwrap(), cfg);
+        s.nimber(p.clone());
+        assert_eq!(s.stats().nodes as u128, tree_size(&nim, &p), "{p:?}");
+        assert_eq!(s.stats().tt_lookups, 0);
+    }
+}
+
+#[test]
+fn pruning_never_expands_more_than_def_without_a_table() {
+    let nim = spec::parse("nim:3").unwrap();
+    let p: Stones = [5u32, 4, 3].into_iter().collect();
+    let cfg = SearchConfig { tt: TtConfig { capacity: Some(0), policy: Policy::Fifo }, ..SearchConfig::bare() };
+    let count = |name: &str| {
+        let mut s = CutSearch::new(&nim, name.parse::<Variant>().unwrap(), cfg);
+        assert_eq!(s.nimber(p.clone()), 5 ^ 4 ^ 3);
+        s.stats().nodes
+    };
+    let def = count("def");
+    assert!(count("scut") < def);
+    assert!(count("cut") <= count("scut"));
+}
+
+#[test]
+fn a_game_that_is_not_nim() {
+    // Subtraction game S = {1, 3, 4}: nim sequence 0 1 0 1 2 3 2 0 1 0 1 2 3 2 ... (period 7).
+    struct Subtraction;
+    impl Game for Subtraction {
+        type Position = u32;
+        fn moves(&self, p: &u32, _: MoveOrder, out: &mut Vec<u32>) {
+            out.extend([1, 3, 4].iter().filter(|&&s| s <= *p).map(|s| p - s));
+        }
+    }
+    let expected = [0, 1, 0, 1, 2, 3, 2];
+    for engine in all_search_engines() {
+        for capacity in [Some(0), Some(5), None] {
+            let cfg = SearchConfig { tt: TtConfig { capacity, policy: Policy::Fifo }, ..SearchConfig::default() };
+            let mut s = engine.searcher(&Subtraction, cfg);
+            for n in 0..if capacity == Some(0) { 16 } else { 60 } {
+                assert_eq!(s.nimber(n), expected[n as usize % 7], "{engine} {n}");
+            }
+        }
+    }
+}
+
+#[test]
+fn splitting_and_symmetry_save_work() {
+    let game = spec::parse("star:6").unwrap();
+    let p: Stones = [3, 3, 3, 3, 3, 3, 3].into_iter().collect();
+    let mut bare = SearchEngine::Naive.searcher(&game, SearchConfig::bare());
+    let mut full = SearchEngine::Naive.searcher(&game, SearchConfig::default());
+    assert_eq!(bare.nimber(p.clone()), full.nimber(p));
+    assert!(full.stats().nodes * 10 < bare.stats().nodes, "{:?} vs {:?}", full.stats(), bare.stats());
+}

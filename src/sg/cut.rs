@@ -1,0 +1,305 @@
+//! Mex-tree search with pruning: Beling & Rogalski's `def`, `scut`, `cut` and their extensions.
+//!
+//! A node keeps the set P of values it may still have: {0, ..., |moves|} at first, and each
+//! successor removes one element (its value if in P, else max P). A call may be told a set R of
+//! values its caller cares about; once P and R are disjoint the node returns "not in R" (here
+//! `None`) without visiting the rest. Extensions, by suffix:
+//! - `R` resuming: a cut-off node stores P, and a later visit resumes where it stopped;
+//! - `E` enhanced transposition cut-off: before recursing, remove what the table already knows
+//!   about successors; `cE` also stops as soon as P and R are disjoint during that pass;
+//! - `A` aspiration sets: ask "is it 0?", "is it 1?", ... at the root.
+//!
+//! Sums are searched as in section 3 of the paper: all components but the heaviest are valued
+//! exactly, and the heaviest is searched against R xor-shifted by their nim-sum.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::nimset::NimSet;
+use super::tt::Tt;
+use super::{shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
+use crate::game::{Game, Nimber};
+
+/// How a node narrows the set it hands to its successors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pruning {
+    /// No pruning: successors are always valued exactly (Listing 3).
+    Def,
+    /// Successors only need to say whether their value is in P minus max P (Listing 4).
+    Scut,
+    /// Also cap that set at max R (Listing 5).
+    Cut,
+}
+
+/// Enhanced transposition cut-off (Listing 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Etc {
+    Off,
+    /// `E`: prune P by the table before recursing.
+    On,
+    /// `cE`: and cut off during that pass (the optional line 3).
+    WithCutoff,
+}
+
+/// One member of the family, named like the paper: `cut`, `scut_R`, `cut_cEA`, ...
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub pruning: Pruning,
+    pub resume: bool,
+    pub etc: Etc,
+    pub aspiration: bool,
+}
+
+impl Variant {
+    /// Every variant the paper benchmarks, in its tables' order.
+    pub const PAPER: [&'static str; 14] = [
+        "def", "scut", "cut", "cut_A", "scut_R", "cut_R", "cut_RA", "scut_E", "scut_cE", "cut_E", "cut_cE", "cut_EA",
+        "cut_cEA", "scut_RA",
+    ];
+}
+
+impl FromStr for Variant {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (base, suffix) = s.split_once('_').unwrap_or((s, ""));
+        let pruning = match base {
+            "def" => Pruning::Def,
+            "scut" => Pruning::Scut,
+            "cut" => Pruning::Cut,
+            _ => return Err(format!("unknown engine `{s}`")),
+        };
+        let mut v = Variant { pruning, resume: false, etc: Etc::Off, aspiration: false };
+        let mut rest = suffix;
+        while !rest.is_empty() {
+            if let Some(r) = rest.strip_prefix("cE") {
+                v.etc = Etc::WithCutoff;
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix('E') {
+                v.etc = Etc::On;
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix('R') {
+                v.resume = true;
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix('A') {
+                v.aspiration = true;
+                rest = r;
+            } else {
+                return Err(format!("unknown suffix in engine `{s}` (known: R, E, cE, A)"));
+            }
+        }
+        if pruning == Pruning::Def && (v.resume || v.etc != Etc::Off || v.aspiration) {
+            return Err(format!("`{s}`: def takes no extensions (it never cuts off)"));
+        }
+        if v.resume && v.etc != Etc::Off {
+            return Err(format!("`{s}`: resuming and ETC do not combine (ETC breaks the resumed move order)"));
+        }
+        Ok(v)
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let base = match self.pruning {
+            Pruning::Def => "def",
+            Pruning::Scut => "scut",
+            Pruning::Cut => "cut",
+        };
+        let etc = match self.etc {
+            Etc::Off => "",
+            Etc::On => "E",
+            Etc::WithCutoff => "cE",
+        };
+        let suffix = format!("{}{}{}", if self.resume { "R" } else { "" }, etc, if self.aspiration { "A" } else { "" });
+        if suffix.is_empty() {
+            write!(f, "{base}")
+        } else {
+            write!(f, "{base}_{suffix}")
+        }
+    }
+}
+
+/// What the table holds for a position.
+#[derive(Clone, Debug)]
+enum Entry {
+    Exact(Nimber),
+    /// A resumable P after the first |moves| + 1 - |P| successors (resuming variants only).
+    Partial(NimSet),
+}
+
+/// A searcher for one variant, keeping its table between positions.
+pub struct CutSearch<'g, G: Game> {
+    game: &'g G,
+    cfg: SearchConfig,
+    variant: Variant,
+    tt: Tt<G::Position, Entry>,
+    nodes: u64,
+    buffers: BufferPool<G::Position>,
+}
+
+/// Removes what one successor's value (or "not in R") tells about P.
+fn exclude(p: &mut NimSet, v: Option<Nimber>) {
+    match v {
+        Some(v) if p.contains(v) => p.remove(v),
+        _ => {
+            p.pop_max();
+        }
+    }
+}
+
+impl<'g, G: Game> CutSearch<'g, G> {
+    /// A searcher with an empty table.
+    pub fn new(game: &'g G, variant: Variant, cfg: SearchConfig) -> Self {
+        CutSearch { game, cfg, variant, tt: Tt::new(cfg.tt), nodes: 0, buffers: BufferPool::new() }
+    }
+
+    /// The value of `s` if it lies in `r` (`None` = every value); otherwise the value or `None`.
+    pub fn search(&mut self, s: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
+        self.nodes += 1;
+        match shape(self.game, &self.cfg, s) {
+            Shape::Known(v) => Some(v),
+            Shape::Sum(mut parts) => {
+                let last = parts.pop().expect("a sum has parts");
+                let mut x = 0;
+                for q in parts {
+                    x ^= self.search(q, None).expect("a search without R is exact");
+                }
+                let shifted = r.map(|r| r.xor_each(x));
+                self.expand(last, shifted.as_ref()).map(|v| v ^ x)
+            }
+            Shape::Plain(s) => self.expand(s, r),
+        }
+    }
+
+    /// Value of a successor known without recursing (for ETC), if any.
+    fn known(&mut self, m: &G::Position) -> Option<Nimber> {
+        match shape(self.game, &self.cfg, m.clone()) {
+            Shape::Known(v) => Some(v),
+            Shape::Sum(_) => None,
+            Shape::Plain(c) => match self.tt.get(&c)? {
+                Entry::Exact(v) => Some(v),
+                Entry::Partial(p) => p.only(),
+            },
+        }
+    }
+
+    fn expand(&mut self, s: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
+        let v = self.variant;
+        let max_r = r.map(|r| r.max().unwrap_or(0));
+        let resumed = match self.tt.get(&s) {
+            Some(Entry::Exact(x)) => return Some(x),
+            Some(Entry::Partial(p)) => match p.only() {
+                Some(x) => return Some(x),
+                None => Some(p),
+            },
+            None => None,
+        };
+        let mut moves = self.buffers.take();
+        self.game.moves(&s, self.cfg.order, &mut moves);
+        // A resumed P has already seen all but its last |P| - 1 successors.
+        let mut p = match resumed {
+            Some(p) => {
+                moves.drain(..moves.len() + 1 - p.len());
+                p
+            }
+            None => NimSet::below(moves.len() + 1),
+        };
+        let disjoint = |p: &NimSet| r.is_some_and(|r| p.is_disjoint(r));
+
+        if v.etc != Etc::Off {
+            // Keep only the successors the table cannot value, in order.
+            let mut kept = 0;
+            for i in 0..moves.len() {
+                // Listing 6's optional line 3 stands before each look-up.
+                if v.etc == Etc::WithCutoff && disjoint(&p) {
+                    self.buffers.give(moves);
+                    return None;
+                }
+                match self.known(&moves[i]) {
+                    Some(x) => exclude(&mut p, Some(x)),
+                    None => {
+                        moves.swap(kept, i);
+                        kept += 1;
+                    }
+                }
+            }
+            moves.truncate(kept);
+        }
+
+        // P stays accurate below max R; with `cut`, a successor's "not in R" may hide a value
+        // above it, after which only the members up to max R are trustworthy.
+        let mut exact = true;
+        let mut cut_off = false;
+        for m in moves.drain(..) {
+            if disjoint(&p) {
+                cut_off = true;
+                break;
+            }
+            let mut child_r = p.clone();
+            child_r.pop_max();
+            let child_r = match (v.pruning, max_r) {
+                (Pruning::Def, _) => None,
+                (Pruning::Cut, Some(mr)) => {
+                    child_r.keep_at_most(mr);
+                    Some(child_r)
+                }
+                _ => Some(child_r),
+            };
+            let got = self.search(m, child_r.as_ref());
+            if got.is_none() && v.pruning == Pruning::Cut {
+                exact = false;
+            }
+            exclude(&mut p, got);
+        }
+        self.buffers.give(moves);
+
+        if cut_off {
+            if v.resume && (exact || p.max() <= max_r) {
+                self.tt.put(s, Entry::Partial(p));
+            }
+            return None;
+        }
+        let result = p.only().expect("after every successor P has one member");
+        if exact || max_r.is_none_or(|mr| result <= mr) {
+            self.tt.put(s, Entry::Exact(result));
+            Some(result)
+        } else {
+            None
+        }
+    }
+}
+
+impl<G: Game> Searcher<G> for CutSearch<'_, G> {
+    fn nimber(&mut self, p: G::Position) -> Nimber {
+        if !self.variant.aspiration {
+            return self.search(p, None).expect("a search without R is exact");
+        }
+        (0..)
+            .find_map(|c| self.search(p.clone(), Some(&NimSet::singleton(c))))
+            .expect("some aspiration set holds the value")
+    }
+
+    fn stats(&self) -> Stats {
+        Stats { nodes: self.nodes, tt_lookups: self.tt.lookups() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for name in Variant::PAPER {
+            let v: Variant = name.parse().unwrap();
+            assert_eq!(v.to_string(), name);
+        }
+    }
+
+    #[test]
+    fn bad_names_are_refused() {
+        for bad in ["cutt", "cut_X", "def_E", "cut_RE", "def_A"] {
+            assert!(bad.parse::<Variant>().is_err(), "{bad}");
+        }
+    }
+}

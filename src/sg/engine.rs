@@ -1,0 +1,99 @@
+//! Engine names as the command line spells them, and how `auto` chooses.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::cut::{CutSearch, Variant};
+use super::lv::Lv;
+use super::naive::Naive;
+use super::{SearchConfig, Searcher};
+use crate::game::Game;
+
+/// An engine that searches from a single position and works on any game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchEngine {
+    /// The definition with a memo table.
+    Naive,
+    /// Lemoine & Viennot's couple search.
+    Lv,
+    /// A member of the cut-pruning family.
+    Cut(Variant),
+}
+
+/// Every engine `--engine` accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Search(SearchEngine),
+    /// Box tabulation (hypergraph nim only).
+    Table,
+    /// Table for small boxes, search otherwise.
+    Auto,
+}
+
+impl SearchEngine {
+    /// A searcher over `game` with an empty table.
+    pub fn searcher<'g, G: Game>(self, game: &'g G, cfg: SearchConfig) -> Box<dyn Searcher<G> + 'g> {
+        match self {
+            SearchEngine::Naive => Box::new(Naive::new(game, cfg)),
+            SearchEngine::Lv => Box::new(Lv::new(game, cfg)),
+            SearchEngine::Cut(v) => Box::new(CutSearch::new(game, v, cfg)),
+        }
+    }
+}
+
+impl fmt::Display for SearchEngine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchEngine::Naive => write!(f, "naive"),
+            SearchEngine::Lv => write!(f, "lv"),
+            SearchEngine::Cut(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Engine::Search(s) => write!(f, "{s}"),
+            Engine::Table => write!(f, "table"),
+            Engine::Auto => write!(f, "auto"),
+        }
+    }
+}
+
+impl FromStr for SearchEngine {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "naive" => Ok(SearchEngine::Naive),
+            "lv" => Ok(SearchEngine::Lv),
+            _ => s.parse().map(SearchEngine::Cut).map_err(|e: String| {
+                if e.starts_with("unknown engine") {
+                    format!("{e}; known: naive, lv, table, auto, def, scut, cut, and suffixes _R, _E, _cE, _A (e.g. cut_cEA)")
+                } else {
+                    e
+                }
+            }),
+        }
+    }
+}
+
+impl FromStr for Engine {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "table" => Ok(Engine::Table),
+            "auto" => Ok(Engine::Auto),
+            _ => s.parse().map(Engine::Search),
+        }
+    }
+}
+
+/// Every search engine, for tests and benchmarks.
+pub fn all_search_engines() -> Vec<SearchEngine> {
+    let mut out = vec![SearchEngine::Naive, SearchEngine::Lv];
+    out.extend(Variant::PAPER.iter().map(|n| SearchEngine::Cut(n.parse().expect("paper names parse"))));
+    out
+}

@@ -1,0 +1,111 @@
+//! Lemoine & Viennot: the nimber is the least n such that the couple (p, *n) is losing.
+//!
+//! `is_losing(p, n)` decides the sum of p and a nim heap of n; the table stores nimbers, so a
+//! stored p answers every n at once, and enhanced transposition cut-off (ETC) skips successors
+//! known to be winning (Listing 9 of Beling & Rogalski). A sum p1 + ... + pk is decided by
+//! valuing all but the heaviest part and shifting n by their nim-sum (Algorithm 2).
+
+use super::tt::Tt;
+use super::{shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
+use crate::game::{Game, Nimber};
+
+/// The couple search, keeping its table between positions.
+pub struct Lv<'g, G: Game> {
+    game: &'g G,
+    cfg: SearchConfig,
+    tt: Tt<G::Position, Nimber>,
+    nodes: u64,
+    buffers: BufferPool<G::Position>,
+}
+
+/// What ETC learned about one successor of (p, *n).
+enum Known {
+    /// The successor is losing: (p, *n) is winning.
+    Losing,
+    /// The successor is winning: skip it.
+    Winning,
+    Unknown,
+}
+
+impl<'g, G: Game> Lv<'g, G> {
+    /// A searcher with an empty table.
+    pub fn new(game: &'g G, cfg: SearchConfig) -> Self {
+        Lv { game, cfg, tt: Tt::new(cfg.tt), nodes: 0, buffers: BufferPool::new() }
+    }
+
+    fn value(&mut self, p: G::Position) -> Nimber {
+        (0..).find(|&n| self.is_losing(p.clone(), n)).expect("some heap size matches")
+    }
+
+    /// Whether p + *n is a second-player win, i.e. whether SG(p) = n.
+    fn is_losing(&mut self, p: G::Position, n: Nimber) -> bool {
+        self.nodes += 1;
+        let p = match shape(self.game, &self.cfg, p) {
+            Shape::Known(v) => return v == n,
+            Shape::Sum(mut parts) => {
+                let last = parts.pop().expect("a sum has parts");
+                let x = parts.into_iter().fold(0, |x, q| x ^ self.value(q));
+                return self.is_losing(last, n ^ x);
+            }
+            Shape::Plain(p) => p,
+        };
+        if let Some(v) = self.tt.get(&p) {
+            return v == n;
+        }
+        let mut moves = self.buffers.take();
+        self.game.moves(&p, self.cfg.order, &mut moves);
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            match self.known(&moves[i], n) {
+                Known::Losing => {
+                    self.buffers.give(moves);
+                    return false;
+                }
+                Known::Winning => {}
+                Known::Unknown => {
+                    moves.swap(kept, i);
+                    kept += 1;
+                }
+            }
+        }
+        moves.truncate(kept);
+        // Moves in the heap first: they are couples on p itself, often already decided.
+        let mut losing = (0..n).all(|i| !self.is_losing(p.clone(), i));
+        if losing {
+            for m in moves.drain(..) {
+                if self.is_losing(m, n) {
+                    losing = false;
+                    break;
+                }
+            }
+        }
+        self.buffers.give(moves);
+        if losing {
+            self.tt.put(p, n);
+        }
+        losing
+    }
+
+    fn known(&mut self, m: &G::Position, n: Nimber) -> Known {
+        let v = match shape(self.game, &self.cfg, m.clone()) {
+            Shape::Known(v) => Some(v),
+            Shape::Sum(_) => None,
+            Shape::Plain(c) => self.tt.get(&c),
+        };
+        match v {
+            Some(v) if v == n => Known::Losing,
+            Some(_) => Known::Winning,
+            None => Known::Unknown,
+        }
+    }
+}
+
+impl<G: Game> Searcher<G> for Lv<'_, G> {
+    fn nimber(&mut self, p: G::Position) -> Nimber {
+        self.value(p)
+    }
+
+    fn stats(&self) -> Stats {
+        Stats { nodes: self.nodes, tt_lookups: self.tt.lookups() }
+    }
+}

@@ -1,0 +1,57 @@
+//! The definition: SG(p) = mex of the successors' values, with a memo table.
+//!
+//! The reference every other engine is tested against, and the thesis's method (memoisation,
+//! symmetry removal, early stops) for benchmarks.
+
+use super::nimset::NimSet;
+use super::tt::Tt;
+use super::{shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
+use crate::game::{Game, Nimber};
+
+/// Memoised recursion over the definition.
+pub struct Naive<'g, G: Game> {
+    game: &'g G,
+    cfg: SearchConfig,
+    memo: Tt<G::Position, Nimber>,
+    nodes: u64,
+    buffers: BufferPool<G::Position>,
+}
+
+impl<'g, G: Game> Naive<'g, G> {
+    /// A searcher with an empty memo table.
+    pub fn new(game: &'g G, cfg: SearchConfig) -> Self {
+        Naive { game, cfg, memo: Tt::new(cfg.tt), nodes: 0, buffers: BufferPool::new() }
+    }
+
+    fn value(&mut self, p: G::Position) -> Nimber {
+        self.nodes += 1;
+        let p = match shape(self.game, &self.cfg, p) {
+            Shape::Known(v) => return v,
+            Shape::Sum(parts) => return parts.into_iter().fold(0, |x, q| x ^ self.value(q)),
+            Shape::Plain(p) => p,
+        };
+        if let Some(v) = self.memo.get(&p) {
+            return v;
+        }
+        let mut moves = self.buffers.take();
+        self.game.moves(&p, self.cfg.order, &mut moves);
+        let mut seen = NimSet::new();
+        for q in moves.drain(..) {
+            seen.insert(self.value(q));
+        }
+        self.buffers.give(moves);
+        let v = seen.mex();
+        self.memo.put(p, v);
+        v
+    }
+}
+
+impl<G: Game> Searcher<G> for Naive<'_, G> {
+    fn nimber(&mut self, p: G::Position) -> Nimber {
+        self.value(p)
+    }
+
+    fn stats(&self) -> Stats {
+        Stats { nodes: self.nodes, tt_lookups: self.memo.lookups() }
+    }
+}
