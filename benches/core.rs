@@ -22,43 +22,159 @@ struct PaperRow {
 }
 
 const fn row(engine: &'static str, nodes: [Option<f64>; 3], lookups: [Option<f64>; 3]) -> PaperRow {
-    PaperRow { engine, nodes, lookups }
+    PaperRow {
+        engine,
+        nodes,
+        lookups,
+    }
 }
 
 /// Table 2: Nim 9,8,5, heuristic move order, TT sizes 135, 270, 540 (figures in 10^3).
 const TABLE2: &[PaperRow] = &[
-    row("def", [Some(34471.), Some(414.), Some(6.)], [Some(34471.), Some(414.), Some(6.)]),
-    row("scut", [Some(8590.), Some(157.), Some(7.)], [Some(8590.), Some(157.), Some(7.)]),
-    row("cut", [Some(4981.), Some(150.), Some(7.)], [Some(4981.), Some(150.), Some(7.)]),
-    row("cut_A", [Some(1339.), Some(1011.), Some(1011.)], [Some(1339.), Some(1011.), Some(1011.)]),
-    row("scut_R", [None, Some(182.), Some(6.)], [None, Some(182.), Some(6.)]),
-    row("cut_R", [Some(5502.), Some(161.), Some(6.)], [Some(5502.), Some(161.), Some(6.)]),
-    row("cut_RA", [Some(1712.), Some(754.), Some(677.)], [Some(1712.), Some(754.), Some(677.)]),
-    row("lv", [Some(14.), Some(4.), Some(4.)], [Some(92.), Some(25.), Some(25.)]),
-    row("scut_E", [Some(301.), Some(7.), Some(1.)], [Some(2494.), Some(75.), Some(7.)]),
-    row("scut_cE", [Some(327.), Some(8.), Some(1.)], [Some(2352.), Some(69.), Some(8.)]),
-    row("cut_E", [Some(119.), Some(6.), Some(1.)], [Some(1012.), Some(61.), Some(7.)]),
-    row("cut_cE", [Some(128.), Some(6.), Some(1.)], [Some(906.), Some(52.), Some(8.)]),
-    row("cut_EA", [Some(25.), Some(3.), Some(2.)], [Some(247.), Some(31.), Some(19.)]),
-    row("cut_cEA", [Some(10.), Some(3.), Some(3.)], [Some(69.), Some(18.), Some(18.)]),
+    row(
+        "def",
+        [Some(34471.), Some(414.), Some(6.)],
+        [Some(34471.), Some(414.), Some(6.)],
+    ),
+    row(
+        "scut",
+        [Some(8590.), Some(157.), Some(7.)],
+        [Some(8590.), Some(157.), Some(7.)],
+    ),
+    row(
+        "cut",
+        [Some(4981.), Some(150.), Some(7.)],
+        [Some(4981.), Some(150.), Some(7.)],
+    ),
+    row(
+        "cut_A",
+        [Some(1339.), Some(1011.), Some(1011.)],
+        [Some(1339.), Some(1011.), Some(1011.)],
+    ),
+    row(
+        "scut_R",
+        [None, Some(182.), Some(6.)],
+        [None, Some(182.), Some(6.)],
+    ),
+    row(
+        "cut_R",
+        [Some(5502.), Some(161.), Some(6.)],
+        [Some(5502.), Some(161.), Some(6.)],
+    ),
+    row(
+        "cut_RA",
+        [Some(1712.), Some(754.), Some(677.)],
+        [Some(1712.), Some(754.), Some(677.)],
+    ),
+    row(
+        "lv",
+        [Some(14.), Some(4.), Some(4.)],
+        [Some(92.), Some(25.), Some(25.)],
+    ),
+    row(
+        "scut_E",
+        [Some(301.), Some(7.), Some(1.)],
+        [Some(2494.), Some(75.), Some(7.)],
+    ),
+    row(
+        "scut_cE",
+        [Some(327.), Some(8.), Some(1.)],
+        [Some(2352.), Some(69.), Some(8.)],
+    ),
+    row(
+        "cut_E",
+        [Some(119.), Some(6.), Some(1.)],
+        [Some(1012.), Some(61.), Some(7.)],
+    ),
+    row(
+        "cut_cE",
+        [Some(128.), Some(6.), Some(1.)],
+        [Some(906.), Some(52.), Some(8.)],
+    ),
+    row(
+        "cut_EA",
+        [Some(25.), Some(3.), Some(2.)],
+        [Some(247.), Some(31.), Some(19.)],
+    ),
+    row(
+        "cut_cEA",
+        [Some(10.), Some(3.), Some(3.)],
+        [Some(69.), Some(18.), Some(18.)],
+    ),
 ];
 
 /// Table 4: Nim 9,7,7, heuristic move order, TT sizes 160, 320, 640 (figures in 10^3).
 const TABLE4: &[PaperRow] = &[
-    row("def", [Some(72332.), Some(614.), Some(7.)], [Some(72332.), Some(614.), Some(7.)]),
-    row("scut", [Some(32994.), Some(553.), Some(10.)], [Some(32994.), Some(553.), Some(10.)]),
-    row("cut", [Some(34634.), Some(613.), Some(11.)], [Some(34634.), Some(613.), Some(11.)]),
-    row("cut_A", [Some(37692.), Some(642.), Some(71.)], [Some(37692.), Some(642.), Some(71.)]),
-    row("scut_R", [Some(36207.), Some(562.), Some(7.)], [Some(36207.), Some(562.), Some(7.)]),
-    row("cut_R", [None, Some(575.), Some(8.)], [None, Some(575.), Some(8.)]),
-    row("cut_RA", [Some(20585.), Some(383.), Some(41.)], [Some(20585.), Some(383.), Some(41.)]),
-    row("lv", [Some(623.), Some(7.), Some(6.)], [Some(4091.), Some(51.), Some(44.)]),
-    row("scut_E", [Some(1108.), Some(25.), Some(1.)], [Some(9627.), Some(270.), Some(8.)]),
-    row("scut_cE", [Some(1274.), Some(31.), Some(1.)], [Some(9472.), Some(277.), Some(12.)]),
-    row("cut_E", [Some(815.), Some(21.), Some(1.)], [Some(7240.), Some(226.), Some(8.)]),
-    row("cut_cE", [Some(889.), Some(25.), Some(1.)], [Some(6529.), Some(214.), Some(13.)]),
-    row("cut_EA", [Some(648.), Some(14.), Some(1.)], [Some(5807.), Some(152.), Some(18.)]),
-    row("cut_cEA", [Some(706.), Some(15.), Some(3.)], [Some(5153.), Some(129.), Some(21.)]),
+    row(
+        "def",
+        [Some(72332.), Some(614.), Some(7.)],
+        [Some(72332.), Some(614.), Some(7.)],
+    ),
+    row(
+        "scut",
+        [Some(32994.), Some(553.), Some(10.)],
+        [Some(32994.), Some(553.), Some(10.)],
+    ),
+    row(
+        "cut",
+        [Some(34634.), Some(613.), Some(11.)],
+        [Some(34634.), Some(613.), Some(11.)],
+    ),
+    row(
+        "cut_A",
+        [Some(37692.), Some(642.), Some(71.)],
+        [Some(37692.), Some(642.), Some(71.)],
+    ),
+    row(
+        "scut_R",
+        [Some(36207.), Some(562.), Some(7.)],
+        [Some(36207.), Some(562.), Some(7.)],
+    ),
+    row(
+        "cut_R",
+        [None, Some(575.), Some(8.)],
+        [None, Some(575.), Some(8.)],
+    ),
+    row(
+        "cut_RA",
+        [Some(20585.), Some(383.), Some(41.)],
+        [Some(20585.), Some(383.), Some(41.)],
+    ),
+    row(
+        "lv",
+        [Some(623.), Some(7.), Some(6.)],
+        [Some(4091.), Some(51.), Some(44.)],
+    ),
+    row(
+        "scut_E",
+        [Some(1108.), Some(25.), Some(1.)],
+        [Some(9627.), Some(270.), Some(8.)],
+    ),
+    row(
+        "scut_cE",
+        [Some(1274.), Some(31.), Some(1.)],
+        [Some(9472.), Some(277.), Some(12.)],
+    ),
+    row(
+        "cut_E",
+        [Some(815.), Some(21.), Some(1.)],
+        [Some(7240.), Some(226.), Some(8.)],
+    ),
+    row(
+        "cut_cE",
+        [Some(889.), Some(25.), Some(1.)],
+        [Some(6529.), Some(214.), Some(13.)],
+    ),
+    row(
+        "cut_EA",
+        [Some(648.), Some(14.), Some(1.)],
+        [Some(5807.), Some(152.), Some(18.)],
+    ),
+    row(
+        "cut_cEA",
+        [Some(706.), Some(15.), Some(3.)],
+        [Some(5153.), Some(129.), Some(21.)],
+    ),
 ];
 
 fn thousands(x: u64) -> String {
@@ -78,20 +194,31 @@ fn counts(heaps: [u32; 3], sizes: [usize; 3], table: &[PaperRow], title: &str) {
     let nim = spec::parse("nim:3").unwrap();
     let p: Stones = heaps.into_iter().collect();
     println!("\n#### {title}: nodes expanded / TT look-ups, thousands, ours (paper)\n");
-    println!("| engine | TT {} | TT {} | TT {} |", sizes[0], sizes[1], sizes[2]);
+    println!(
+        "| engine | TT {} | TT {} | TT {} |",
+        sizes[0], sizes[1], sizes[2]
+    );
     println!("|---|---|---|---|");
     for r in table {
         let engine: SearchEngine = r.engine.parse().unwrap();
         let mut cells = Vec::new();
         for (i, &cap) in sizes.iter().enumerate() {
             let cfg = SearchConfig {
-                tt: TtConfig { capacity: Some(cap), policy: Policy::Fifo },
+                tt: TtConfig {
+                    capacity: Some(cap),
+                    policy: Policy::Fifo,
+                },
                 order: MoveOrder::Heuristic,
                 ..SearchConfig::bare()
             };
             let mut s = engine.searcher(&nim, cfg);
             let v = s.nimber(p.clone());
-            assert_eq!(v, heaps[0] ^ heaps[1] ^ heaps[2], "{} gave a wrong nimber", r.engine);
+            assert_eq!(
+                v,
+                heaps[0] ^ heaps[1] ^ heaps[2],
+                "{} gave a wrong nimber",
+                r.engine
+            );
             let st = s.stats();
             cells.push(format!(
                 "{} ({}) / {} ({})",
@@ -114,18 +241,28 @@ fn run(args: &[&str]) -> (f64, String) {
         .output()
         .expect("running grundy");
     let secs = start.elapsed().as_secs_f64();
-    assert!(out.status.success(), "grundy {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "grundy {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (secs, text)
 }
 
 fn field<'a>(text: &'a str, key: &str) -> &'a str {
-    text.lines().find_map(|l| l.strip_prefix(key)).map_or("?", str::trim)
+    text.lines()
+        .find_map(|l| l.strip_prefix(key))
+        .map_or("?", str::trim)
 }
 
 /// Best wall time of `reps` runs, with the output of the last.
 fn best(reps: usize, args: &[&str]) -> (f64, String) {
-    (0..reps).map(|_| run(args)).min_by(|a, b| a.0.total_cmp(&b.0)).unwrap()
+    (0..reps)
+        .map(|_| run(args))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap()
 }
 
 fn times() {
@@ -133,19 +270,51 @@ fn times() {
     println!("| case | ours | baseline, same run | ratio | thesis | target |");
     println!("|---|---|---|---|---|---|");
 
-    let table16 = ["table", "projective-plane", "--max", "16", "--stats", "--threads", "2"];
+    let table16 = [
+        "table",
+        "projective-plane",
+        "--max",
+        "16",
+        "--stats",
+        "--threads",
+        "2",
+    ];
     let (t, out) = best(3, &table16);
     let compute = field(&out, "seconds (compute):");
     let mem = field(&out, "peak memory:");
-    let (t1, out1) = best(3, &["table", "projective-plane", "--max", "16", "--stats", "--threads", "1"]);
+    let (t1, out1) = best(
+        3,
+        &[
+            "table",
+            "projective-plane",
+            "--max",
+            "16",
+            "--stats",
+            "--threads",
+            "1",
+        ],
+    );
     println!(
         "| projective-plane table [0,16)^6, 2 threads | {t:.2} s (compute {compute} s), peak {mem} | 1 thread: {t1:.2} s (compute {} s) | {:.2}x | ~900 s on 4 cores | <= 5 s, <= 1.5 GiB |",
         field(&out1, "seconds (compute):"),
         t1 / t
     );
 
-    let (tt, _) = best(3, &["table", "projective-plane", "--max", "8", "--threads", "2"]);
-    let (tn, _) = best(1, &["table", "projective-plane", "--max", "8", "--engine", "naive"]);
+    let (tt, _) = best(
+        3,
+        &["table", "projective-plane", "--max", "8", "--threads", "2"],
+    );
+    let (tn, _) = best(
+        1,
+        &[
+            "table",
+            "projective-plane",
+            "--max",
+            "8",
+            "--engine",
+            "naive",
+        ],
+    );
     println!(
         "| projective-plane table [0,8)^6 | table: {tt:.3} s | naive (memo + symmetry + early stops, as the thesis): {tn:.2} s (1 run) | {:.0}x | | ratio vs naive |",
         tn / tt
@@ -161,7 +330,10 @@ fn times() {
 
     let star9 = "4,4,4,4,4,4,4,4,4,4";
     let (ta, out) = best(3, &["sg", "star:9", star9, "--stats"]);
-    let (tb, _) = best(1, &["sg", "star:9", star9, "--engine", "naive", "--no-symmetry"]);
+    let (tb, _) = best(
+        1,
+        &["sg", "star:9", star9, "--engine", "naive", "--no-symmetry"],
+    );
     println!(
         "| star:9 with 4 stones each, value {} | auto ({}): {ta:.3} s | naive without symmetry: {tb:.2} s | {:.0}x | 255 s | < 0.1 s |",
         out.lines().next().unwrap_or("?"),
@@ -187,7 +359,17 @@ fn main() {
             tree_size(&nim, &[9, 8, 5].into_iter().collect()),
             tree_size(&nim, &[9, 7, 7].into_iter().collect())
         );
-        counts([9, 8, 5], [135, 270, 540], TABLE2, "Nim 9,8,5, heuristic order (paper Table 2)");
-        counts([9, 7, 7], [160, 320, 640], TABLE4, "Nim 9,7,7, heuristic order (paper Table 4)");
+        counts(
+            [9, 8, 5],
+            [135, 270, 540],
+            TABLE2,
+            "Nim 9,8,5, heuristic order (paper Table 2)",
+        );
+        counts(
+            [9, 7, 7],
+            [160, 320, 640],
+            TABLE4,
+            "Nim 9,7,7, heuristic order (paper Table 4)",
+        );
     }
 }

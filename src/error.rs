@@ -19,7 +19,10 @@ pub enum Error {
     Data { path: PathBuf, msg: String },
     /// A file that cannot be read or written.
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// A bad combination of options.
     #[error("{0}")]
     Usage(String),
@@ -33,6 +36,9 @@ impl Error {
         Error::Position(msg.into())
     }
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io { path: path.into(), source }
+        Error::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

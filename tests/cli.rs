@@ -20,24 +20,57 @@ fn fails_with(args: &[&str], needle: &str) {
 
 #[test]
 fn sg_prints_the_nimber() {
-    grundy().args(["sg", "path:3", "3,0,3"]).assert().success().stdout("0\n");
-    grundy().args(["sg", "shriek", "2", "3", "4"]).assert().success().stdout(format!("{}\n", (2 + 3) ^ 4));
-    grundy().args(["sg", "nim:3", "9,8,5", "--engine", "cut_cEA", "--bare"]).assert().success().stdout("4\n");
+    grundy()
+        .args(["sg", "path:3", "3,0,3"])
+        .assert()
+        .success()
+        .stdout("0\n");
+    grundy()
+        .args(["sg", "shriek", "2", "3", "4"])
+        .assert()
+        .success()
+        .stdout(format!("{}\n", (2 + 3) ^ 4));
+    grundy()
+        .args(["sg", "nim:3", "9,8,5", "--engine", "cut_cEA", "--bare"])
+        .assert()
+        .success()
+        .stdout("4\n");
 }
 
 #[test]
 fn every_engine_agrees_on_the_command_line() {
-    for engine in ["auto", "table", "naive", "lv", "def", "scut", "cut", "cut_R", "cut_cE", "cut_EA", "scut_RA"] {
-        grundy().args(["sg", "y-graph", "2,3,1,2,2", "--engine", engine]).assert().success().stdout("10\n");
+    for engine in [
+        "auto", "table", "naive", "lv", "def", "scut", "cut", "cut_R", "cut_cE", "cut_EA",
+        "scut_RA",
+    ] {
+        grundy()
+            .args(["sg", "y-graph", "2,3,1,2,2", "--engine", engine])
+            .assert()
+            .success()
+            .stdout("10\n");
     }
 }
 
 #[test]
 fn sg_json_has_the_documented_fields() {
-    let out = grundy().args(["sg", "star:3", "0,1,2,3", "--json", "--engine", "cut", "--moves"]).output().unwrap();
+    let out = grundy()
+        .args([
+            "sg", "star:3", "0,1,2,3", "--json", "--engine", "cut", "--moves",
+        ])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    for key in ["game", "position", "nimber", "engine", "nodes", "tt_lookups", "seconds", "winning_moves"] {
+    for key in [
+        "game",
+        "position",
+        "nimber",
+        "engine",
+        "nodes",
+        "tt_lookups",
+        "seconds",
+        "winning_moves",
+    ] {
         assert!(v.get(key).is_some(), "missing {key}: {v}");
     }
     assert_eq!(v["nimber"], 0);
@@ -57,7 +90,9 @@ fn winning_moves_lead_to_zero_positions() {
 #[test]
 fn stats_report_nodes_and_lookups() {
     grundy()
-        .args(["sg", "nim:3", "5,4,3", "--engine", "def", "--tt", "0", "--bare", "--stats"])
+        .args([
+            "sg", "nim:3", "5,4,3", "--engine", "def", "--tt", "0", "--bare", "--stats",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::contains("nodes: ").and(predicate::str::contains("tt_lookups: 0")));
@@ -72,12 +107,31 @@ fn bad_input_gets_one_line_and_exit_2() {
     fails_with(&["sg", "complex:0-9,1", "1,2"], "has 10 vertices");
     fails_with(&["sg", "complex:0-1,,2", "1,2,3"], "empty face");
     fails_with(&["sg", "circular:3,5", "1,2,3"], "K <= N");
-    fails_with(&["sg", "complex-file:/nonexistent.json", "1"], "nonexistent.json");
-    fails_with(&["sg", "path:3", "1,2,3", "--engine", "cutt"], "unknown engine");
-    fails_with(&["sg", "path:3", "1,2,3", "--engine", "def_E"], "def takes no extensions");
+    fails_with(
+        &["sg", "complex-file:/nonexistent.json", "1"],
+        "nonexistent.json",
+    );
+    fails_with(
+        &["sg", "path:3", "1,2,3", "--engine", "cutt"],
+        "unknown engine",
+    );
+    fails_with(
+        &["sg", "path:3", "1,2,3", "--engine", "def_E"],
+        "def takes no extensions",
+    );
     fails_with(&["sg", "path:3"], "required");
     fails_with(&["table", "path:3", "--max", "0"], "at least 1");
-    fails_with(&["table", "projective-plane", "--max", "40", "--mem-limit", "0.01"], "GiB");
+    fails_with(
+        &[
+            "table",
+            "projective-plane",
+            "--max",
+            "40",
+            "--mem-limit",
+            "0.01",
+        ],
+        "GiB",
+    );
 }
 
 #[test]
@@ -85,36 +139,60 @@ fn a_malformed_complex_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.json");
     std::fs::write(&path, "{\"vertices\": 3, \"faces\": [[0, 1], [2, 7]]}").unwrap();
-    fails_with(&["info", &format!("complex-file:{}", path.display())], "out of range");
+    fails_with(
+        &["info", &format!("complex-file:{}", path.display())],
+        "out of range",
+    );
     std::fs::write(&path, "{\"vertices\": 3").unwrap();
-    fails_with(&["info", &format!("complex-file:{}", path.display())], "not a complex file");
+    fails_with(
+        &["info", &format!("complex-file:{}", path.display())],
+        "not a complex file",
+    );
 }
 
 #[test]
 fn table_writes_positions_and_zeros() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("p3.tsv");
-    grundy().args(["table", "path:3", "--max", "4", "--out"]).arg(&out).assert().success();
+    grundy()
+        .args(["table", "path:3", "--max", "4", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
     let table = std::fs::read_to_string(&out).unwrap();
     let zeros = std::fs::read_to_string(dir.path().join("p3.zeros.tsv")).unwrap();
     assert_eq!(table.lines().count(), 1 + 64);
     assert_eq!(table.lines().next(), Some("x0\tx1\tx2\tsg"));
     let zero_rows: Vec<&str> = zeros.lines().skip(1).collect();
-    assert_eq!(zero_rows, ["0\t0\t0\t0", "1\t0\t1\t0", "2\t0\t2\t0", "3\t0\t3\t0"]);
+    assert_eq!(
+        zero_rows,
+        ["0\t0\t0\t0", "1\t0\t1\t0", "2\t0\t2\t0", "3\t0\t3\t0"]
+    );
     // Every row's value matches `sg`.
     for line in table.lines().skip(1).step_by(9) {
         let cols: Vec<&str> = line.split('\t').collect();
         let pos = cols[..3].join(",");
-        grundy().args(["sg", "path:3", &pos, "--engine", "naive"]).assert().stdout(format!("{}\n", cols[3]));
+        grundy()
+            .args(["sg", "path:3", &pos, "--engine", "naive"])
+            .assert()
+            .stdout(format!("{}\n", cols[3]));
     }
 }
 
 #[test]
 fn table_orbits_keep_one_member_per_orbit() {
-    let out = grundy().args(["table", "star:3", "--max", "3", "--orbits", "--format", "jsonl"]).output().unwrap();
+    let out = grundy()
+        .args([
+            "table", "star:3", "--max", "3", "--orbits", "--format", "jsonl",
+        ])
+        .output()
+        .unwrap();
     assert!(out.status.success());
-    let rows: Vec<serde_json::Value> =
-        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     // Centre 0..3 times multisets of 3 leaves from {0,1,2}: 3 * C(5,3) = 30 orbits.
     assert_eq!(rows.len(), 30);
     for r in &rows {
@@ -126,7 +204,19 @@ fn table_orbits_keep_one_member_per_orbit() {
 #[test]
 fn table_with_a_search_engine_matches_tabulation() {
     let run = |engine: &str| {
-        let out = grundy().args(["table", "circular:4,2", "--max", "3", "--format", "csv", "--engine", engine]).output().unwrap();
+        let out = grundy()
+            .args([
+                "table",
+                "circular:4,2",
+                "--max",
+                "3",
+                "--format",
+                "csv",
+                "--engine",
+                engine,
+            ])
+            .output()
+            .unwrap();
         assert!(out.status.success());
         out.stdout
     };
@@ -139,7 +229,15 @@ fn a_refused_box_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("big.tsv");
     grundy()
-        .args(["table", "projective-plane", "--max", "60", "--mem-limit", "1", "--out"])
+        .args([
+            "table",
+            "projective-plane",
+            "--max",
+            "60",
+            "--mem-limit",
+            "1",
+            "--out",
+        ])
         .arg(&out)
         .assert()
         .code(2);
@@ -157,7 +255,10 @@ fn info_describes_the_game() {
                 .and(predicate::str::contains("maximal faces (10)"))
                 .and(predicate::str::contains("automorphism group order: 60")),
         );
-    let out = grundy().args(["info", "star:12", "--json"]).output().unwrap();
+    let out = grundy()
+        .args(["info", "star:12", "--json"])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["automorphism_group_order"], "479001600");
     assert_eq!(v["circuits"].as_array().unwrap().len(), 66);

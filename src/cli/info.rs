@@ -22,9 +22,20 @@ pub fn run(args: &InfoArgs) -> Result<(), Error> {
     let faces: Vec<String> = g.faces().iter().map(|&f| format_face(f)).collect();
     let maximal: Vec<String> = g.maximal_faces().iter().map(|&f| format_face(f)).collect();
     let circuits: Vec<String> = g.circuits().iter().map(|&f| format_face(f)).collect();
-    let twins: Vec<Vec<usize>> = sym.twin_classes().iter().filter(|c| c.len() > 1).cloned().collect();
-    let order = sym.order().map_or_else(|| "more than 2^128".to_string(), |o| o.to_string());
-    let kind = if g.is_closed_downward() { "simplicial complex" } else { "hypergraph" };
+    let twins: Vec<Vec<usize>> = sym
+        .twin_classes()
+        .iter()
+        .filter(|c| c.len() > 1)
+        .cloned()
+        .collect();
+    let order = sym
+        .order()
+        .map_or_else(|| "more than 2^128".to_string(), |o| o.to_string());
+    let kind = if g.is_closed_downward() {
+        "simplicial complex"
+    } else {
+        "hypergraph"
+    };
     if args.json {
         let obj = serde_json::json!({
             "game": game.name(),
@@ -47,8 +58,18 @@ pub fn run(args: &InfoArgs) -> Result<(), Error> {
     println!("circuits ({}): {}", circuits.len(), circuits.join(" "));
     println!("automorphism group order: {order}");
     if !twins.is_empty() {
-        let shown: Vec<String> =
-            twins.iter().map(|c| format!("{{{}}}", c.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","))).collect();
+        let shown: Vec<String> = twins
+            .iter()
+            .map(|c| {
+                format!(
+                    "{{{}}}",
+                    c.iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
+            })
+            .collect();
         println!("interchangeable vertices: {}", shown.join(" "));
     }
     Ok(())

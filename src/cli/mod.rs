@@ -71,9 +71,16 @@ fn parse_engine(s: &str) -> Result<Engine, String> {
 
 impl SearchArgs {
     fn config(&self) -> SearchConfig {
-        let base = if self.bare { SearchConfig::bare() } else { SearchConfig::default() };
+        let base = if self.bare {
+            SearchConfig::bare()
+        } else {
+            SearchConfig::default()
+        };
         SearchConfig {
-            tt: TtConfig { capacity: self.tt, policy: self.tt_policy },
+            tt: TtConfig {
+                capacity: self.tt,
+                policy: self.tt_policy,
+            },
             order: self.order,
             symmetry: base.symmetry && !self.no_symmetry,
             split: base.split && !self.no_split,
@@ -92,7 +99,9 @@ impl SearchArgs {
     fn memory_limit(&self) -> Result<u64, Error> {
         match self.mem_limit {
             Some(g) if g.is_finite() && g > 0.0 => Ok((g * (1u64 << 30) as f64) as u64),
-            Some(g) => Err(Error::Usage(format!("--mem-limit must be a positive number of GiB, got {g}"))),
+            Some(g) => Err(Error::Usage(format!(
+                "--mem-limit must be a positive number of GiB, got {g}"
+            ))),
             None => Ok(crate::sg::table::available_memory() / 5 * 4),
         }
     }
@@ -110,7 +119,11 @@ pub fn main() -> i32 {
         Err(e) => {
             // One line: clap's first line names the problem; its usage hint is noise here.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("bad arguments")
+                .trim_start_matches("error: ");
             eprintln!("grundy: error: {first} (see grundy --help)");
             return 2;
         }
@@ -134,7 +147,10 @@ pub fn main() -> i32 {
 fn parse_position(words: &[String]) -> Result<Vec<u64>, Error> {
     let mut out = Vec::new();
     for word in words {
-        for item in word.split(|c: char| c == ',' || c.is_whitespace()).filter(|s| !s.is_empty()) {
+        for item in word
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|s| !s.is_empty())
+        {
             match item.parse::<i64>() {
                 Ok(v) if v < 0 => return Err(Error::Position(format!("negative entry `{item}`"))),
                 Ok(v) => out.push(v as u64),
@@ -150,7 +166,10 @@ fn parse_position(words: &[String]) -> Result<Vec<u64>, Error> {
 
 /// Formats a position as `3,0,3`.
 fn format_position(p: &[u32]) -> String {
-    p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+    p.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Peak resident memory of this process in bytes (Linux), for `--stats`.

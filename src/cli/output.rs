@@ -26,31 +26,43 @@ impl Format {
             Format::Csv => ",",
             Format::Jsonl => return Ok(()),
         };
-        let cols: Vec<String> = (0..n).map(|i| format!("x{i}")).chain(["sg".to_string()]).collect();
+        let cols: Vec<String> = (0..n)
+            .map(|i| format!("x{i}"))
+            .chain(["sg".to_string()])
+            .collect();
         writeln!(w, "{}", cols.join(sep))
     }
 
     /// Writes one position and its value.
     pub fn row(self, w: &mut dyn Write, p: &[u32], v: Nimber) -> io::Result<()> {
-        let sep = match self {
-            Format::Tsv => b'\t',
-            Format::Csv => b',',
-            Format::Jsonl => {
-                w.write_all(b"{\"position\":[")?;
-                for (i, x) in p.iter().enumerate() {
-                    if i > 0 {
-                        w.write_all(b",")?;
-                    }
-                    write!(w, "{x}")?;
-                }
-                return writeln!(w, "],\"nimber\":{v}}}");
-            }
+        // Millions of rows: format integers with itoa and write one line at a time.
+        let mut line = Vec::with_capacity(8 * p.len() + 32);
+        let mut num = itoa::Buffer::new();
+        let sep: &[u8] = match self {
+            Format::Tsv => b"\t",
+            Format::Csv => b",",
+            Format::Jsonl => b",",
         };
-        for x in p {
-            write!(w, "{x}")?;
-            w.write_all(&[sep])?;
+        if self == Format::Jsonl {
+            line.extend_from_slice(b"{\"position\":[");
         }
-        writeln!(w, "{v}")
+        for (i, &x) in p.iter().enumerate() {
+            if i > 0 {
+                line.extend_from_slice(sep);
+            }
+            line.extend_from_slice(num.format(x).as_bytes());
+        }
+        if self == Format::Jsonl {
+            line.extend_from_slice(b"],\"nimber\":");
+        } else {
+            line.extend_from_slice(sep);
+        }
+        line.extend_from_slice(num.format(v).as_bytes());
+        if self == Format::Jsonl {
+            line.push(b'}');
+        }
+        line.push(b'\n');
+        w.write_all(&line)
     }
 }
 
@@ -68,7 +80,11 @@ impl AtomicFile {
         name.push(format!(".partial-{}", std::process::id()));
         let tmp = path.with_file_name(name);
         let file = File::create(&tmp).map_err(|e| Error::io(path, e))?;
-        Ok(AtomicFile { path: path.to_path_buf(), tmp, out: Some(BufWriter::with_capacity(1 << 20, file)) })
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+            out: Some(BufWriter::with_capacity(1 << 20, file)),
+        })
     }
 
     /// The writer.
@@ -79,7 +95,9 @@ impl AtomicFile {
     /// Flushes and renames into place.
     pub fn commit(mut self) -> Result<(), Error> {
         let out = self.out.take().expect("committed once");
-        let file = out.into_inner().map_err(|e| Error::io(&self.path, e.into_error()))?;
+        let file = out
+            .into_inner()
+            .map_err(|e| Error::io(&self.path, e.into_error()))?;
         file.sync_all().map_err(|e| Error::io(&self.path, e))?;
         std::fs::rename(&self.tmp, &self.path).map_err(|e| Error::io(&self.path, e))
     }
@@ -119,7 +137,10 @@ mod tests {
         Format::Tsv.row(&mut buf, &[1, 2], 3).unwrap();
         Format::Csv.row(&mut buf, &[1, 2], 3).unwrap();
         Format::Jsonl.row(&mut buf, &[1, 2], 3).unwrap();
-        assert_eq!(String::from_utf8(buf).unwrap(), "x0\tx1\tsg\n1\t2\t3\n1,2,3\n{\"position\":[1,2],\"nimber\":3}\n");
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            "x0\tx1\tsg\n1\t2\t3\n1,2,3\n{\"position\":[1,2],\"nimber\":3}\n"
+        );
     }
 
     #[test]

@@ -36,8 +36,18 @@ pub fn run(args: &SgArgs) -> Result<(), Error> {
         memory_limit: args.search.memory_limit()?,
         progress: !args.json,
     };
-    let s = solve(&game, &p, args.search.engine, args.search.config(), &opts, args.moves)?;
-    let winning: Option<Vec<String>> = s.winning_moves.as_ref().map(|m| m.iter().map(|q| format_position(q)).collect());
+    let s = solve(
+        &game,
+        &p,
+        args.search.engine,
+        args.search.config(),
+        &opts,
+        args.moves,
+    )?;
+    let winning: Option<Vec<String>> = s
+        .winning_moves
+        .as_ref()
+        .map(|m| m.iter().map(|q| format_position(q)).collect());
     if args.json {
         let mut obj = serde_json::json!({
             "game": game.name(),

@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::game::hypergraph::{HypergraphNim, Stones};
 use crate::game::{spec, Nimber};
 use crate::sg::engine::Engine;
-use crate::sg::table::{self, TableOptions};
+use crate::sg::table::{self, BoxTable, TableOptions};
 use crate::sg::{with_deep_stack, SearchConfig, SearchEngine, Stats};
 
 #[derive(Args, Debug)]
@@ -52,7 +52,12 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
     let count = dims
         .iter()
         .try_fold(1usize, |a, &d| a.checked_mul(d))
-        .ok_or_else(|| Error::Resource(format!("the box [0,{})^{n} has too many positions to count", args.max)))?;
+        .ok_or_else(|| {
+            Error::Resource(format!(
+                "the box [0,{})^{n} has too many positions to count",
+                args.max
+            ))
+        })?;
     let opts = TableOptions {
         threads: args.search.threads()?,
         memory_limit: args.search.memory_limit()?,
@@ -60,19 +65,25 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
     };
     // Create output files before the long computation, so a bad path fails fast.
     let mut out = args.out.as_deref().map(AtomicFile::create).transpose()?;
-    let zeros = args.zeros.clone().or_else(|| args.out.as_deref().map(zeros_path));
+    let zeros = args
+        .zeros
+        .clone()
+        .or_else(|| args.out.as_deref().map(zeros_path));
     let mut zeros = zeros.as_deref().map(AtomicFile::create).transpose()?;
 
     let start = Instant::now();
     let (engine, stats, values) = match args.search.engine {
         Engine::Auto | Engine::Table => {
             let t = table::tabulate(game.graph(), &dims, &opts)?;
-            let stats = Stats { nodes: t.len() as u64, tt_lookups: 0 };
-            ("table".to_string(), stats, t.values().to_vec())
+            let stats = Stats {
+                nodes: t.len() as u64,
+                tt_lookups: 0,
+            };
+            ("table".to_string(), stats, Values::Table(t))
         }
         Engine::Search(s) => {
             let (stats, values) = search_box(&game, s, args.search.config(), &dims, count);
-            (s.to_string(), stats, values)
+            (s.to_string(), stats, Values::Searched(values))
         }
     };
     let computed = start.elapsed().as_secs_f64();
@@ -89,25 +100,33 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
     let io_err = |e: io::Error| Error::io(args.out.clone().unwrap_or_else(|| "<stdout>".into()), e);
     args.format.header(w, n).map_err(io_err)?;
     if let Some(z) = zeros.as_mut() {
-        args.format.header(z.writer(), n).map_err(|e| Error::io(z.path(), e))?;
+        args.format
+            .header(z.writer(), n)
+            .map_err(|e| Error::io(z.path(), e))?;
     }
     let (mut rows, mut zero_rows) = (0u64, 0u64);
     let mut p = vec![0u32; n];
-    for &v in &values {
+    for &v in values.as_slice() {
         if !args.orbits || game.symmetry().is_canonical(&p) {
             args.format.row(w, &p, v).map_err(io_err)?;
             rows += 1;
             if v == 0 {
                 zero_rows += 1;
                 if let Some(z) = zeros.as_mut() {
-                    args.format.row(z.writer(), &p, v).map_err(|e| Error::io(z.path(), e))?;
+                    args.format
+                        .row(z.writer(), &p, v)
+                        .map_err(|e| Error::io(z.path(), e))?;
                 }
             }
         }
         advance(&mut p, args.max as u32);
     }
     w.flush().map_err(io_err)?;
-    let what = if args.orbits { "orbit representatives" } else { "positions" };
+    let what = if args.orbits {
+        "orbit representatives"
+    } else {
+        "positions"
+    };
     if let Some(f) = out {
         let path = f.path().display().to_string();
         f.commit()?;
@@ -132,6 +151,21 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
     Ok(())
 }
 
+/// The values of the box, row-major, however they were computed.
+enum Values {
+    Table(BoxTable),
+    Searched(Vec<Nimber>),
+}
+
+impl Values {
+    fn as_slice(&self) -> &[Nimber] {
+        match self {
+            Values::Table(t) => t.values(),
+            Values::Searched(v) => v,
+        }
+    }
+}
+
 /// Row-major successor in the box [0,max)^n, last coordinate fastest.
 fn advance(p: &mut [u32], max: u32) {
     for x in p.iter_mut().rev() {
@@ -144,9 +178,18 @@ fn advance(p: &mut [u32], max: u32) {
 }
 
 /// Values every position of the box with one search engine, its table shared between positions.
-fn search_box(game: &HypergraphNim, engine: SearchEngine, cfg: SearchConfig, dims: &[usize], count: usize) -> (Stats, Vec<Nimber>) {
+fn search_box(
+    game: &HypergraphNim,
+    engine: SearchEngine,
+    cfg: SearchConfig,
+    dims: &[usize],
+    count: usize,
+) -> (Stats, Vec<Nimber>) {
     let bar = ProgressBar::new(count as u64);
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} positions, eta {eta}").expect("valid template"));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, eta {eta}")
+            .expect("valid template"),
+    );
     let result = with_deep_stack(|| {
         let mut searcher = engine.searcher(game, cfg);
         let mut p: Stones = std::iter::repeat_n(0, dims.len()).collect();

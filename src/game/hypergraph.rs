@@ -74,7 +74,9 @@ impl Hypergraph {
             while sub != 0 {
                 set.insert(sub);
                 if set.len() > MAX_FACES {
-                    return Err(Error::spec(format!("the complex has more than {MAX_FACES} faces")));
+                    return Err(Error::spec(format!(
+                        "the complex has more than {MAX_FACES} faces"
+                    )));
                 }
                 sub = (sub - 1) & g;
             }
@@ -83,13 +85,15 @@ impl Hypergraph {
     }
 
     /// The hypergraph with exactly the given faces plus every singleton.
-    pub fn hypergraph(n: usize, faces: &[Vec<usize>]) -> Result<Self, Error> {
+    pub fn with_faces(n: usize, faces: &[Vec<usize>]) -> Result<Self, Error> {
         let masks = Self::masks(n, faces)?;
         let mut set: AHashSet<u64> = masks.into_iter().collect();
         for v in 0..n {
             set.insert(1u64 << v);
         }
-        let closed = set.iter().all(|&f| vertices_of(f).all(|v| f == 1 << v || set.contains(&(f & !(1 << v)))));
+        let closed = set
+            .iter()
+            .all(|&f| vertices_of(f).all(|v| f == 1 << v || set.contains(&(f & !(1 << v)))));
         Ok(Self::from_face_set(n, set, closed))
     }
 
@@ -98,7 +102,9 @@ impl Hypergraph {
             return Err(Error::spec("the game has no vertices"));
         }
         if n > MAX_VERTICES {
-            return Err(Error::spec(format!("{n} vertices; at most {MAX_VERTICES} are supported")));
+            return Err(Error::spec(format!(
+                "{n} vertices; at most {MAX_VERTICES} are supported"
+            )));
         }
         let mut out = Vec::with_capacity(faces.len());
         for face in faces {
@@ -108,7 +114,10 @@ impl Hypergraph {
             let mut mask = 0u64;
             for &v in face {
                 if v >= n {
-                    return Err(Error::spec(format!("vertex {v} is out of range (the game has {n} vertices: 0..{})", n - 1)));
+                    return Err(Error::spec(format!(
+                        "vertex {v} is out of range (the game has {n} vertices: 0..{})",
+                        n - 1
+                    )));
                 }
                 if mask & (1 << v) != 0 {
                     return Err(Error::spec(format!("vertex {v} appears twice in one face")));
@@ -132,9 +141,22 @@ impl Hypergraph {
         let links = faces
             .iter()
             .copied()
-            .filter(|f| if closed_downward { f.count_ones() == 2 } else { f.count_ones() >= 2 })
+            .filter(|f| {
+                if closed_downward {
+                    f.count_ones() == 2
+                } else {
+                    f.count_ones() >= 2
+                }
+            })
             .collect();
-        Hypergraph { n, faces, maximal, links, face_set: set, closed_downward }
+        Hypergraph {
+            n,
+            faces,
+            maximal,
+            links,
+            face_set: set,
+            closed_downward,
+        }
     }
 
     /// Number of vertices.
@@ -226,7 +248,10 @@ impl Hypergraph {
 
 /// Formats a face mask as `0-1-2`.
 pub fn format_face(mask: u64) -> String {
-    vertices_of(mask).map(|v| v.to_string()).collect::<Vec<_>>().join("-")
+    vertices_of(mask)
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// Hypergraph nim on a fixed hypergraph, with its automorphism group.
@@ -241,7 +266,11 @@ impl HypergraphNim {
     /// The game on `graph`; the automorphism group is computed from the faces.
     pub fn new(name: impl Into<String>, graph: Hypergraph) -> Self {
         let symmetry = Symmetry::of(&graph);
-        HypergraphNim { name: name.into(), graph, symmetry }
+        HypergraphNim {
+            name: name.into(),
+            graph,
+            symmetry,
+        }
     }
 
     /// The name the game was built from (its spec).
@@ -271,12 +300,17 @@ impl HypergraphNim {
         }
         values
             .iter()
-            .map(|&v| u32::try_from(v).map_err(|_| Error::position(format!("{v} stones is too many"))))
+            .map(|&v| {
+                u32::try_from(v).map_err(|_| Error::position(format!("{v} stones is too many")))
+            })
             .collect()
     }
 
     fn support(p: &[u32]) -> u64 {
-        p.iter().enumerate().filter(|(_, &x)| x > 0).fold(0, |m, (i, _)| m | 1 << i)
+        p.iter()
+            .enumerate()
+            .filter(|(_, &x)| x > 0)
+            .fold(0, |m, (i, _)| m | 1 << i)
     }
 }
 
@@ -303,7 +337,11 @@ impl Game for HypergraphNim {
                 for &v in verts.iter().rev() {
                     let can_step = if step_up { q[v] + 1 < p[v] } else { q[v] > 0 };
                     if can_step {
-                        if step_up { q[v] += 1 } else { q[v] -= 1 }
+                        if step_up {
+                            q[v] += 1
+                        } else {
+                            q[v] -= 1
+                        }
                         continue 'odometer;
                     }
                     reset(&mut q, v);
@@ -331,7 +369,12 @@ impl Game for HypergraphNim {
         Some(
             parts
                 .iter()
-                .map(|&part| p.iter().enumerate().map(|(i, &x)| if part >> i & 1 == 1 { x } else { 0 }).collect())
+                .map(|&part| {
+                    p.iter()
+                        .enumerate()
+                        .map(|(i, &x)| if part >> i & 1 == 1 { x } else { 0 })
+                        .collect()
+                })
                 .collect(),
         )
     }
@@ -346,7 +389,7 @@ impl Game for HypergraphNim {
             return Some(p.iter().copied().max().unwrap_or(0));
         }
         // No usable face joins two piles: plain nim.
-        if !self.graph.links.iter().any(|&l| l & support == l) {
+        if !self.graph.links.iter().any(|&l| l & !support == 0) {
             return Some(p.iter().fold(0, |a, &x| a ^ x));
         }
         // Equal piles on a circuit (Ehrenborg-Steingrimsson): a zero position.
@@ -367,7 +410,10 @@ mod tests {
     use super::*;
 
     fn path3() -> HypergraphNim {
-        HypergraphNim::new("path:3", Hypergraph::complex(3, &[vec![0, 1], vec![1, 2]]).unwrap())
+        HypergraphNim::new(
+            "path:3",
+            Hypergraph::complex(3, &[vec![0, 1], vec![1, 2]]).unwrap(),
+        )
     }
 
     #[test]
@@ -380,7 +426,7 @@ mod tests {
 
     #[test]
     fn hypergraph_keeps_only_given_faces() {
-        let g = Hypergraph::hypergraph(3, &[vec![0, 1, 2]]).unwrap();
+        let g = Hypergraph::with_faces(3, &[vec![0, 1, 2]]).unwrap();
         assert_eq!(g.faces(), &[0b001, 0b010, 0b100, 0b111]);
         assert!(!g.is_closed_downward());
     }
@@ -444,7 +490,13 @@ mod tests {
         assert_eq!(g.known_value(&[3u32, 0, 5].into_iter().collect()), Some(6));
         assert_eq!(g.known_value(&[0u32, 4, 0].into_iter().collect()), Some(4));
         assert_eq!(g.known_value(&[1u32, 1, 1].into_iter().collect()), None);
-        let tri = HypergraphNim::new("t", Hypergraph::complex(3, &[vec![0, 1], vec![1, 2], vec![0, 2]]).unwrap());
-        assert_eq!(tri.known_value(&[2u32, 2, 2].into_iter().collect()), Some(0));
+        let tri = HypergraphNim::new(
+            "t",
+            Hypergraph::complex(3, &[vec![0, 1], vec![1, 2], vec![0, 2]]).unwrap(),
+        );
+        assert_eq!(
+            tri.known_value(&[2u32, 2, 2].into_iter().collect()),
+            Some(0)
+        );
     }
 }

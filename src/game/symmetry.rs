@@ -30,25 +30,25 @@ impl Symmetry {
     pub fn of(g: &Hypergraph) -> Self {
         let n = g.vertices();
         // Complexes are determined by their maximal faces; hypergraphs need every face.
-        let faces: &[u64] = if g.is_closed_downward() { g.maximal_faces() } else { g.faces() };
+        let faces: &[u64] = if g.is_closed_downward() {
+            g.maximal_faces()
+        } else {
+            g.faces()
+        };
         // A vertex bijection that maps every listed face to a face maps the face set into
         // itself injectively, hence onto it.
         let is_aut = |perm: &[usize]| faces.iter().all(|&f| g.is_face(map_mask(perm, f)));
 
+        // Each vertex joins the class of the first earlier vertex it can be swapped with.
         let mut class_of: Vec<usize> = (0..n).collect();
-        for u in 0..n {
-            if class_of[u] != u {
-                continue;
-            }
-            for v in u + 1..n {
-                if class_of[v] != v {
-                    continue;
-                }
+        for v in 1..n {
+            let twin = (0..v).filter(|&u| class_of[u] == u).find(|&u| {
                 let mut swap: Vec<usize> = (0..n).collect();
                 swap.swap(u, v);
-                if is_aut(&swap) {
-                    class_of[v] = u;
-                }
+                is_aut(&swap)
+            });
+            if let Some(u) = twin {
+                class_of[v] = u;
             }
         }
         let mut classes: Vec<Vec<usize>> = Vec::new();
@@ -79,9 +79,16 @@ impl Symmetry {
         let mut reps = Vec::new();
         let mut perm = vec![usize::MAX; n];
         let mut used = vec![false; n];
-        Self::extend(g, 0, &mut perm, &mut used, &class_of, &invariant, &by_last, &mut reps);
+        Self::extend(
+            g, 0, &mut perm, &mut used, &class_of, &invariant, &by_last, &mut reps,
+        );
         let trivial = reps.len() == 1 && classes.iter().all(|c| c.len() == 1);
-        Symmetry { n, classes, reps, trivial }
+        Symmetry {
+            n,
+            classes,
+            reps,
+            trivial,
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -207,7 +214,12 @@ impl Symmetry {
         out
     }
 
-    fn permutations_within_classes(&self, img: &mut Vec<u32>, class: usize, out: &mut Vec<Vec<u32>>) {
+    fn permutations_within_classes(
+        &self,
+        img: &mut Vec<u32>,
+        class: usize,
+        out: &mut Vec<Vec<u32>>,
+    ) {
         if class == self.classes.len() {
             out.push(img.clone());
             return;
@@ -269,16 +281,19 @@ mod tests {
 
     #[test]
     fn cycle_group_is_dihedral() {
-        let c5 = Hypergraph::complex(5, &(0..5).map(|v| vec![v, (v + 1) % 5]).collect::<Vec<_>>()).unwrap();
+        let c5 = Hypergraph::complex(5, &(0..5).map(|v| vec![v, (v + 1) % 5]).collect::<Vec<_>>())
+            .unwrap();
         assert_eq!(Symmetry::of(&c5).order(), Some(10));
-        let c4 = Hypergraph::complex(4, &(0..4).map(|v| vec![v, (v + 1) % 4]).collect::<Vec<_>>()).unwrap();
+        let c4 = Hypergraph::complex(4, &(0..4).map(|v| vec![v, (v + 1) % 4]).collect::<Vec<_>>())
+            .unwrap();
         // The 4-cycle has twins (opposite corners), but the order is still 8.
         assert_eq!(Symmetry::of(&c4).order(), Some(8));
     }
 
     #[test]
     fn orbits_partition_and_canonical_is_least() {
-        let c4 = Hypergraph::complex(4, &(0..4).map(|v| vec![v, (v + 1) % 4]).collect::<Vec<_>>()).unwrap();
+        let c4 = Hypergraph::complex(4, &(0..4).map(|v| vec![v, (v + 1) % 4]).collect::<Vec<_>>())
+            .unwrap();
         let s = Symmetry::of(&c4);
         let p = [3, 1, 0, 2];
         let orbit = s.orbit(&p);

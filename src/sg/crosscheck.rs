@@ -60,7 +60,10 @@ fn check_all(capacity: Option<usize>, max: u32, total: u32) {
         for engine in all_search_engines() {
             for base in [SearchConfig::bare(), SearchConfig::default()] {
                 for policy in [Policy::Fifo, Policy::Clock] {
-                    let cfg = SearchConfig { tt: TtConfig { capacity, policy }, ..base };
+                    let cfg = SearchConfig {
+                        tt: TtConfig { capacity, policy },
+                        ..base
+                    };
                     let mut s = engine.searcher(&game, cfg);
                     for (p, &want) in ps.iter().zip(&expected) {
                         let got = s.nimber(p.clone());
@@ -93,7 +96,10 @@ fn natural_order_gives_the_same_values() {
     let ps = positions(5, 2, 7);
     let expected = reference(&game, &ps);
     for engine in all_search_engines() {
-        let cfg = SearchConfig { order: MoveOrder::Natural, ..SearchConfig::default() };
+        let cfg = SearchConfig {
+            order: MoveOrder::Natural,
+            ..SearchConfig::default()
+        };
         let mut s = engine.searcher(&game, cfg);
         for (p, &want) in ps.iter().zip(&expected) {
             assert_eq!(s.nimber(p.clone()), want, "{p:?} {engine}");
@@ -104,8 +110,11 @@ fn natural_order_gives_the_same_values() {
 fn zero_set(name: &str, max: u32) -> Vec<(Stones, bool)> {
     let game = spec::parse(name).unwrap();
     let ps = positions(game.graph().vertices(), max, u32::MAX);
-    let mut s = SearchEngine::Cut("cut_cE".parse().unwrap()).searcher(&game, SearchConfig::default());
-    ps.into_iter().map(|p| (p.clone(), s.nimber(p) == 0)).collect()
+    let mut s =
+        SearchEngine::Cut("cut_cE".parse().unwrap()).searcher(&game, SearchConfig::default());
+    ps.into_iter()
+        .map(|p| (p.clone(), s.nimber(p) == 0))
+        .collect()
 }
 
 #[test]
@@ -146,8 +155,16 @@ fn path3_zeros_are_a0a() {
 #[test]
 fn circular_n_n_minus_1_zeros_are_all_equal() {
     for n in 2..=5 {
-        for (p, zero) in zero_set(&format!("circular:{n},{}", n - 1), if n > 4 { 3 } else { 4 }) {
-            assert_eq!(zero, p.iter().all(|&x| x == p[0]), "CN({n},{}) {p:?}", n - 1);
+        for (p, zero) in zero_set(
+            &format!("circular:{n},{}", n - 1),
+            if n > 4 { 3 } else { 4 },
+        ) {
+            assert_eq!(
+                zero,
+                p.iter().all(|&x| x == p[0]),
+                "CN({n},{}) {p:?}",
+                n - 1
+            );
         }
     }
 }
@@ -156,12 +173,19 @@ fn circular_n_n_minus_1_zeros_are_all_equal() {
 fn equal_piles_on_a_circuit_are_zero() {
     // Every circuit of these complexes, played alone with equal piles, is a zero position;
     // searched bare so the early stop is not what answers.
-    for name in ["projective-plane", "square", "circular:5,2", "complex:0-1-2,1-2-3,0-3"] {
+    for name in [
+        "projective-plane",
+        "square",
+        "circular:5,2",
+        "complex:0-1-2,1-2-3,0-3",
+    ] {
         let game = spec::parse(name).unwrap();
         let mut s = SearchEngine::Naive.searcher(&game, SearchConfig::bare());
         for c in game.graph().circuits() {
             for a in 1..=3 {
-                let p: Stones = (0..game.graph().vertices()).map(|v| if c >> v & 1 == 1 { a } else { 0 }).collect();
+                let p: Stones = (0..game.graph().vertices())
+                    .map(|v| if c >> v & 1 == 1 { a } else { 0 })
+                    .collect();
                 assert_eq!(s.nimber(p.clone()), 0, "{name} circuit {p:?}");
             }
         }
@@ -173,10 +197,17 @@ fn automorphisms_preserve_values() {
     for name in ["projective-plane", "circular:5,2", "y-graph", "star:4"] {
         let game = spec::parse(name).unwrap();
         let mut s = SearchEngine::Naive.searcher(&game, SearchConfig::bare());
-        for p in positions(game.graph().vertices(), 2, 7).into_iter().step_by(7) {
+        for p in positions(game.graph().vertices(), 2, 7)
+            .into_iter()
+            .step_by(7)
+        {
             let v = s.nimber(p.clone());
             for q in game.symmetry().orbit(&p) {
-                assert_eq!(s.nimber(q.iter().copied().collect()), v, "{name} {p:?} ~ {q:?}");
+                assert_eq!(
+                    s.nimber(q.iter().copied().collect()),
+                    v,
+                    "{name} {p:?} ~ {q:?}"
+                );
             }
         }
     }
@@ -187,7 +218,13 @@ fn def_without_a_table_expands_exactly_the_game_tree() {
     let nim = spec::parse("nim:3").unwrap();
     for p in [[3u32, 2, 1], [4, 3, 2], [5, 4, 2]] {
         let p: Stones = p.into_iter().collect();
-        let cfg = SearchConfig { tt: TtConfig { capacity: Some(0), policy: Policy::Fifo }, ..SearchConfig::bare() };
+        let cfg = SearchConfig {
+            tt: TtConfig {
+                capacity: Some(0),
+                policy: Policy::Fifo,
+            },
+            ..SearchConfig::bare()
+        };
         let mut s = CutSearch::new(&nim, "def".parse::<Variant>().unwrap(), cfg);
         s.nimber(p.clone());
         assert_eq!(s.stats().nodes as u128, tree_size(&nim, &p), "{p:?}");
@@ -199,7 +236,13 @@ fn def_without_a_table_expands_exactly_the_game_tree() {
 fn pruning_never_expands_more_than_def_without_a_table() {
     let nim = spec::parse("nim:3").unwrap();
     let p: Stones = [5u32, 4, 3].into_iter().collect();
-    let cfg = SearchConfig { tt: TtConfig { capacity: Some(0), policy: Policy::Fifo }, ..SearchConfig::bare() };
+    let cfg = SearchConfig {
+        tt: TtConfig {
+            capacity: Some(0),
+            policy: Policy::Fifo,
+        },
+        ..SearchConfig::bare()
+    };
     let count = |name: &str| {
         let mut s = CutSearch::new(&nim, name.parse::<Variant>().unwrap(), cfg);
         assert_eq!(s.nimber(p.clone()), 5 ^ 4 ^ 3);
@@ -223,7 +266,13 @@ fn a_game_that_is_not_nim() {
     let expected = [0, 1, 0, 1, 2, 3, 2];
     for engine in all_search_engines() {
         for capacity in [Some(0), Some(5), None] {
-            let cfg = SearchConfig { tt: TtConfig { capacity, policy: Policy::Fifo }, ..SearchConfig::default() };
+            let cfg = SearchConfig {
+                tt: TtConfig {
+                    capacity,
+                    policy: Policy::Fifo,
+                },
+                ..SearchConfig::default()
+            };
             let mut s = engine.searcher(&Subtraction, cfg);
             for n in 0..if capacity == Some(0) { 16 } else { 60 } {
                 assert_eq!(s.nimber(n), expected[n as usize % 7], "{engine} {n}");
@@ -239,5 +288,10 @@ fn splitting_and_symmetry_save_work() {
     let mut bare = SearchEngine::Naive.searcher(&game, SearchConfig::bare());
     let mut full = SearchEngine::Naive.searcher(&game, SearchConfig::default());
     assert_eq!(bare.nimber(p.clone()), full.nimber(p));
-    assert!(full.stats().nodes * 10 < bare.stats().nodes, "{:?} vs {:?}", full.stats(), bare.stats());
+    assert!(
+        full.stats().nodes * 10 < bare.stats().nodes,
+        "{:?} vs {:?}",
+        full.stats(),
+        bare.stats()
+    );
 }

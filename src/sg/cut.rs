@@ -53,8 +53,8 @@ pub struct Variant {
 impl Variant {
     /// Every variant the paper benchmarks, in its tables' order.
     pub const PAPER: [&'static str; 14] = [
-        "def", "scut", "cut", "cut_A", "scut_R", "cut_R", "cut_RA", "scut_E", "scut_cE", "cut_E", "cut_cE", "cut_EA",
-        "cut_cEA", "scut_RA",
+        "def", "scut", "cut", "cut_A", "scut_R", "cut_R", "cut_RA", "scut_E", "scut_cE", "cut_E",
+        "cut_cE", "cut_EA", "cut_cEA", "scut_RA",
     ];
 }
 
@@ -69,7 +69,12 @@ impl FromStr for Variant {
             "cut" => Pruning::Cut,
             _ => return Err(format!("unknown engine `{s}`")),
         };
-        let mut v = Variant { pruning, resume: false, etc: Etc::Off, aspiration: false };
+        let mut v = Variant {
+            pruning,
+            resume: false,
+            etc: Etc::Off,
+            aspiration: false,
+        };
         let mut rest = suffix;
         while !rest.is_empty() {
             if let Some(r) = rest.strip_prefix("cE") {
@@ -85,14 +90,20 @@ impl FromStr for Variant {
                 v.aspiration = true;
                 rest = r;
             } else {
-                return Err(format!("unknown suffix in engine `{s}` (known: R, E, cE, A)"));
+                return Err(format!(
+                    "unknown suffix in engine `{s}` (known: R, E, cE, A)"
+                ));
             }
         }
         if pruning == Pruning::Def && (v.resume || v.etc != Etc::Off || v.aspiration) {
-            return Err(format!("`{s}`: def takes no extensions (it never cuts off)"));
+            return Err(format!(
+                "`{s}`: def takes no extensions (it never cuts off)"
+            ));
         }
         if v.resume && v.etc != Etc::Off {
-            return Err(format!("`{s}`: resuming and ETC do not combine (ETC breaks the resumed move order)"));
+            return Err(format!(
+                "`{s}`: resuming and ETC do not combine (ETC breaks the resumed move order)"
+            ));
         }
         Ok(v)
     }
@@ -110,7 +121,12 @@ impl fmt::Display for Variant {
             Etc::On => "E",
             Etc::WithCutoff => "cE",
         };
-        let suffix = format!("{}{}{}", if self.resume { "R" } else { "" }, etc, if self.aspiration { "A" } else { "" });
+        let suffix = format!(
+            "{}{}{}",
+            if self.resume { "R" } else { "" },
+            etc,
+            if self.aspiration { "A" } else { "" }
+        );
         if suffix.is_empty() {
             write!(f, "{base}")
         } else {
@@ -150,7 +166,14 @@ fn exclude(p: &mut NimSet, v: Option<Nimber>) {
 impl<'g, G: Game> CutSearch<'g, G> {
     /// A searcher with an empty table.
     pub fn new(game: &'g G, variant: Variant, cfg: SearchConfig) -> Self {
-        CutSearch { game, cfg, variant, tt: Tt::new(cfg.tt), nodes: 0, buffers: BufferPool::new() }
+        CutSearch {
+            game,
+            cfg,
+            variant,
+            tt: Tt::new(cfg.tt),
+            nodes: 0,
+            buffers: BufferPool::new(),
+        }
     }
 
     /// The value of `s` if it lies in `r` (`None` = every value); otherwise the value or `None`.
@@ -280,7 +303,10 @@ impl<G: Game> Searcher<G> for CutSearch<'_, G> {
     }
 
     fn stats(&self) -> Stats {
-        Stats { nodes: self.nodes, tt_lookups: self.tt.lookups() }
+        Stats {
+            nodes: self.nodes,
+            tt_lookups: self.tt.lookups(),
+        }
     }
 }
 

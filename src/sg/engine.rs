@@ -32,7 +32,11 @@ pub enum Engine {
 
 impl SearchEngine {
     /// A searcher over `game` with an empty table.
-    pub fn searcher<'g, G: Game>(self, game: &'g G, cfg: SearchConfig) -> Box<dyn Searcher<G> + 'g> {
+    pub fn searcher<'g, G: Game>(
+        self,
+        game: &'g G,
+        cfg: SearchConfig,
+    ) -> Box<dyn Searcher<G> + 'g> {
         match self {
             SearchEngine::Naive => Box::new(Naive::new(game, cfg)),
             SearchEngine::Lv => Box::new(Lv::new(game, cfg)),
@@ -94,6 +98,10 @@ impl FromStr for Engine {
 /// Every search engine, for tests and benchmarks.
 pub fn all_search_engines() -> Vec<SearchEngine> {
     let mut out = vec![SearchEngine::Naive, SearchEngine::Lv];
-    out.extend(Variant::PAPER.iter().map(|n| SearchEngine::Cut(n.parse().expect("paper names parse"))));
+    out.extend(
+        Variant::PAPER
+            .iter()
+            .map(|n| SearchEngine::Cut(n.parse().expect("paper names parse"))),
+    );
     out
 }

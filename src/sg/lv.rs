@@ -30,11 +30,19 @@ enum Known {
 impl<'g, G: Game> Lv<'g, G> {
     /// A searcher with an empty table.
     pub fn new(game: &'g G, cfg: SearchConfig) -> Self {
-        Lv { game, cfg, tt: Tt::new(cfg.tt), nodes: 0, buffers: BufferPool::new() }
+        Lv {
+            game,
+            cfg,
+            tt: Tt::new(cfg.tt),
+            nodes: 0,
+            buffers: BufferPool::new(),
+        }
     }
 
     fn value(&mut self, p: G::Position) -> Nimber {
-        (0..).find(|&n| self.is_losing(p.clone(), n)).expect("some heap size matches")
+        (0..)
+            .find(|&n| self.is_losing(p.clone(), n))
+            .expect("some heap size matches")
     }
 
     /// Whether p + *n is a second-player win, i.e. whether SG(p) = n.
@@ -106,6 +114,9 @@ impl<G: Game> Searcher<G> for Lv<'_, G> {
     }
 
     fn stats(&self) -> Stats {
-        Stats { nodes: self.nodes, tt_lookups: self.tt.lookups() }
+        Stats {
+            nodes: self.nodes,
+            tt_lookups: self.tt.lookups(),
+        }
     }
 }

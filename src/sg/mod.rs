@@ -37,7 +37,13 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig { tt: TtConfig::default(), order: MoveOrder::Heuristic, symmetry: true, split: true, shortcuts: true }
+        SearchConfig {
+            tt: TtConfig::default(),
+            order: MoveOrder::Heuristic,
+            symmetry: true,
+            split: true,
+            shortcuts: true,
+        }
     }
 }
 
@@ -45,7 +51,12 @@ impl SearchConfig {
     /// The plain game tree as the pruning paper measured it: no symmetry, no splitting, no
     /// shortcuts.
     pub fn bare() -> Self {
-        SearchConfig { symmetry: false, split: false, shortcuts: false, ..Self::default() }
+        SearchConfig {
+            symmetry: false,
+            split: false,
+            shortcuts: false,
+            ..Self::default()
+        }
     }
 }
 
@@ -77,7 +88,11 @@ pub(crate) enum Shape<P> {
 }
 
 /// Applies shortcuts, splitting and canonical forms to `p`, in that order.
-pub(crate) fn shape<G: Game>(game: &G, cfg: &SearchConfig, mut p: G::Position) -> Shape<G::Position> {
+pub(crate) fn shape<G: Game>(
+    game: &G,
+    cfg: &SearchConfig,
+    mut p: G::Position,
+) -> Shape<G::Position> {
     if cfg.shortcuts {
         if let Some(v) = game.known_value(&p) {
             return Shape::Known(v);

@@ -20,7 +20,13 @@ pub struct Naive<'g, G: Game> {
 impl<'g, G: Game> Naive<'g, G> {
     /// A searcher with an empty memo table.
     pub fn new(game: &'g G, cfg: SearchConfig) -> Self {
-        Naive { game, cfg, memo: Tt::new(cfg.tt), nodes: 0, buffers: BufferPool::new() }
+        Naive {
+            game,
+            cfg,
+            memo: Tt::new(cfg.tt),
+            nodes: 0,
+            buffers: BufferPool::new(),
+        }
     }
 
     fn value(&mut self, p: G::Position) -> Nimber {
@@ -52,6 +58,9 @@ impl<G: Game> Searcher<G> for Naive<'_, G> {
     }
 
     fn stats(&self) -> Stats {
-        Stats { nodes: self.nodes, tt_lookups: self.memo.lookups() }
+        Stats {
+            nodes: self.nodes,
+            tt_lookups: self.memo.lookups(),
+        }
     }
 }

@@ -33,8 +33,11 @@ pub fn resolve(engine: Engine, game: &HypergraphNim, p: &[u32], opts: &TableOpti
     match engine {
         Engine::Auto => {
             let dims: Vec<usize> = p.iter().map(|&x| x as usize + 1).collect();
-            let positions = dims.iter().try_fold(1u128, |a, &d| a.checked_mul(d as u128));
-            let fits = table::estimate_bytes(game.graph(), &dims, opts.threads) <= opts.memory_limit;
+            let positions = dims
+                .iter()
+                .try_fold(1u128, |a, &d| a.checked_mul(d as u128));
+            let fits =
+                table::estimate_bytes(game.graph(), &dims, opts.threads) <= opts.memory_limit;
             match positions {
                 Some(n) if n <= AUTO_TABLE_MAX_POSITIONS && fits => Engine::Table,
                 _ => Engine::Search(AUTO_SEARCH),
@@ -64,7 +67,10 @@ pub fn solve(
             let dims: Vec<usize> = p.iter().map(|&x| x as usize + 1).collect();
             let t = table::tabulate(game.graph(), &dims, opts)?;
             let winning: Vec<Stones> = successors.into_iter().filter(|q| t.get(q) == 0).collect();
-            let stats = Stats { nodes: t.len() as u64, tt_lookups: 0 };
+            let stats = Stats {
+                nodes: t.len() as u64,
+                tt_lookups: 0,
+            };
             (t.get(p), stats, winning)
         }
         Engine::Search(s) => with_deep_stack(|| {
@@ -72,7 +78,10 @@ pub fn solve(
             let v = searcher.nimber(p.clone());
             // Stats describe the nimber's search, not the follow-up on successors.
             let stats = searcher.stats();
-            let winning: Vec<Stones> = successors.into_iter().filter(|q| searcher.nimber(q.clone()) == 0).collect();
+            let winning: Vec<Stones> = successors
+                .into_iter()
+                .filter(|q| searcher.nimber(q.clone()) == 0)
+                .collect();
             (v, stats, winning)
         }),
         Engine::Auto => unreachable!("resolved above"),

@@ -42,6 +42,9 @@ mod tests {
     #[test]
     fn the_papers_nim_985_tree() {
         let nim = spec::parse("nim:3").unwrap();
-        assert_eq!(tree_size(&nim, &[9, 8, 5].into_iter().collect()), 489_139_009_164);
+        assert_eq!(
+            tree_size(&nim, &[9, 8, 5].into_iter().collect()),
+            489_139_009_164
+        );
     }
 }

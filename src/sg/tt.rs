@@ -28,15 +28,27 @@ pub struct TtConfig {
 
 impl Default for TtConfig {
     fn default() -> Self {
-        TtConfig { capacity: None, policy: Policy::Clock }
+        TtConfig {
+            capacity: None,
+            policy: Policy::Clock,
+        }
     }
 }
 
 enum Store<K, V> {
     None,
     Unbounded(AHashMap<K, V>),
-    Fifo { map: AHashMap<K, V>, order: VecDeque<K>, cap: usize },
-    Clock { index: AHashMap<K, usize>, slots: Vec<(K, V, bool)>, hand: usize, cap: usize },
+    Fifo {
+        map: AHashMap<K, V>,
+        order: VecDeque<K>,
+        cap: usize,
+    },
+    Clock {
+        index: AHashMap<K, usize>,
+        slots: Vec<(K, V, bool)>,
+        hand: usize,
+        cap: usize,
+    },
 }
 
 /// A map from positions to what engines learned about them, counting every look-up.
@@ -51,8 +63,17 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
         let store = match (config.capacity, config.policy) {
             (Some(0), _) => Store::None,
             (None, _) => Store::Unbounded(AHashMap::new()),
-            (Some(cap), Policy::Fifo) => Store::Fifo { map: AHashMap::new(), order: VecDeque::new(), cap },
-            (Some(cap), Policy::Clock) => Store::Clock { index: AHashMap::new(), slots: Vec::new(), hand: 0, cap },
+            (Some(cap), Policy::Fifo) => Store::Fifo {
+                map: AHashMap::new(),
+                order: VecDeque::new(),
+                cap,
+            },
+            (Some(cap), Policy::Clock) => Store::Clock {
+                index: AHashMap::new(),
+                slots: Vec::new(),
+                hand: 0,
+                cap,
+            },
         };
         Tt { store, lookups: 0 }
     }
@@ -99,7 +120,12 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
                 order.push_back(key.clone());
                 map.insert(key, value);
             }
-            Store::Clock { index, slots, hand, cap } => {
+            Store::Clock {
+                index,
+                slots,
+                hand,
+                cap,
+            } => {
                 if let Some(&i) = index.get(&key) {
                     slots[i].1 = value;
                     return;
@@ -147,12 +173,19 @@ mod tests {
 
     #[test]
     fn fifo_evicts_the_oldest() {
-        let mut t = Tt::new(TtConfig { capacity: Some(2), policy: Policy::Fifo });
+        let mut t = Tt::new(TtConfig {
+            capacity: Some(2),
+            policy: Policy::Fifo,
+        });
         t.put(1, 'a');
         t.put(2, 'b');
         assert_eq!(t.get(&1), Some('a'));
         t.put(3, 'c');
-        assert_eq!(t.get(&1), None, "1 was stored first, so it goes first even though it was hit");
+        assert_eq!(
+            t.get(&1),
+            None,
+            "1 was stored first, so it goes first even though it was hit"
+        );
         assert_eq!(t.get(&2), Some('b'));
         assert_eq!(t.len(), 2);
         assert_eq!(t.lookups(), 3);
@@ -160,7 +193,10 @@ mod tests {
 
     #[test]
     fn clock_keeps_entries_that_are_hit() {
-        let mut t = Tt::new(TtConfig { capacity: Some(2), policy: Policy::Clock });
+        let mut t = Tt::new(TtConfig {
+            capacity: Some(2),
+            policy: Policy::Clock,
+        });
         t.put(1, 'a');
         t.put(2, 'b');
         assert_eq!(t.get(&1), Some('a'));
@@ -172,7 +208,10 @@ mod tests {
 
     #[test]
     fn zero_capacity_is_no_table() {
-        let mut t = Tt::new(TtConfig { capacity: Some(0), policy: Policy::Fifo });
+        let mut t = Tt::new(TtConfig {
+            capacity: Some(0),
+            policy: Policy::Fifo,
+        });
         t.put(1, 1);
         assert_eq!(t.get(&1), None);
         assert!(!t.enabled());

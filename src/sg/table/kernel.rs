@@ -219,7 +219,7 @@ impl Programs {
                 let first = self.reads.len();
                 for i in vertices_of(face).filter(|&i| self.class[i] == 2) {
                     // Slot of t - e_i: the same slot for the group's own vertex, else stride_i
-                    // slots back (no wrap: the coordinates below it add up to at least that).
+                    // slots back (no wrap: t_i >= 1 puts t at least stride_i into its cycle of slots).
                     let back = if i == group.vertex {
                         0
                     } else {
