@@ -263,3 +263,12 @@ fn info_describes_the_game() {
     assert_eq!(v["automorphism_group_order"], "479001600");
     assert_eq!(v["circuits"].as_array().unwrap().len(), 66);
 }
+
+#[test]
+fn a_box_too_big_for_a_search_engine_is_refused() {
+    fails_with(
+        &["table", "star:12", "--max", "9", "--engine", "naive"],
+        "GiB",
+    );
+    fails_with(&["table", "star:12", "--max", "9"], "limit");
+}

@@ -82,6 +82,15 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
             ("table".to_string(), stats, Values::Table(t))
         }
         Engine::Search(s) => {
+            let bytes = count as u64 * std::mem::size_of::<Nimber>() as u64;
+            if bytes > opts.memory_limit {
+                return Err(Error::Resource(format!(
+                    "the box [0,{})^{n} needs {:.1} GiB for its values alone; the limit is {:.1} GiB",
+                    args.max,
+                    bytes as f64 / (1u64 << 30) as f64,
+                    opts.memory_limit as f64 / (1u64 << 30) as f64
+                )));
+            }
             let (stats, values) = search_box(&game, s, args.search.config(), &dims, count);
             (s.to_string(), stats, Values::Searched(values))
         }

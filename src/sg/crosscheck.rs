@@ -295,3 +295,29 @@ fn splitting_and_symmetry_save_work() {
         bare.stats()
     );
 }
+
+#[test]
+fn tabulation_agrees_with_search_on_every_builtin() {
+    use super::table::{tabulate, TableOptions};
+    for name in GAMES.iter().chain(&["star:5", "circular:6,2", "nim:1"]) {
+        let game = spec::parse(name).unwrap();
+        let n = game.graph().vertices();
+        let d = if n > 5 { 3 } else { 5 };
+        let opts = TableOptions {
+            threads: 2,
+            ..TableOptions::default()
+        };
+        let t = tabulate(game.graph(), &vec![d; n], &opts).unwrap();
+        let mut naive = SearchEngine::Naive.searcher(&game, SearchConfig::bare());
+        let mut cut =
+            SearchEngine::Cut("cut_cEA".parse().unwrap()).searcher(&game, SearchConfig::default());
+        let mut p = vec![0u32; n];
+        for i in 0..t.len() {
+            t.position_of(i, &mut p);
+            let q: Stones = p.iter().copied().collect();
+            let want = naive.nimber(q.clone());
+            assert_eq!(t.value_at(i), want, "{name} {p:?}");
+            assert_eq!(cut.nimber(q), want, "{name} {p:?}");
+        }
+    }
+}
