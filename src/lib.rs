@@ -7,6 +7,7 @@ pub mod cli;
 pub mod error;
 pub mod game;
 pub mod sg;
+pub mod synth;
 
 pub use error::Error;
 pub use game::{Game, MoveOrder, Nimber};

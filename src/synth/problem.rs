@@ -1,0 +1,417 @@
+//! What a synthesized program must satisfy: data points, a target, and the examples they make.
+//!
+//! Data is a list of positions with their SG values, from a box tabulated by the core engines or
+//! from a file. The target turns each position (or, with `--orbits`, each orbit of zero
+//! positions) into one example; solvers see examples, the interpreter checks them all.
+
+use std::path::Path;
+
+use ahash::AHashMap;
+
+use super::interp::{mask, run};
+use super::lang::{OpSet, Program};
+use crate::error::Error;
+use crate::game::{HypergraphNim, Nimber};
+use crate::sg::table::{self, TableOptions};
+
+/// What the program's output must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    /// 0 exactly on the zero positions, non-zero elsewhere.
+    Zero,
+    /// 0 on the zero positions and exactly 1 elsewhere (the thesis's criterion).
+    Indicator,
+    /// The SG value itself.
+    Sg,
+}
+
+/// Positions and their SG values.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    pub vars: usize,
+    pub points: Vec<Vec<u64>>,
+    pub values: Vec<Nimber>,
+    /// Where the data came from, for reports.
+    pub source: String,
+}
+
+impl Dataset {
+    /// Every position of the box [0,max)^n of `game`, valued by box tabulation.
+    pub fn from_box(game: &HypergraphNim, max: usize, opts: &TableOptions) -> Result<Self, Error> {
+        let n = game.graph().vertices();
+        let t = table::tabulate(game.graph(), &vec![max; n], opts)?;
+        let mut p = vec![0u32; n];
+        let mut points = Vec::with_capacity(t.len());
+        for i in 0..t.len() {
+            t.position_of(i, &mut p);
+            points.push(p.iter().map(|&x| x as u64).collect());
+        }
+        Ok(Dataset {
+            vars: n,
+            points,
+            values: t.values().to_vec(),
+            source: format!("{} on [0,{max})^{n}", game.name()),
+        })
+    }
+
+    /// A table file as `grundy table` writes it (tsv or csv; a header row is optional): the
+    /// columns are the variables and then the SG value.
+    pub fn from_file(path: &Path) -> Result<Self, Error> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let bad = |line: usize, msg: String| Error::Data {
+            path: path.into(),
+            msg: format!("line {line}: {msg}"),
+        };
+        let mut points = Vec::new();
+        let mut values = Vec::new();
+        let mut vars = None;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') || (i == 0 && line.starts_with('x')) {
+                continue;
+            }
+            let cols: Vec<&str> = line
+                .split(['\t', ',', ' '])
+                .filter(|c| !c.is_empty())
+                .collect();
+            if cols.len() < 2 {
+                return Err(bad(
+                    i + 1,
+                    "expected at least one variable and a value".into(),
+                ));
+            }
+            if *vars.get_or_insert(cols.len() - 1) != cols.len() - 1 {
+                return Err(bad(
+                    i + 1,
+                    format!(
+                        "{} columns, but earlier rows have {}",
+                        cols.len(),
+                        vars.unwrap() + 1
+                    ),
+                ));
+            }
+            let nums: Result<Vec<u64>, _> = cols.iter().map(|c| c.parse::<u64>()).collect();
+            let nums = nums.map_err(|_| {
+                bad(
+                    i + 1,
+                    format!("`{line}` has a column that is not a whole number"),
+                )
+            })?;
+            let (&v, x) = nums.split_last().expect("two or more columns");
+            values.push(
+                Nimber::try_from(v).map_err(|_| bad(i + 1, format!("value {v} is too large")))?,
+            );
+            points.push(x.to_vec());
+        }
+        let vars = vars.ok_or_else(|| Error::Data {
+            path: path.into(),
+            msg: "no data rows".into(),
+        })?;
+        Ok(Dataset {
+            vars,
+            points,
+            values,
+            source: path.display().to_string(),
+        })
+    }
+}
+
+/// One requirement on the program's outputs; points are indices into the problem's points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Example {
+    /// The output at `point` is exactly `value`.
+    Equals { point: usize, value: u64 },
+    /// The output at `point` is not 0.
+    NonZero { point: usize },
+    /// Some member of an orbit of zero positions outputs 0; with `boolean`, every member
+    /// outputs 0 or 1.
+    SomeZero { points: Vec<usize>, boolean: bool },
+}
+
+impl Example {
+    /// Whether outputs (per point index) satisfy this example.
+    pub fn holds(&self, out: impl Fn(usize) -> u64) -> bool {
+        match self {
+            Example::Equals { point, value } => out(*point) == *value,
+            Example::NonZero { point } => out(*point) != 0,
+            Example::SomeZero { points, boolean } => {
+                points.iter().any(|&p| out(p) == 0)
+                    && (!boolean || points.iter().all(|&p| out(p) <= 1))
+            }
+        }
+    }
+
+    /// The points this example reads.
+    pub fn points(&self) -> Vec<usize> {
+        match self {
+            Example::Equals { point, .. } | Example::NonZero { point } => vec![*point],
+            Example::SomeZero { points, .. } => points.clone(),
+        }
+    }
+
+    /// Whether the example is about a zero position (or orbit of them).
+    pub fn is_zero(&self) -> bool {
+        matches!(
+            self,
+            Example::Equals { value: 0, .. } | Example::SomeZero { .. }
+        )
+    }
+}
+
+/// A synthesis problem: the language, the data, and the examples every program must satisfy.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub ops: OpSet,
+    pub width: u32,
+    pub target: Target,
+    /// Whether zero positions are grouped into orbits under the game's automorphisms.
+    pub orbits: bool,
+    pub points: Vec<Vec<u64>>,
+    pub values: Vec<Nimber>,
+    pub examples: Vec<Example>,
+    pub source: String,
+}
+
+impl Problem {
+    /// Builds the examples of `data` for `target`. With `orbits`, zero positions are grouped by
+    /// the canonical form `canon` maps them to.
+    pub fn new(
+        data: Dataset,
+        ops: OpSet,
+        width: u32,
+        target: Target,
+        orbits: Option<&dyn Fn(&[u64]) -> Vec<u64>>,
+    ) -> Result<Self, Error> {
+        if !(1..=64).contains(&width) {
+            return Err(Error::Usage(format!(
+                "--width must be between 1 and 64, got {width}"
+            )));
+        }
+        if ops.vars() != data.vars {
+            return Err(Error::Usage(format!(
+                "the data has {} variables, the language {}",
+                data.vars,
+                ops.vars()
+            )));
+        }
+        if data.points.is_empty() {
+            return Err(Error::Usage("no data points".into()));
+        }
+        let m = mask(width);
+        if let Some(x) = data.points.iter().flatten().find(|&&x| x > m) {
+            return Err(Error::Usage(format!(
+                "the data holds {x}, which does not fit in {width} bits (raise --width)"
+            )));
+        }
+        if target == Target::Sg {
+            if orbits.is_some() {
+                return Err(Error::Usage(
+                    "--orbits works with the zero and indicator targets, not sg".into(),
+                ));
+            }
+            if let Some(v) = data.values.iter().find(|&&v| v as u64 > m) {
+                return Err(Error::Usage(format!(
+                    "SG value {v} does not fit in {width} bits (raise --width)"
+                )));
+            }
+        }
+        if let Some(k) = ops
+            .ops()
+            .iter()
+            .filter_map(|o| o.constant())
+            .find(|&k| k > m)
+        {
+            return Err(Error::Usage(format!(
+                "constant {k} does not fit in {width} bits"
+            )));
+        }
+        let mut examples = Vec::new();
+        let mut orbit_of: AHashMap<Vec<u64>, usize> = AHashMap::new();
+        for (i, &v) in data.values.iter().enumerate() {
+            let ex = match (target, v, orbits) {
+                (Target::Sg, v, _) => Example::Equals {
+                    point: i,
+                    value: v as u64,
+                },
+                (_, 0, Some(canon)) => {
+                    let key = canon(&data.points[i]);
+                    match orbit_of.get(&key) {
+                        Some(&e) => {
+                            if let Example::SomeZero { points, .. } = &mut examples[e] {
+                                points.push(i);
+                            }
+                            continue;
+                        }
+                        None => {
+                            orbit_of.insert(key, examples.len());
+                            Example::SomeZero {
+                                points: vec![i],
+                                boolean: target == Target::Indicator,
+                            }
+                        }
+                    }
+                }
+                (_, 0, None) => Example::Equals { point: i, value: 0 },
+                (Target::Indicator, _, _) => Example::Equals { point: i, value: 1 },
+                (Target::Zero, _, _) => Example::NonZero { point: i },
+            };
+            examples.push(ex);
+        }
+        Ok(Problem {
+            ops,
+            width,
+            target,
+            orbits: orbits.is_some(),
+            points: data.points,
+            values: data.values,
+            examples,
+            source: data.source,
+        })
+    }
+
+    /// Number of variables.
+    pub fn vars(&self) -> usize {
+        self.ops.vars()
+    }
+
+    /// 2^width - 1.
+    pub fn mask(&self) -> u64 {
+        mask(self.width)
+    }
+
+    /// The program's output on every point (`None` if the program is invalid).
+    pub fn outputs(&self, program: &Program) -> Option<Vec<u64>> {
+        let m = self.mask();
+        self.points.iter().map(|x| run(program, x, m)).collect()
+    }
+
+    /// Indices of the examples `program` fails, in order (all of them when it is invalid).
+    pub fn failures(&self, program: &Program) -> Vec<usize> {
+        match self.outputs(program) {
+            Some(out) => (0..self.examples.len())
+                .filter(|&e| !self.examples[e].holds(|p| out[p]))
+                .collect(),
+            None => (0..self.examples.len()).collect(),
+        }
+    }
+
+    /// The dependency lower bound: a classifier of data that depends on k variables reads each
+    /// at least once and needs k-1 binary instructions to combine them, so has length >= 2k-1.
+    /// Returns the bound and the variables found to matter. Not valid with orbits (a program
+    /// may then look at one member of each orbit only), where it returns 1.
+    pub fn lower_bound(&self) -> (usize, Vec<usize>) {
+        if self.orbits {
+            return (1, Vec::new());
+        }
+        let class = |i: usize| -> u64 {
+            match self.target {
+                Target::Sg => self.values[i] as u64,
+                _ => (self.values[i] == 0) as u64,
+            }
+        };
+        let mut deps = Vec::new();
+        for v in 0..self.vars() {
+            let mut seen: AHashMap<Vec<u64>, u64> = AHashMap::new();
+            let depends = self.points.iter().enumerate().any(|(i, x)| {
+                let mut key = x.clone();
+                key[v] = u64::MAX;
+                let c = class(i);
+                *seen.entry(key).or_insert(c) != c
+            });
+            if depends {
+                deps.push(v);
+            }
+        }
+        ((2 * deps.len()).saturating_sub(1).max(1), deps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::spec;
+
+    fn p3(target: Target, orbits: bool) -> Problem {
+        let game = spec::parse("path:3").unwrap();
+        let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
+        let canon = |x: &[u64]| {
+            let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
+            game.symmetry().canonicalize(&mut p);
+            p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
+        };
+        Problem::new(
+            data,
+            OpSet::thesis(3),
+            8,
+            target,
+            if orbits { Some(&canon) } else { None },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_thesis_program_satisfies_p3() {
+        let prog: Program = "Push(2) Push(0) BooleanEq Push(1) RightShift BooleanNot"
+            .parse()
+            .unwrap();
+        for target in [Target::Zero, Target::Indicator] {
+            for orbits in [false, true] {
+                assert!(
+                    p3(target, orbits).failures(&prog).is_empty(),
+                    "{target:?} {orbits}"
+                );
+            }
+        }
+        let wrong: Program = "Push(2) Push(0) BooleanEq BooleanNot".parse().unwrap();
+        assert!(!p3(Target::Zero, false).failures(&wrong).is_empty());
+    }
+
+    #[test]
+    fn orbits_group_zero_positions() {
+        let plain = p3(Target::Zero, false);
+        let grouped = p3(Target::Zero, true);
+        // Zero positions of P3 in [0,4)^3 are (a,0,a), each its own orbit under the flip.
+        assert_eq!(plain.examples.len(), grouped.examples.len());
+        let star = spec::parse("star:3").unwrap();
+        let data = Dataset::from_box(&star, 3, &TableOptions::default()).unwrap();
+        let canon = |x: &[u64]| {
+            let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
+            star.symmetry().canonicalize(&mut p);
+            p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
+        };
+        let pr = Problem::new(data, OpSet::thesis(4), 8, Target::Zero, Some(&canon)).unwrap();
+        let orbits = pr
+            .examples
+            .iter()
+            .filter(|e| matches!(e, Example::SomeZero { .. }))
+            .count();
+        // Zero positions: centre 0 and leaves xor to 0 over {0,1,2}: (0,0,0), {0,1,1}, {0,2,2} up to order.
+        assert_eq!(orbits, 3);
+    }
+
+    #[test]
+    fn dependency_bound() {
+        assert_eq!(p3(Target::Zero, false).lower_bound(), (5, vec![0, 1, 2]));
+        assert_eq!(p3(Target::Zero, true).lower_bound().0, 1);
+    }
+
+    #[test]
+    fn data_files_parse_or_say_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("d.tsv");
+        std::fs::write(&f, "x0\tx1\tsg\n0\t0\t0\n0\t1\t1\n").unwrap();
+        let d = Dataset::from_file(&f).unwrap();
+        assert_eq!((d.vars, d.points.len()), (2, 2));
+        std::fs::write(&f, "0,0,0\n0,1\n").unwrap();
+        assert!(Dataset::from_file(&f)
+            .unwrap_err()
+            .to_string()
+            .contains("line 2"));
+        std::fs::write(&f, "0,a,0\n").unwrap();
+        assert!(Dataset::from_file(&f)
+            .unwrap_err()
+            .to_string()
+            .contains("not a whole number"));
+    }
+}

@@ -1,0 +1,40 @@
+//! The interface every search backend (SAT, SMT, enumeration) implements.
+
+use std::time::Instant;
+
+use super::lang::Program;
+use super::problem::Problem;
+use crate::error::Error;
+
+/// What a search for programs of one length found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// A valid program of exactly this length satisfying every example added so far.
+    Program(Program),
+    /// Proof that no valid program of this length satisfies the examples added so far (hence
+    /// none satisfies all the data).
+    Refuted,
+    /// The deadline passed first.
+    Timeout,
+}
+
+/// A search over programs of one exact length against a growing set of examples; kept between
+/// rounds so an incremental solver keeps what it learned.
+pub trait LengthSearch {
+    /// Adds `problem.examples[index]`.
+    fn add_example(&mut self, index: usize) -> Result<(), Error>;
+    /// Searches until an answer or the deadline.
+    fn solve(&mut self, deadline: Option<Instant>) -> Result<Found, Error>;
+}
+
+/// A family of searches: one per length.
+pub trait Backend: Sync {
+    /// The name `--solver` uses.
+    fn name(&self) -> &'static str;
+    /// A search over programs of exactly `length` instructions for `problem`.
+    fn start<'p>(
+        &self,
+        problem: &'p Problem,
+        length: usize,
+    ) -> Result<Box<dyn LengthSearch + 'p>, Error>;
+}
