@@ -23,6 +23,9 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// A check that ran and failed (a counterexample): exit code 1, not 2.
+    #[error("{0}")]
+    Failed(String),
     /// A bad combination of options.
     #[error("{0}")]
     Usage(String),

@@ -1,9 +1,13 @@
 //! The `grundy` command line: argument parsing and dispatch; each subcommand has its own module.
 
+mod decode;
 mod info;
 mod output;
+mod report;
 mod sg;
+mod synth;
 mod table;
+mod verify;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -27,6 +31,12 @@ enum Command {
     Table(table::TableArgs),
     /// Vertices, faces, circuits and the automorphism group of a game.
     Info(info::InfoArgs),
+    /// The shortest stack program classifying zero positions (or giving SG values), proved minimal.
+    Synth(synth::SynthArgs),
+    /// Check a program against SG values recomputed on a box by a search engine.
+    Verify(verify::VerifyArgs),
+    /// Rebuild a program from an external SAT solver's model of an exported CNF, and check it.
+    Decode(decode::DecodeArgs),
 }
 
 /// Options shared by every command that runs a search engine.
@@ -132,10 +142,17 @@ pub fn main() -> i32 {
         Command::Sg(args) => sg::run(args),
         Command::Table(args) => table::run(args),
         Command::Info(args) => info::run(args),
+        Command::Synth(args) => synth::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Decode(args) => decode::run(args),
     };
     match result {
         Ok(()) => 0,
         Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(Error::Failed(msg)) => {
+            eprintln!("grundy: {msg}");
+            1
+        }
         Err(e) => {
             eprintln!("grundy: error: {e}");
             2

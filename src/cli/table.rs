@@ -5,16 +5,15 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use super::output::{zeros_path, AtomicFile, Format};
 use super::{peak_memory, SearchArgs};
 use crate::error::Error;
-use crate::game::hypergraph::{HypergraphNim, Stones};
 use crate::game::{spec, Nimber};
 use crate::sg::engine::Engine;
+use crate::sg::sweep::{advance, sweep};
 use crate::sg::table::{self, BoxTable, TableOptions};
-use crate::sg::{with_deep_stack, SearchConfig, SearchEngine, Stats};
+use crate::sg::Stats;
 
 #[derive(Args, Debug)]
 pub struct TableArgs {
@@ -82,16 +81,14 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
             ("table".to_string(), stats, Values::Table(t))
         }
         Engine::Search(s) => {
-            let bytes = count as u64 * std::mem::size_of::<Nimber>() as u64;
-            if bytes > opts.memory_limit {
-                return Err(Error::Resource(format!(
-                    "the box [0,{})^{n} needs {:.1} GiB for its values alone; the limit is {:.1} GiB",
-                    args.max,
-                    bytes as f64 / (1u64 << 30) as f64,
-                    opts.memory_limit as f64 / (1u64 << 30) as f64
-                )));
-            }
-            let (stats, values) = search_box(&game, s, args.search.config(), &dims, count);
+            let (stats, values) = sweep(
+                &game,
+                s,
+                args.search.config(),
+                &dims,
+                opts.memory_limit,
+                true,
+            )?;
             (s.to_string(), stats, Values::Searched(values))
         }
     };
@@ -128,7 +125,7 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
                 }
             }
         }
-        advance(&mut p, args.max as u32);
+        advance(&mut p, &dims);
     }
     w.flush().map_err(io_err)?;
     let what = if args.orbits {
@@ -173,45 +170,4 @@ impl Values {
             Values::Searched(v) => v,
         }
     }
-}
-
-/// Row-major successor in the box [0,max)^n, last coordinate fastest.
-fn advance(p: &mut [u32], max: u32) {
-    for x in p.iter_mut().rev() {
-        *x += 1;
-        if *x < max {
-            return;
-        }
-        *x = 0;
-    }
-}
-
-/// Values every position of the box with one search engine, its table shared between positions.
-fn search_box(
-    game: &HypergraphNim,
-    engine: SearchEngine,
-    cfg: SearchConfig,
-    dims: &[usize],
-    count: usize,
-) -> (Stats, Vec<Nimber>) {
-    let bar = ProgressBar::new(count as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, eta {eta}")
-            .expect("valid template"),
-    );
-    let result = with_deep_stack(|| {
-        let mut searcher = engine.searcher(game, cfg);
-        let mut p: Stones = std::iter::repeat_n(0, dims.len()).collect();
-        let mut values = Vec::with_capacity(count);
-        for i in 0..count {
-            values.push(searcher.nimber(p.clone()));
-            advance(&mut p, dims[0] as u32);
-            if i % 4096 == 0 {
-                bar.set_position(i as u64);
-            }
-        }
-        (searcher.stats(), values)
-    });
-    bar.finish_and_clear();
-    result
 }

@@ -12,6 +12,7 @@ pub mod lv;
 pub mod naive;
 pub mod nimset;
 pub mod solve;
+pub mod sweep;
 pub mod table;
 pub mod tree;
 pub mod tt;

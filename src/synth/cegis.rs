@@ -31,8 +31,8 @@ pub struct Outcome {
     pub refutations: Vec<Refutation>,
     /// Variables the dependency bound found to matter.
     pub dependent_vars: Vec<usize>,
-    /// Examples the final solve saw.
-    pub examples_used: usize,
+    /// The examples the final solve saw (indices into the problem's examples).
+    pub examples: Vec<usize>,
     pub rounds: usize,
     pub seconds_search: f64,
     pub seconds_verify: f64,
@@ -123,7 +123,7 @@ pub fn synthesize(
                             minimal: refutations.len() == length - 1,
                             refutations,
                             dependent_vars: deps,
-                            examples_used: examples.len(),
+                            examples,
                             rounds,
                             seconds_search: start.elapsed().as_secs_f64() - verify_seconds,
                             seconds_verify: verify_seconds,

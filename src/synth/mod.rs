@@ -5,8 +5,12 @@
 //! data and a target into examples, [`cegis`] drives shortest-first counterexample-guided search
 //! over a [`solver::Backend`].
 
+pub mod auto;
 pub mod cegis;
+pub mod enumerate;
 pub mod interp;
 pub mod lang;
 pub mod problem;
+pub mod sat;
+pub mod smt;
 pub mod solver;

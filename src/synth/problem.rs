@@ -117,6 +117,9 @@ impl Dataset {
     }
 }
 
+/// Maps a position to the canonical member of its symmetry orbit.
+pub type Canonical<'a> = dyn Fn(&[u64]) -> Vec<u64> + 'a;
+
 /// One requirement on the program's outputs; points are indices into the problem's points.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Example {
@@ -181,7 +184,7 @@ impl Problem {
         ops: OpSet,
         width: u32,
         target: Target,
-        orbits: Option<&dyn Fn(&[u64]) -> Vec<u64>>,
+        orbits: Option<&Canonical<'_>>,
     ) -> Result<Self, Error> {
         if !(1..=64).contains(&width) {
             return Err(Error::Usage(format!(
@@ -296,6 +299,56 @@ impl Problem {
         }
     }
 
+    /// The sides of the box when the points are a whole box [0,d_0) x ... in row-major order
+    /// (last coordinate fastest), as tabulation and `grundy table` produce them.
+    pub fn box_shape(&self) -> Option<Vec<usize>> {
+        let n = self.vars();
+        let dims: Vec<usize> = (0..n)
+            .map(|v| {
+                self.points
+                    .iter()
+                    .map(|x| x[v] as usize + 1)
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        if dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d)) != Some(self.points.len()) {
+            return None;
+        }
+        let mut expect = vec![0u64; n];
+        for x in &self.points {
+            if *x != expect {
+                return None;
+            }
+            for v in (0..n).rev() {
+                expect[v] += 1;
+                if (expect[v] as usize) < dims[v] {
+                    break;
+                }
+                expect[v] = 0;
+            }
+        }
+        Some(dims)
+    }
+
+    /// Whether two points differing only in variable `v` have different classes. On a box it
+    /// suffices to compare neighbours along `v` (a line whose classes differ somewhere has two
+    /// adjacent points that differ); otherwise points are grouped by their other coordinates.
+    fn depends_on(&self, v: usize, class: &dyn Fn(usize) -> u64) -> bool {
+        if let Some(dims) = self.box_shape() {
+            let stride: usize = dims[v + 1..].iter().product();
+            return (0..self.points.len())
+                .any(|i| (i / stride) % dims[v] > 0 && class(i) != class(i - stride));
+        }
+        let mut seen: AHashMap<Vec<u64>, u64> = AHashMap::new();
+        self.points.iter().enumerate().any(|(i, x)| {
+            let mut key = x.clone();
+            key[v] = u64::MAX;
+            let c = class(i);
+            *seen.entry(key).or_insert(c) != c
+        })
+    }
+
     /// The dependency lower bound: a classifier of data that depends on k variables reads each
     /// at least once and needs k-1 binary instructions to combine them, so has length >= 2k-1.
     /// Returns the bound and the variables found to matter. Not valid with orbits (a program
@@ -310,19 +363,9 @@ impl Problem {
                 _ => (self.values[i] == 0) as u64,
             }
         };
-        let mut deps = Vec::new();
-        for v in 0..self.vars() {
-            let mut seen: AHashMap<Vec<u64>, u64> = AHashMap::new();
-            let depends = self.points.iter().enumerate().any(|(i, x)| {
-                let mut key = x.clone();
-                key[v] = u64::MAX;
-                let c = class(i);
-                *seen.entry(key).or_insert(c) != c
-            });
-            if depends {
-                deps.push(v);
-            }
-        }
+        let deps: Vec<usize> = (0..self.vars())
+            .filter(|&v| self.depends_on(v, &class))
+            .collect();
         ((2 * deps.len()).saturating_sub(1).max(1), deps)
     }
 }
@@ -394,6 +437,47 @@ mod tests {
     fn dependency_bound() {
         assert_eq!(p3(Target::Zero, false).lower_bound(), (5, vec![0, 1, 2]));
         assert_eq!(p3(Target::Zero, true).lower_bound().0, 1);
+    }
+
+    #[test]
+    fn box_and_general_dependency_checks_agree() {
+        for name in ["path:3", "shriek", "star:3", "circular:4,2"] {
+            let game = spec::parse(name).unwrap();
+            let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
+            // The same points shuffled are no longer a box: the general path runs.
+            let mut loose = data.clone();
+            loose.points.reverse();
+            loose.values.reverse();
+            let a = Problem::new(
+                data,
+                OpSet::thesis(game.graph().vertices()),
+                8,
+                Target::Zero,
+                None,
+            )
+            .unwrap();
+            let b = Problem::new(
+                loose,
+                OpSet::thesis(game.graph().vertices()),
+                8,
+                Target::Zero,
+                None,
+            )
+            .unwrap();
+            assert_eq!(a.box_shape(), Some(vec![4; game.graph().vertices()]));
+            assert_eq!(b.box_shape(), None);
+            assert_eq!(a.lower_bound(), b.lower_bound(), "{name}");
+        }
+        // Shriek's zero set (a, b, a+b) depends on every vertex.
+        let g = spec::parse("shriek").unwrap();
+        let d = Dataset::from_box(&g, 5, &TableOptions::default()).unwrap();
+        assert_eq!(
+            Problem::new(d, OpSet::thesis(3), 8, Target::Zero, None)
+                .unwrap()
+                .lower_bound()
+                .0,
+            5
+        );
     }
 
     #[test]

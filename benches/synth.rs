@@ -1,0 +1,213 @@
+//! Synthesis benchmarks: every case the thesis reached (and those it expected but did not), each
+//! solved by sat, smt and enum side by side in one run, with the thesis's times beside ours.
+//!
+//! `cargo bench --bench synth` (all), `-- thesis` (the thesis's cases only), `-- stars` (5-8
+//! leaves), `-- quick` (sat only on the thesis's cases). Each run is the release `grundy synth`
+//! binary with `--json`; wall seconds include tabulating the data. Output is Markdown.
+
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+struct Case {
+    name: &'static str,
+    game: &'static str,
+    max: usize,
+    target: &'static str,
+    /// The thesis's time, where it printed one.
+    thesis: &'static str,
+}
+
+const fn case(
+    name: &'static str,
+    game: &'static str,
+    max: usize,
+    target: &'static str,
+    thesis: &'static str,
+) -> Case {
+    Case {
+        name,
+        game,
+        max,
+        target,
+        thesis,
+    }
+}
+
+const THESIS: &[Case] = &[
+    case("P3", "path:3", 8, "indicator", "not timed"),
+    case("shriek (SG)", "shriek", 8, "sg", "not timed"),
+    case("star 2", "star:2", 6, "indicator", "fig. 4.3"),
+    case("star 3", "star:3", 6, "indicator", "fig. 4.3"),
+    case(
+        "star 4",
+        "star:4",
+        6,
+        "indicator",
+        false,
+        "hours (fig. 4.3)",
+    ),
+    case("CN(2,1)", "circular:2,1", 6, "indicator", "0.005 s"),
+    case("CN(2,2)", "circular:2,2", 6, "indicator", "0.025 s"),
+    case("CN(3,1)", "circular:3,1", 6, "indicator", "0.68 s"),
+    case("CN(3,2)", "circular:3,2", 6, "indicator", "193.5 s"),
+    case("CN(3,3)", "circular:3,3", 6, "indicator", "14.0 s"),
+    case("CN(4,1)", "circular:4,1", 6, "indicator", "330.9 s"),
+    case("CN(4,2)", "circular:4,2", 6, "indicator", "291.9 s"),
+    case(
+        "CN(4,3)",
+        "circular:4,3",
+        6,
+        "indicator",
+        false,
+        "not reached",
+    ),
+    case(
+        "CN(4,4)",
+        "circular:4,4",
+        6,
+        "indicator",
+        false,
+        "not reached",
+    ),
+    case(
+        "CN(5,1)",
+        "circular:5,1",
+        6,
+        "indicator",
+        false,
+        "not reached",
+    ),
+    case(
+        "CN(5,5)",
+        "circular:5,5",
+        6,
+        "indicator",
+        false,
+        "not reached",
+    ),
+];
+
+const STARS: &[Case] = &[
+    case("star 5", "star:5", 6, "zero", "out of reach"),
+    case("star 6", "star:6", 6, "zero", "out of reach"),
+    case("star 7", "star:7", 6, "zero", "out of reach"),
+    case("star 8", "star:8", 6, "zero", "out of reach"),
+];
+
+/// Seconds allowed per run before it counts as not finished.
+const TIMEOUT: f64 = 120.0;
+
+fn run(c: &Case, target: &str, orbits: bool, solver: &str) -> String {
+    let max = c.max.to_string();
+    let timeout = TIMEOUT.to_string();
+    let mut args = vec![
+        "synth",
+        c.game,
+        "--max",
+        &max,
+        "--target",
+        target,
+        "--solver",
+        solver,
+        "--json",
+        "--timeout",
+        &timeout,
+    ];
+    if orbits {
+        args.push("--orbits");
+    }
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(&args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("running grundy");
+    let secs = start.elapsed().as_secs_f64();
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let short = if err.contains("timed out") {
+            "timeout".to_string()
+        } else {
+            err.trim().chars().take(60).collect()
+        };
+        return format!("{short} ({secs:.1} s)");
+    }
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("synth --json prints JSON");
+    let minimal = if v["minimal"] == true {
+        ""
+    } else {
+        " (not proved minimal)"
+    };
+    format!("{secs:.2} s, len {}{minimal}", v["length"])
+}
+
+fn table(title: &str, cases: &[Case], solvers: &[&str], variants: &[(&str, bool)]) {
+    println!("\n#### {title}\n");
+    let mut header = "| case | target | thesis |".to_string();
+    for s in solvers {
+        header += &format!(" {s} |");
+    }
+    println!("{header}");
+    println!("|{}", "---|".repeat(3 + solvers.len()));
+    for c in cases {
+        for &(target, orbits) in variants {
+            let target = if c.target == "sg" { "sg" } else { target };
+            if c.target == "sg" && orbits {
+                continue;
+            }
+            let label = if orbits {
+                format!("{target} --orbits")
+            } else {
+                target.to_string()
+            };
+            let cells: Vec<String> = solvers.iter().map(|s| run(c, target, orbits, s)).collect();
+            println!(
+                "| {} | {label} | {} | {} |",
+                c.name,
+                c.thesis,
+                cells.join(" | ")
+            );
+            if c.target == "sg" {
+                break;
+            }
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|a| a == "--bench") {
+        return;
+    }
+    let only = args
+        .iter()
+        .skip(1)
+        .find(|a| !a.starts_with("--"))
+        .map(String::as_str);
+    let variants = [
+        ("zero", false),
+        ("indicator", false),
+        ("zero", true),
+        ("indicator", true),
+    ];
+    match only {
+        Some("quick") => table("Thesis cases, sat only", THESIS, &["sat"], &variants),
+        Some("thesis") => table("Thesis cases", THESIS, &["sat", "smt", "enum"], &variants),
+        Some("stars") => table(
+            "Stars with 5-8 leaves",
+            STARS,
+            &["sat", "smt", "enum"],
+            &[("zero", false), ("indicator", false)],
+        ),
+        _ => {
+            table("Thesis cases", THESIS, &["sat", "smt", "enum"], &variants);
+            table(
+                "Stars with 5-8 leaves",
+                STARS,
+                &["sat", "smt", "enum"],
+                &[("zero", false), ("indicator", false)],
+            );
+        }
+    }
+}

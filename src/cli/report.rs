@@ -1,0 +1,142 @@
+//! How a synthesized program is reported: text for people, one JSON object for scripts.
+
+use super::synth::target_name;
+use super::verify::CrossCheck;
+use crate::game::HypergraphNim;
+use crate::synth::cegis::{Outcome, Refutation};
+use crate::synth::problem::{Problem, Target};
+
+fn target_text(t: Target) -> &'static str {
+    match t {
+        Target::Zero => "zero: output 0 exactly on the zero positions",
+        Target::Indicator => "indicator: output 0 on zero positions, 1 elsewhere",
+        Target::Sg => "sg: output equals the SG value",
+    }
+}
+
+/// Groups consecutive refutations with the same reason: "1-4 by dependency bound".
+fn refutation_text(r: &[Refutation]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < r.len() {
+        let mut j = i;
+        while j + 1 < r.len() && r[j + 1].by == r[i].by && r[j + 1].length == r[j].length + 1 {
+            j += 1;
+        }
+        let range = if i == j {
+            format!("{}", r[i].length)
+        } else {
+            format!("{}-{}", r[i].length, r[j].length)
+        };
+        let how = if r[i].by == "dependency bound" {
+            "the dependency bound".to_string()
+        } else {
+            format!("{} (exhaustive on {} examples)", r[i].by, r[j].examples)
+        };
+        parts.push(format!("{range} by {how}"));
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// Prints the result of `synth`.
+pub fn print(
+    problem: &Problem,
+    game: Option<&HypergraphNim>,
+    o: &Outcome,
+    solver: &str,
+    data_seconds: f64,
+    cross: Option<&CrossCheck>,
+    json: bool,
+) {
+    let n = problem.vars();
+    let vars = match game {
+        Some(g) => format!(
+            "x0..x{} are the stones on vertices 0..{} of {}",
+            n - 1,
+            n - 1,
+            g.name()
+        ),
+        None => format!("x0..x{} are the columns of the data", n - 1),
+    };
+    let status = if o.minimal {
+        "minimal"
+    } else {
+        "shortest found"
+    };
+    let reading = problem
+        .orbits
+        .then_some("p is a zero position iff some symmetric image of p gives 0");
+    if json {
+        let obj = serde_json::json!({
+            "program": o.program.names(),
+            "expression": o.program.infix(),
+            "length": o.program.len(),
+            "width": problem.width,
+            "minimal": o.minimal,
+            "status": status,
+            "target": target_name(problem.target),
+            "orbits": problem.orbits,
+            "reading": reading,
+            "variables": vars,
+            "instructions": problem.ops.describe(),
+            "data": problem.source,
+            "data_points": problem.points.len(),
+            "examples": problem.examples.len(),
+            "verified_points": problem.points.len(),
+            "solver": solver,
+            "refutations": o.refutations,
+            "dependent_vars": o.dependent_vars,
+            "cegis_examples": o.examples.len(),
+            "rounds": o.rounds,
+            "seconds": {
+                "data": data_seconds,
+                "search": o.seconds_search,
+                "verify": o.seconds_verify,
+                "cross_check": cross.map(|c| c.seconds),
+            },
+            "cross_check": cross,
+        });
+        println!("{obj}");
+        return;
+    }
+    println!("program:      {}", o.program);
+    println!("expression:   {}", o.program.infix());
+    println!("variables:    {vars}");
+    println!("target:       {}", target_text(problem.target));
+    if let Some(r) = reading {
+        println!("reading:      {r} (orbit criterion)");
+    }
+    let why = if o.refutations.is_empty() {
+        String::new()
+    } else {
+        format!(": lengths {}", refutation_text(&o.refutations))
+    };
+    println!("length:       {} ({status}{why})", o.program.len());
+    println!("width:        {} bits", problem.width);
+    println!("instructions: {}", problem.ops.describe());
+    println!(
+        "data:         {}, {} points, {} examples; the program verified on every point",
+        problem.source,
+        problem.points.len(),
+        problem.examples.len()
+    );
+    println!(
+        "solver:       {solver}, {} rounds, {} examples in the final solve",
+        o.rounds,
+        o.examples.len()
+    );
+    println!(
+        "time:         data {data_seconds:.3} s, search {:.3} s, verify {:.3} s",
+        o.seconds_search, o.seconds_verify
+    );
+    if let Some(c) = cross {
+        match &c.counterexample {
+            None => println!(
+                "cross-check:  holds on [0,{})^{n} ({} points, values by {}, {:.2} s)",
+                c.max, c.points, c.engine, c.seconds
+            ),
+            Some(bad) => println!("cross-check:  FAILS on [0,{})^{n}: {bad}", c.max),
+        }
+    }
+}

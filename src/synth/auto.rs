@@ -1,0 +1,66 @@
+//! `--solver auto`: enumeration first, SAT where enumeration would not fit in memory.
+//!
+//! On the thesis's cases enumeration with observational equivalence answers in milliseconds,
+//! while the solvers spend seconds bit-blasting multiplication and division; but the number of
+//! distinct output vectors grows quickly with length and examples, so a length whose enumeration
+//! would exceed the memory limit is handed to SAT, which gets the examples gathered so far.
+
+use std::time::Instant;
+
+use super::problem::Problem;
+use super::solver::{Backend, Found, LengthSearch};
+use crate::error::Error;
+
+/// Enumeration with a per-length fallback.
+pub struct AutoBackend<E, S> {
+    pub first: E,
+    pub fallback: S,
+}
+
+struct AutoSearch<'p> {
+    current: Box<dyn LengthSearch + 'p>,
+    /// Structure built up front (cheap); examples are replayed on a switch.
+    fallback: Option<Box<dyn LengthSearch + 'p>>,
+    examples: Vec<usize>,
+}
+
+impl<E: Backend, S: Backend> Backend for AutoBackend<E, S> {
+    fn name(&self) -> &'static str {
+        "auto"
+    }
+
+    fn start<'p>(
+        &self,
+        problem: &'p Problem,
+        length: usize,
+    ) -> Result<Box<dyn LengthSearch + 'p>, Error> {
+        Ok(Box::new(AutoSearch {
+            current: self.first.start(problem, length)?,
+            fallback: Some(self.fallback.start(problem, length)?),
+            examples: Vec::new(),
+        }))
+    }
+}
+
+impl LengthSearch for AutoSearch<'_> {
+    fn add_example(&mut self, index: usize) -> Result<(), Error> {
+        self.examples.push(index);
+        self.current.add_example(index)
+    }
+
+    fn solve(&mut self, deadline: Option<Instant>) -> Result<Found, Error> {
+        match self.current.solve(deadline) {
+            Err(Error::Resource(msg)) if !msg.contains("timed out") => match self.fallback.take() {
+                Some(mut next) => {
+                    for &e in &self.examples {
+                        next.add_example(e)?;
+                    }
+                    self.current = next;
+                    self.current.solve(deadline)
+                }
+                None => Err(Error::Resource(msg)),
+            },
+            other => other,
+        }
+    }
+}

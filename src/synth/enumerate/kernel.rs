@@ -1,0 +1,354 @@
+//! Word-level pieces of the enumerator: packed output vectors, per-instruction kernels, example
+//! checks on the compact point set, and the pruning tables.
+
+use std::hash::Hash;
+
+use crate::synth::lang::{rules, Op};
+use crate::synth::problem::{Example, Problem};
+
+/// An unsigned word wide enough for the problem's width; output vectors are `[W]` per class.
+pub(super) trait Word: Copy + Eq + Hash + Send + Sync + Default + 'static {
+    /// The value as a u64.
+    fn get(self) -> u64;
+    /// A value known to fit.
+    fn put(v: u64) -> Self;
+}
+
+macro_rules! word {
+    ($($t:ty),*) => {$(
+        impl Word for $t {
+            #[inline(always)]
+            fn get(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            fn put(v: u64) -> Self {
+                v as $t
+            }
+        }
+    )*};
+}
+word!(u8, u16, u32, u64);
+
+/// Binds `$f` to a closure computing binary `$op` on masked W-bit operands (`$mask` = 2^W - 1)
+/// and evaluates `$body` with it, so `$body` is compiled once per instruction. Agrees with
+/// [`Op::apply`] on operands <= mask (tested).
+macro_rules! with_binary {
+    ($op:expr, $mask:expr, $f:ident => $body:expr) => {{
+        let m: u64 = $mask;
+        let w: u64 = m.count_ones() as u64;
+        match $op {
+            Op::Plus => {
+                let $f = move |a: u64, b: u64| a.wrapping_add(b) & m;
+                $body
+            }
+            Op::Minus => {
+                let $f = move |a: u64, b: u64| a.wrapping_sub(b) & m;
+                $body
+            }
+            Op::Mul => {
+                let $f = move |a: u64, b: u64| a.wrapping_mul(b) & m;
+                $body
+            }
+            Op::Div => {
+                let $f = move |a: u64, b: u64| a.checked_div(b).unwrap_or(0);
+                $body
+            }
+            Op::Mod => {
+                let $f = move |a: u64, b: u64| a.checked_rem(b).unwrap_or(a);
+                $body
+            }
+            Op::And => {
+                let $f = move |a: u64, b: u64| a & b;
+                $body
+            }
+            Op::Or => {
+                let $f = move |a: u64, b: u64| a | b;
+                $body
+            }
+            Op::Xor => {
+                let $f = move |a: u64, b: u64| a ^ b;
+                $body
+            }
+            Op::LeftShift => {
+                let $f = move |a: u64, b: u64| if b >= w { 0 } else { (a << b) & m };
+                $body
+            }
+            Op::RightShift => {
+                let $f = move |a: u64, b: u64| if b >= w { 0 } else { a >> b };
+                $body
+            }
+            Op::BooleanEq => {
+                let $f = move |a: u64, b: u64| (a == b) as u64;
+                $body
+            }
+            Op::Min => {
+                let $f = move |a: u64, b: u64| a.min(b);
+                $body
+            }
+            Op::Max => {
+                let $f = move |a: u64, b: u64| a.max(b);
+                $body
+            }
+            Op::Lt => {
+                let $f = move |a: u64, b: u64| (a < b) as u64;
+                $body
+            }
+            other => unreachable!("{other} is not binary"),
+        }
+    }};
+}
+pub(super) use with_binary;
+
+/// Unary `op` on a masked operand.
+#[inline(always)]
+pub(super) fn unary(op: Op, a: u64, mask: u64) -> u64 {
+    match op {
+        Op::Not => !a & mask,
+        Op::BooleanNot => (a == 0) as u64,
+        other => unreachable!("{other} is not unary"),
+    }
+}
+
+/// One example, with its points renumbered to columns of the output vectors.
+#[derive(Clone, Debug)]
+enum Check {
+    Equals(usize, u64),
+    NonZero(usize),
+    SomeZero(Vec<usize>, bool),
+}
+
+/// The examples added so far over the compact point set: column `c` of every output vector is
+/// the output at `problem.points[points[c]]`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Checker {
+    /// Problem point index of each column.
+    pub points: Vec<usize>,
+    checks: Vec<Check>,
+    index: Option<Index>,
+}
+
+/// Two columns whose wanted values bucket the classes of stored levels: a class's bucket is
+/// the low nibble of its value at `c0` and the nibble at `shift1` of its value at `c1` (the high
+/// nibble of `c0` when there is only one column). For an outer operand `x`, only inner operands
+/// in buckets whose nibbles some `y` with `h(x, y) == want` has can pass both checks.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Index {
+    pub c0: usize,
+    pub want0: u64,
+    pub c1: usize,
+    pub want1: u64,
+    pub shift1: u32,
+}
+
+impl Index {
+    /// The two nibbles of `y` (values at `c0` and `c1`) that decide a bucket.
+    #[inline(always)]
+    pub fn nibbles(&self, y0: u64, y1: u64) -> (usize, usize) {
+        ((y0 & 15) as usize, ((y1 >> self.shift1) & 15) as usize)
+    }
+
+    /// The bucket (0..256) of vector `v`.
+    #[inline(always)]
+    pub fn bucket<T: Word>(&self, v: &[T]) -> usize {
+        let (k0, k1) = self.nibbles(v[self.c0].get(), v[self.c1].get());
+        (k0 << 4) | k1
+    }
+}
+
+impl Checker {
+    /// The examples `indices` of `problem`, in the order that rejects candidates fastest:
+    /// exact values first, `NonZero` last, and within a kind the newest first (they are the
+    /// counterexamples to earlier candidates).
+    pub fn new(problem: &Problem, indices: &[usize]) -> Self {
+        let mut points = Vec::new();
+        let mut column = ahash::AHashMap::new();
+        let mut col = |p: usize| {
+            *column.entry(p).or_insert_with(|| {
+                points.push(p);
+                points.len() - 1
+            })
+        };
+        let mut checks = Vec::new();
+        for &e in indices.iter().rev() {
+            checks.push(match &problem.examples[e] {
+                Example::Equals { point, value } => Check::Equals(col(*point), *value),
+                Example::NonZero { point } => Check::NonZero(col(*point)),
+                Example::SomeZero { points, boolean } => {
+                    Check::SomeZero(points.iter().map(|&p| col(p)).collect(), *boolean)
+                }
+            });
+        }
+        // The index columns of the last level (see `Index`): the newest `Equals`, and the next
+        // newest with another value (or the same column again).
+        let equals = |c: &Check| match c {
+            Check::Equals(col, v) => Some((*col, *v)),
+            _ => None,
+        };
+        let first = checks.iter().position(|c| equals(c).is_some());
+        let index = first.map(|k| {
+            let (c0, want0) = equals(&checks[k]).expect("an Equals");
+            let other = checks
+                .iter()
+                .filter_map(equals)
+                .find(|&(c, v)| c != c0 && v != want0);
+            let other = other.or_else(|| checks.iter().filter_map(equals).find(|&(c, _)| c != c0));
+            let (c1, want1, shift1) = other.map_or((c0, want0, 4), |(c, v)| (c, v, 0));
+            Index {
+                c0,
+                want0,
+                c1,
+                want1,
+                shift1,
+            }
+        });
+        // Exact values reject most candidates, `NonZero` few: `Equals` first (the index ones,
+        // which candidates visited through the index mostly pass, after the others), then
+        // orbits, then `NonZero`; the newest first within each kind (stable sort).
+        let is_index = |c: usize| index.is_some_and(|ix| c == ix.c0 || c == ix.c1);
+        checks.sort_by_key(|c| match c {
+            Check::Equals(col, _) if is_index(*col) => 1,
+            Check::Equals(..) => 0,
+            Check::SomeZero(..) => 2,
+            Check::NonZero(_) => 3,
+        });
+        Checker {
+            points,
+            checks,
+            index,
+        }
+    }
+
+    /// The index columns, if some example asks for an exact value.
+    pub fn index(&self) -> Option<Index> {
+        self.index
+    }
+
+    /// Whether outputs given per column satisfy every example.
+    #[inline(always)]
+    pub fn holds(&self, out: impl Fn(usize) -> u64) -> bool {
+        self.checks.iter().all(|c| match c {
+            Check::Equals(p, v) => out(*p) == *v,
+            Check::NonZero(p) => out(*p) != 0,
+            Check::SomeZero(ps, boolean) => {
+                ps.iter().any(|&p| out(p) == 0) && (!boolean || ps.iter().all(|&p| out(p) <= 1))
+            }
+        })
+    }
+}
+
+/// What is known of the root instructions of a class's members: a leaf class is one leaf; an
+/// inner class has a representative preferring a root other than `Not`, so its representative
+/// is rooted at `Not` only when every member is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Leaf number (position among the nullary instructions).
+    Leaf(usize),
+    /// Some member is not rooted at `Not`; members may have any inner root.
+    Inner,
+    /// Every member is rooted at `Not`.
+    NotOnly,
+}
+
+impl Kind {
+    fn slot(self, leaves: usize) -> usize {
+        match self {
+            Kind::Leaf(i) => i,
+            Kind::Inner => leaves,
+            Kind::NotOnly => leaves + 1,
+        }
+    }
+}
+
+/// The pruning rules of [`rules`], tabulated per instruction over [`Kind`]s. A combination is
+/// kept when *some* possible combination of member roots is allowed, so pruning never drops a
+/// vector that a rule-respecting program reaches (see the module documentation).
+pub(super) struct Rules {
+    prune: bool,
+    leaves: usize,
+    kinds: usize,
+    /// `[op][kind]`: unary `op` allowed over a class of that kind.
+    unary: Vec<bool>,
+    /// `[op][left kind][right kind]`: binary `op` allowed in some operand order.
+    binary: Vec<bool>,
+    /// `[op]`: every inner-inner combination is allowed (no check needed in the hot loop).
+    inner_free: Vec<bool>,
+}
+
+/// Whether a rule-respecting program may apply binary `op` to operands rooted at `l` and `r`,
+/// in this order or (for commutative `op`, which is enumerated in one order only) swapped.
+pub(super) fn pair_allowed(op: Op, l: Op, r: Op) -> bool {
+    rules::binary_allowed(op, l, r) || (op.is_commutative() && rules::binary_allowed(op, r, l))
+}
+
+impl Rules {
+    /// Tables for `ops`; with `prune` false everything is allowed.
+    pub fn new(ops: &[Op], prune: bool) -> Self {
+        let leaf_ops: Vec<Op> = ops.iter().copied().filter(|o| o.arity() == 0).collect();
+        let inner_ops: Vec<Op> = ops.iter().copied().filter(|o| o.arity() > 0).collect();
+        let leaves = leaf_ops.len();
+        let kinds = leaves + 2;
+        let roots = |k: usize| -> Vec<Op> {
+            match k {
+                k if k < leaves => vec![leaf_ops[k]],
+                k if k == leaves => inner_ops.clone(),
+                _ => vec![Op::Not],
+            }
+        };
+        let mut unary = vec![true; ops.len() * kinds];
+        let mut binary = vec![true; ops.len() * kinds * kinds];
+        let mut inner_free = vec![true; ops.len()];
+        for (o, &op) in ops.iter().enumerate() {
+            if !prune {
+                continue;
+            }
+            for k in 0..kinds {
+                if op.arity() == 1 {
+                    unary[o * kinds + k] = roots(k).iter().any(|&r| rules::unary_allowed(op, r));
+                }
+                if op.arity() != 2 {
+                    continue;
+                }
+                for j in 0..kinds {
+                    let ok = roots(k)
+                        .iter()
+                        .any(|&l| roots(j).iter().any(|&r| pair_allowed(op, l, r)));
+                    binary[(o * kinds + k) * kinds + j] = ok;
+                    if k >= leaves && j >= leaves && !ok {
+                        inner_free[o] = false;
+                    }
+                }
+            }
+        }
+        Rules {
+            prune,
+            leaves,
+            kinds,
+            unary,
+            binary,
+            inner_free,
+        }
+    }
+
+    /// Unary instruction `op` (index into the op set) over a class of kind `k`.
+    #[inline(always)]
+    pub fn unary(&self, op: usize, k: Kind) -> bool {
+        self.unary[op * self.kinds + k.slot(self.leaves)]
+    }
+
+    /// Binary instruction `op` over classes of kinds `l`, `r`.
+    #[inline(always)]
+    pub fn binary(&self, op: usize, l: Kind, r: Kind) -> bool {
+        self.binary[(op * self.kinds + l.slot(self.leaves)) * self.kinds + r.slot(self.leaves)]
+    }
+
+    /// Unary `op` over a candidate whose root is exactly `root` (not a class: one instruction).
+    pub fn unary_over_root(&self, op: Op, root: Op) -> bool {
+        !self.prune || rules::unary_allowed(op, root)
+    }
+
+    /// Whether binary `op` needs no check when neither operand is a leaf.
+    pub fn inner_free(&self, op: usize) -> bool {
+        self.inner_free[op]
+    }
+}

@@ -1,0 +1,273 @@
+//! The last length: programs are only checked, never stored. A program of length `L >= 3` is a
+//! binary instruction over levels `a + b = L - 1`, a unary one over a binary one over levels
+//! `a + b = L - 2`, or two unary ones over level `L - 2`; all three are checked pair by pair
+//! (class by class) without building level `L - 1`, stopping at the first example a candidate
+//! fails. With index columns (two checks `value == v` there, width <= 8), the larger level is
+//! scanned inside, and there only buckets that can give the wanted values with the outer
+//! operand's values are visited.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use ahash::AHashMap;
+use rayon::prelude::*;
+
+use super::kernel::{unary, with_binary, Word};
+use super::search::{Form, Gen, Group, Halt, Job};
+use super::store::BUCKETS;
+use crate::synth::lang::{Op, Program};
+
+impl<T: Word> Gen<'_, T> {
+    /// The program `root` over the classes `children`.
+    fn build(&self, children: &[u32], root: Op) -> Program {
+        let mut ops = Vec::new();
+        for &c in children {
+            self.program(c, &mut ops);
+        }
+        ops.push(root);
+        Program(ops)
+    }
+
+    /// Per value `x` of the outer operand, the nibbles of inner operands `y` (at the index
+    /// columns `c0`, `c1`) with `h(x, y)` (`h(y, x)` with `swap`) equal to the wanted value
+    /// there: `(nibbles at c0 for x at c0, nibbles at c1 for x at c1)`.
+    fn index_table(&self, h: impl Fn(u64, u64) -> u64, swap: bool) -> Vec<(u16, u16)> {
+        let ix = self.index.expect("index columns");
+        let mut table = vec![(0u16, 0u16); BUCKETS];
+        for (x, bits) in table.iter_mut().enumerate().take(self.mask as usize + 1) {
+            for y in 0..=self.mask {
+                let v = if swap { h(y, x as u64) } else { h(x as u64, y) };
+                let (k0, k1) = ix.nibbles(y, y);
+                if v == ix.want0 {
+                    bits.0 |= 1 << k0;
+                }
+                if v == ix.want1 {
+                    bits.1 |= 1 << k1;
+                }
+            }
+        }
+        table
+    }
+
+    /// [`Self::index_table`] for the root of a binary form.
+    fn form_table(&self, form: Form, swap: bool) -> Vec<(u16, u16)> {
+        let mask = self.mask;
+        match form {
+            Form::Binary(op) => with_binary!(self.ops[op], mask, f => self.index_table(f, swap)),
+            Form::UnaryBinary(g, op) => with_binary!(self.ops[op], mask, f => {
+                let g = self.ops[g];
+                self.index_table(|x, y| unary(g, f(x, y), mask), swap)
+            }),
+            _ => unreachable!("unary forms have no index"),
+        }
+    }
+
+    /// How a binary-form job is scanned: whether the outer loop runs over the right operands
+    /// (the index serves the inner loop, so the larger level goes inside), and whether the
+    /// inner level is searched through the index.
+    fn layout(&self, job: &Job) -> (bool, bool) {
+        if matches!(job.form, Form::UnaryUnary(..)) {
+            return (false, false);
+        }
+        let swap = job.a != job.b && self.levels[job.a].len > self.levels[job.b].len;
+        let inner = &self.levels[if swap { job.a } else { job.b }];
+        let indexed = self.index.is_some()
+            && inner.len >= self.index_min
+            && inner.segs.iter().all(|s| s.buckets.len() == BUCKETS + 1);
+        (swap && indexed, indexed)
+    }
+
+    /// Calls `found` with the program of each candidate of a last-level job that passes every
+    /// check, until `found` returns false; `table` is the job's index table if it has one.
+    /// Returns whether the job was searched to the end.
+    fn check_job(
+        &self,
+        job: &Job,
+        table: Option<&[(u16, u16)]>,
+        halt: impl Fn() -> bool,
+        mut found: impl FnMut(Program) -> bool,
+    ) -> bool {
+        let mask = self.mask;
+        let swap = self.layout(job).0;
+        match job.form {
+            Form::UnaryUnary(g, g2) => {
+                let (g, h) = (self.ops[g], self.ops[g2]);
+                self.singles(job, g2, halt, |id, v| {
+                    let ok = self
+                        .checker
+                        .holds(|c| unary(g, unary(h, v[c].get(), mask), mask));
+                    if !ok {
+                        return true;
+                    }
+                    let mut p = self.build(&[id], h);
+                    p.0.push(g);
+                    found(p)
+                })
+            }
+            Form::Binary(op) => with_binary!(self.ops[op], mask, f => {
+                self.pairs(job, op, table, swap, halt, |uid, u, wid, w| {
+                    let ok = self.checker.holds(|c| f(u[c].get(), w[c].get()));
+                    ok.then(|| self.build(&[uid, wid], self.ops[op])).is_none_or(&mut found)
+                })
+            }),
+            Form::UnaryBinary(g, op) => with_binary!(self.ops[op], mask, f => {
+                let g = self.ops[g];
+                let h = |x: u64, y: u64| unary(g, f(x, y), mask);
+                self.pairs(job, op, table, swap, halt, |uid, u, wid, w| {
+                    let ok = self.checker.holds(|c| h(u[c].get(), w[c].get()));
+                    if !ok {
+                        return true;
+                    }
+                    let mut p = self.build(&[uid, wid], self.ops[op]);
+                    p.0.push(g);
+                    found(p)
+                })
+            }),
+            Form::Unary(_) => unreachable!("the last level has no plain unary jobs"),
+        }
+    }
+
+    /// The groups of the last level for `len >= 3`, in search order: the root form and the
+    /// levels of its operands.
+    pub fn groups(&self, len: usize) -> Vec<Group> {
+        let ops = self.ops;
+        let unary_ops: Vec<usize> = (0..ops.len()).filter(|&o| ops[o].arity() == 1).collect();
+        let mut out = Vec::new();
+        for &g in &unary_ops {
+            for &g2 in &unary_ops {
+                if self.rules.unary_over_root(ops[g], ops[g2]) {
+                    out.push((Form::UnaryUnary(g, g2), len - 2, 0));
+                }
+            }
+        }
+        let mut binary = |form: Form, op: Op, sum: usize| {
+            for a in 1..sum {
+                if !(op.is_commutative() && a > sum - a) {
+                    out.push((form, a, sum - a));
+                }
+            }
+        };
+        for &g in &unary_ops {
+            for (f, &op) in ops.iter().enumerate() {
+                if op.arity() == 2 && self.rules.unary_over_root(ops[g], op) {
+                    binary(Form::UnaryBinary(g, f), op, len - 2);
+                }
+            }
+        }
+        for (f, &op) in ops.iter().enumerate() {
+            if op.arity() == 2 {
+                binary(Form::Binary(f), op, len - 1);
+            }
+        }
+        out
+    }
+
+    /// A program of exactly `len` instructions satisfying the checker, if one exists among
+    /// `groups` (for `len >= 3`; see [`Self::groups`]), whose levels must be stored. Of several
+    /// programs the one of the first job is returned, so the answer does not depend on the
+    /// thread count. Groups searched to the end without a hit are added to `refuted`, also when
+    /// the deadline stops the search. With `all`, every candidate that passes is pushed there
+    /// instead (one program per pair of classes; for tests).
+    pub fn search_final(
+        &self,
+        len: usize,
+        groups: &[Group],
+        all: Option<&Mutex<Vec<Program>>>,
+        refuted: &mut Vec<Group>,
+    ) -> Result<Option<Program>, Halt> {
+        let (n, mask) = (self.n, self.mask);
+        let push = |p: Program| {
+            let all = all.expect("collecting");
+            all.lock().unwrap_or_else(|e| e.into_inner()).push(p);
+            true
+        };
+        if len <= 2 {
+            let unary_ops = self.ops.iter().filter(|o| o.arity() == 1 && len == 2);
+            for s in &self.levels[1].segs {
+                let (root, v) = (self.ops[s.info[0].op as usize], s.vec(0, n));
+                let mut hits = Vec::new();
+                if len == 1 && self.checker.holds(|c| v[c].get()) {
+                    hits.push(Program(vec![root]));
+                }
+                for &u in unary_ops.clone() {
+                    if self.rules.unary_over_root(u, root)
+                        && self.checker.holds(|c| unary(u, v[c].get(), mask))
+                    {
+                        hits.push(Program(vec![root, u]));
+                    }
+                }
+                for p in hits {
+                    if all.is_none() {
+                        return Ok(Some(p));
+                    }
+                    push(p);
+                }
+            }
+            return Ok(None);
+        }
+        let mut jobs = Vec::new();
+        let mut group_of = Vec::new();
+        for (g, &(form, a, b)) in groups.iter().enumerate() {
+            self.jobs(form, a, b, &mut jobs);
+            group_of.resize(jobs.len(), g);
+        }
+        let pending: Vec<AtomicUsize> = groups.iter().map(|_| AtomicUsize::new(0)).collect();
+        for &g in &group_of {
+            pending[g].fetch_add(1, Ordering::Relaxed);
+        }
+        // Index tables, once per root form and orientation.
+        let mut keys: Vec<(Form, bool)> = jobs
+            .iter()
+            .filter_map(|j| {
+                let (swap, indexed) = self.layout(j);
+                indexed.then_some((j.form, swap))
+            })
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let tables: AHashMap<(Form, bool), Vec<(u16, u16)>> = self
+            .pool
+            .install(|| {
+                keys.into_par_iter()
+                    .map(|(form, swap)| ((form, swap), self.form_table(form, swap)))
+                    .collect::<Vec<_>>()
+            })
+            .into_iter()
+            .collect();
+        let best = AtomicUsize::new(usize::MAX);
+        let hit: Mutex<Option<(usize, Program)>> = Mutex::new(None);
+        self.pool.install(|| {
+            jobs.par_iter().enumerate().for_each(|(k, job)| {
+                let halt = || best.load(Ordering::Relaxed) < k || self.stop.poll();
+                if halt() {
+                    return;
+                }
+                let (swap, indexed) = self.layout(job);
+                let table = indexed.then(|| tables[&(job.form, swap)].as_slice());
+                let complete = self.check_job(job, table, halt, |p| {
+                    if all.is_some() {
+                        return push(p);
+                    }
+                    let mut h = hit.lock().unwrap_or_else(|e| e.into_inner());
+                    if h.as_ref().is_none_or(|(j, _)| k < *j) {
+                        *h = Some((k, p));
+                        best.fetch_min(k, Ordering::Relaxed);
+                    }
+                    false
+                });
+                if complete {
+                    pending[group_of[k]].fetch_sub(1, Ordering::Relaxed);
+                }
+            })
+        });
+        if all.is_none() {
+            let done = |g: &usize| pending[*g].load(Ordering::Relaxed) == 0;
+            refuted.extend((0..groups.len()).filter(done).map(|g| groups[g]));
+        }
+        match hit.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some((_, p)) => Ok(Some(p)),
+            None if self.stop.raised() => Err(Halt::Timeout),
+            None => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! The `--solver enum` backend: bottom-up enumeration by length with observational equivalence.
+//!
+//! # Method
+//!
+//! A program is an expression tree, and its outputs on the example points are a function of its
+//! root instruction and its children's outputs there. Level 1 holds the leaves (pushes and
+//! constants); level `l` is built from unary instructions over level `l - 1` and binary ones over
+//! levels `a + b = l - 1`. Every candidate is represented by its *output vector* on the points
+//! of the examples added so far (one word per point, `u8` up to width 8, then `u16`, `u32`,
+//! `u64`), and a level keeps one class per distinct vector, with back-pointers (instruction and
+//! child class ids) to rebuild a representative program. Satisfying the examples depends only on
+//! the vector, so the question "does some program of exactly `L` instructions satisfy them" is
+//! decided exactly on classes.
+//!
+//! **Exact length (classes per level).** A vector reached at several lengths has a class at each
+//! of them: replacing a subtree by a shorter equivalent one changes the length, so dropping
+//! vectors seen at shorter lengths would make [`Found::Refuted`] mean "nothing of length <= L",
+//! which is only the same as "nothing of length L" when every shorter length was searched on
+//! the same examples, and CEGIS skips lengths below the dependency bound without a search. With
+//! classes per level the level-`l` vectors are exactly those of programs of length `l`, by
+//! induction on `l` (test `levels_are_exactly_the_reachable_vectors`).
+//!
+//! **The last length** is never stored (`last.rs`): a program of length `L >= 3` is a binary
+//! instruction over levels `a + b = L - 1`, a unary one over a binary one over `a + b = L - 2`,
+//! or two unary ones over level `L - 2`; each such *group* (root form and operand levels) is
+//! checked pair by pair, stopping at the first example a pair fails. Only levels `1..=L-2` are
+//! stored, and only as far as needed: groups are searched in stages by the highest level they
+//! read, and a level is built only when the stages before it found nothing. Where two examples
+//! ask for exact values (width <= 8), stored classes are bucketed by their values' nibbles at
+//! those two points, and the larger operand level is scanned only in the buckets that can give
+//! the wanted values with the other operand (test `last_level_accepts_exactly_the_solutions`).
+//!
+//! **Pruning.** The search covers the same *rule space* as the other backends: programs in which
+//! every node passes [`rules`](crate::synth::lang::rules), except that a commutative node may
+//! have its operands in either order (commutative instructions are applied to each unordered
+//! pair of classes once). The two spaces reach the same vectors at every length: swapping the
+//! operands of a commutative node keeps its value, its length and its root, so it satisfies the
+//! order rule after a swap, and no other node sees the difference. The rules read the *root
+//! instructions* of the operands, and with observational equivalence a class has members with
+//! different roots. So rules are applied to what is known of the members' roots
+//! (`Kind` in `kernel.rs`): a leaf is a class of its own; an inner class's representative prefers a
+//! root other than `Not`, so it is rooted at `Not` only when every member is; otherwise a
+//! member may have any inner root. A combination is dropped only when the rules reject it for
+//! *every* possible choice of member roots. Hence no vector that a rule-respecting program of
+//! length `l` reaches is ever dropped ([`Found::Refuted`] is exhaustive over the rule space),
+//! and with the current rules, which look at inner roots only for `Not` under `Not` and for
+//! operand order, it is exact (tests `rules_see_only_leaves_and_not` and the cross-checks).
+//!
+//! **Why the rule space is enough.** A rule rejects a node only when it equals, everywhere and
+//! not just on the examples, a shorter program or its own operand swap. A shortest program
+//! classifying the data has no node of the first kind (replacing that subtree would make it
+//! shorter), and nodes of the second kind are swapped, so the rule space holds a program of the
+//! shortest length. CEGIS tries lengths in increasing order, so the first length found is the
+//! true minimum. At longer lengths a refutation can be "only in the rule space" (`x Zero Plus`
+//! is never built), exactly as with the SAT and SMT encodings, which share the rules.
+//!
+//! **Across solves.** A group searched to the end without a solution stays without one when
+//! examples are added (they only grow), so later solves of the same length skip it; the levels
+//! themselves are rebuilt on the new points (classes split; nothing else is reusable).
+//!
+//! **Parallelism and determinism.** Work is split into jobs (a form over a range of segments
+//! of each operand level) run on a rayon pool of `threads`. A level's candidates are staged per
+//! thread, partitioned by hash, and merged shard by shard, so no lock is taken per candidate.
+//! Of equal vectors the least (not rooted at `Not`, instruction, children) represents the class
+//! and segments are sorted, so ids and programs do not depend on thread timing; the last level
+//! returns the hit of the earliest job.
+//!
+//! **Memory.** A stored class costs `n * word + 12` bytes (vector and back-pointers; `n` points)
+//! plus about 10 bytes of hash table while its level is built, and staging up to about 128 MiB.
+//! Every allocation is charged to a meter before it is made; when the limit would be passed the
+//! search stops with [`Error::Resource`], saying how far the level got and, when enough of it
+//! was built to tell, what it alone would take.
+
+mod kernel;
+mod last;
+mod search;
+mod store;
+#[cfg(test)]
+mod tests;
+
+use std::time::Instant;
+
+use ahash::AHashSet;
+use rayon::{ThreadPool, ThreadPoolBuilder};
+
+use self::kernel::{Checker, Rules, Word};
+use self::search::{Gen, Group, Halt, Stop};
+use self::store::Meter;
+use super::lang::Op;
+use super::problem::Problem;
+use super::solver::{Backend, Found, LengthSearch};
+use crate::error::Error;
+
+/// Enumeration with observational equivalence (`--solver enum`).
+#[derive(Clone, Debug)]
+pub struct EnumBackend {
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    /// Bytes the stored levels may take; going past it is an [`Error::Resource`].
+    pub memory_limit: u64,
+}
+
+impl Backend for EnumBackend {
+    fn name(&self) -> &'static str {
+        "enum"
+    }
+
+    fn start<'p>(
+        &self,
+        problem: &'p Problem,
+        length: usize,
+    ) -> Result<Box<dyn LengthSearch + 'p>, Error> {
+        Ok(Box::new(EnumSearch::new(problem, length, self, true)?))
+    }
+}
+
+/// The search for programs of one length; levels are rebuilt on every solve.
+pub(crate) struct EnumSearch<'p> {
+    problem: &'p Problem,
+    length: usize,
+    examples: Vec<usize>,
+    memory_limit: u64,
+    rules: Rules,
+    pool: ThreadPool,
+    /// Levels with fewer classes are not searched through the index (tests lower it).
+    pub(crate) index_min: u32,
+    /// Classes per stored segment, at least (tests lower it).
+    pub(crate) segment_min: usize,
+    /// Last-level groups searched to the end without a solution: examples only grow, so
+    /// they stay without one and later solves skip them.
+    refuted: AHashSet<Group>,
+}
+
+impl<'p> EnumSearch<'p> {
+    /// A search over exactly `length` instructions; with `prune` false the rules are off (every
+    /// valid program is in the space), which the tests use.
+    pub(crate) fn new(
+        problem: &'p Problem,
+        length: usize,
+        backend: &EnumBackend,
+        prune: bool,
+    ) -> Result<Self, Error> {
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(backend.threads)
+            .build()
+            .map_err(|e| Error::Resource(format!("cannot start worker threads: {e}")))?;
+        Ok(EnumSearch {
+            problem,
+            length,
+            examples: Vec::new(),
+            memory_limit: backend.memory_limit,
+            rules: Rules::new(problem.ops.ops(), prune),
+            pool,
+            index_min: 1 << 13,
+            segment_min: 1 << 14,
+            refuted: AHashSet::new(),
+        })
+    }
+
+    /// The level builder for one solve.
+    fn gen<'a, T: Word>(
+        &'a self,
+        checker: &'a Checker,
+        stop: &'a Stop,
+        meter: &'a Meter,
+    ) -> Gen<'a, T> {
+        let ops = self.problem.ops.ops();
+        Gen {
+            n: checker.points.len(),
+            mask: self.problem.mask(),
+            ops,
+            rules: &self.rules,
+            checker,
+            stop,
+            meter,
+            pool: &self.pool,
+            is_not: ops.iter().map(|&o| o == Op::Not).collect(),
+            index: checker.index().filter(|_| self.problem.width <= 8),
+            index_min: self.index_min,
+            segment_min: self.segment_min,
+            levels: Vec::new(),
+        }
+    }
+
+    fn run<T: Word>(&mut self, deadline: Option<Instant>) -> Result<Found, Error> {
+        let problem = self.problem;
+        let checker = Checker::new(problem, &self.examples);
+        let stop = Stop::new(deadline);
+        let meter = Meter::new(self.memory_limit);
+        let this = &*self;
+        let mut gen = this.gen::<T>(&checker, &stop, &meter);
+        let len = self.length;
+        let mut refuted = Vec::new();
+        let mut search = || {
+            gen.leaves(problem)?;
+            if len <= 2 {
+                return gen.search_final(len, &[], None, &mut refuted);
+            }
+            let mut groups = gen.groups(len);
+            groups.retain(|g| !this.refuted.contains(g));
+            // In stages by the highest level a group reads, building each level only when the
+            // stages before it found nothing: a hit among balanced shapes spares the largest
+            // levels.
+            let top = |&(_, a, b): &Group| a.max(b);
+            groups.sort_by_key(top);
+            let mut built = 1;
+            for stage in groups.chunk_by(|x, y| top(x) == top(y)) {
+                for l in built + 1..=top(&stage[0]) {
+                    gen.build_level(l)?;
+                }
+                built = built.max(top(&stage[0]));
+                if let Some(p) = gen.search_final(len, stage, None, &mut refuted)? {
+                    return Ok(Some(p));
+                }
+            }
+            Ok(None)
+        };
+        let result = search();
+        self.refuted.extend(refuted);
+        match result {
+            Ok(Some(p)) => {
+                debug_assert!(p.len() == self.length && p.is_valid(), "{p}");
+                Ok(Found::Program(p))
+            }
+            Ok(None) => Ok(Found::Refuted),
+            Err(Halt::Timeout) => Ok(Found::Timeout),
+            Err(Halt::Memory {
+                level,
+                fraction,
+                estimate,
+            }) => {
+                let (len, points) = (self.length, checker.points.len());
+                let limit = bytes(self.memory_limit);
+                let alone = match estimate {
+                    Some(b) => format!(", and it alone would take about {}", bytes(b)),
+                    None => String::new(),
+                };
+                Err(Error::Resource(format!(
+                    "enumeration for length {len} needs more memory than the limit of {limit}: \
+                     the limit was reached with level {level} of {} (on {points} example \
+                     points) {:.0}% built{alone}",
+                    len.saturating_sub(2),
+                    100.0 * fraction
+                )))
+            }
+            Err(Halt::Ids { level }) => Err(Error::Resource(format!(
+                "enumeration would need 2^32 or more classes of length {level} for length {}",
+                self.length
+            ))),
+        }
+    }
+}
+
+/// The classes of levels `1..=levels` on the examples added so far: the point of each column,
+/// and per level each class's vector and whether it is known to be rooted at `Not` only.
+#[cfg(test)]
+type Classes = (Vec<usize>, Vec<Vec<(Vec<u64>, bool)>>);
+
+#[cfg(test)]
+impl EnumSearch<'_> {
+    pub(crate) fn classes(&self, levels: usize) -> Classes {
+        let checker = Checker::new(self.problem, &self.examples);
+        let (stop, meter) = (Stop::new(None), Meter::new(self.memory_limit));
+        let mut gen = self.gen::<u64>(&checker, &stop, &meter);
+        gen.leaves(self.problem).unwrap();
+        for l in 2..=levels {
+            gen.build_level(l).unwrap();
+        }
+        let out = gen.levels[1..]
+            .iter()
+            .enumerate()
+            .map(|(l, level)| {
+                let segs = level.segs.iter();
+                segs.flat_map(|s| (0..s.len()).map(move |i| (s, i)))
+                    .map(|(s, i)| {
+                        let v = s.vec(i, gen.n).to_vec();
+                        (v, l > 0 && gen.is_not[s.info[i].op as usize])
+                    })
+                    .collect()
+            })
+            .collect();
+        (checker.points.clone(), out)
+    }
+
+    /// Every candidate of the last level that passes the examples (one program per pair of
+    /// classes and root form), for tests.
+    pub(crate) fn all_hits(&self) -> Vec<crate::synth::lang::Program> {
+        let checker = Checker::new(self.problem, &self.examples);
+        let (stop, meter) = (Stop::new(None), Meter::new(self.memory_limit));
+        let mut gen = self.gen::<u64>(&checker, &stop, &meter);
+        gen.leaves(self.problem).unwrap();
+        for l in 2..=self.length.saturating_sub(2) {
+            gen.build_level(l).unwrap();
+        }
+        let all = std::sync::Mutex::new(Vec::new());
+        let groups = if self.length >= 3 {
+            gen.groups(self.length)
+        } else {
+            Vec::new()
+        };
+        gen.search_final(self.length, &groups, Some(&all), &mut Vec::new())
+            .unwrap();
+        all.into_inner().unwrap()
+    }
+}
+
+/// A byte count for messages: `512 KiB`, `3.2 GiB`.
+fn bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+impl LengthSearch for EnumSearch<'_> {
+    fn add_example(&mut self, index: usize) -> Result<(), Error> {
+        if index >= self.problem.examples.len() {
+            return Err(Error::Usage(format!("no example {index}")));
+        }
+        if !self.examples.contains(&index) {
+            self.examples.push(index);
+        }
+        Ok(())
+    }
+
+    fn solve(&mut self, deadline: Option<Instant>) -> Result<Found, Error> {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(Found::Timeout);
+        }
+        if self.length == 0 {
+            return Ok(Found::Refuted);
+        }
+        match self.problem.width {
+            0..=8 => self.run::<u8>(deadline),
+            9..=16 => self.run::<u16>(deadline),
+            17..=32 => self.run::<u32>(deadline),
+            _ => self.run::<u64>(deadline),
+        }
+    }
+}

@@ -1,0 +1,524 @@
+//! Jobs over pairs of classes, and the building of stored levels in parallel.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use rayon::ThreadPool;
+
+use super::kernel::{unary, with_binary, Checker, Index, Kind, Rules, Word};
+use super::store::{Builder, Info, Level, Meter, Segment, NONE};
+use crate::synth::lang::Op;
+use crate::synth::problem::Problem;
+
+/// Why a search stopped without an answer.
+#[derive(Debug)]
+pub(super) enum Halt {
+    Timeout,
+    /// The memory limit stopped level `level` with a `fraction` of its work done; `estimate`
+    /// is the bytes the level alone would take, extrapolated when enough of it was done.
+    Memory {
+        level: usize,
+        fraction: f64,
+        estimate: Option<u64>,
+    },
+    /// Level `level` has 2^32 classes or more.
+    Ids {
+        level: usize,
+    },
+}
+
+/// The shared stop signal: deadline passed or memory exhausted.
+pub(super) struct Stop {
+    flag: AtomicBool,
+    timed_out: AtomicBool,
+    deadline: Option<Instant>,
+}
+
+impl Stop {
+    pub fn new(deadline: Option<Instant>) -> Self {
+        Stop {
+            flag: AtomicBool::new(false),
+            timed_out: AtomicBool::new(false),
+            deadline,
+        }
+    }
+
+    /// Whether to stop now (checks the clock).
+    pub fn poll(&self) -> bool {
+        if self.flag.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.timed_out.store(true, Ordering::Relaxed);
+            self.flag.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// Whether a stop was signalled (without looking at the clock).
+    pub fn raised(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+
+    pub fn raise(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    pub fn timed_out(&self) -> bool {
+        self.timed_out.load(Ordering::Relaxed)
+    }
+}
+
+/// What a job applies at its root (instruction indices into the op set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) enum Form {
+    /// A unary instruction over classes of level `a`.
+    Unary(usize),
+    /// A binary instruction over classes of levels `a` and `b`.
+    Binary(usize),
+    /// Unary `.0` over binary `.1` over levels `a` and `b` (the last level only).
+    UnaryBinary(usize, usize),
+    /// Unary `.0` over unary `.1` over level `a` (the last level only).
+    UnaryUnary(usize, usize),
+}
+
+/// A family of last-level candidates: a root form over operands from levels `a` and `b`.
+pub(super) type Group = (Form, usize, usize);
+
+/// A unit of parallel work: `form` over segments `sa` of level `a` (left operands) and
+/// segments `sb` of level `b` (right operands, binary forms only).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Job {
+    pub form: Form,
+    pub a: usize,
+    pub b: usize,
+    pub sa: (usize, usize),
+    pub sb: (usize, usize),
+    /// Pairs (or classes) visited, as an upper bound.
+    pub size: u64,
+}
+
+/// Pairs per job, at most (unless one segment pair is larger).
+const JOB_PAIRS: u64 = 1 << 18;
+/// Pairs between clock checks.
+const POLL_EVERY: usize = 1 << 15;
+/// Staged candidates per merge, in bytes.
+const BATCH_BYTES: usize = 64 << 20;
+/// Candidates materialized before they are hashed.
+const BATCH: usize = 32;
+
+/// Candidates of one job waiting to be hashed: vector `i` is `vecs[i * n..(i + 1) * n]`.
+struct Batch<T> {
+    vecs: Vec<T>,
+    info: Vec<Info>,
+}
+
+/// The positions of the set bits of `x`, lowest first.
+fn bit_indices(mut x: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (x != 0).then(|| {
+            let k = x.trailing_zeros() as usize;
+            x &= x - 1;
+            k
+        })
+    })
+}
+
+/// The levels built so far for one solve, and what building them needs.
+pub(super) struct Gen<'a, T> {
+    pub n: usize,
+    pub mask: u64,
+    pub ops: &'a [Op],
+    pub rules: &'a Rules,
+    pub checker: &'a Checker,
+    pub stop: &'a Stop,
+    pub meter: &'a Meter,
+    pub pool: &'a ThreadPool,
+    /// Per op-set index: whether the instruction is `Not`.
+    pub is_not: Vec<bool>,
+    /// The columns levels are bucketed by (when some check is an `Equals` and the width is at
+    /// most 8 bits).
+    pub index: Option<Index>,
+    /// Levels smaller than this are scanned whole (the index costs a pass over buckets).
+    pub index_min: u32,
+    /// Classes per segment of a stored level, at least (fewer segments, less overhead).
+    pub segment_min: usize,
+    /// `levels[l]` holds the classes of length `l`; `levels[0]` is empty.
+    pub levels: Vec<Level<T>>,
+}
+
+impl<T: Word> Gen<'_, T> {
+    /// Level 1: every nullary instruction is its own class (the rules look at leaves exactly).
+    pub fn leaves(&mut self, problem: &Problem) -> Result<(), Halt> {
+        let n = self.n;
+        let mut segs = Vec::new();
+        for (o, &op) in self.ops.iter().enumerate() {
+            if op.arity() != 0 {
+                continue;
+            }
+            let vecs: Vec<T> = self
+                .checker
+                .points
+                .iter()
+                .map(|&p| {
+                    T::put(match op {
+                        Op::Push(i) => problem.points[p][i as usize] & self.mask,
+                        _ => op.constant().expect("a constant") & self.mask,
+                    })
+                })
+                .collect();
+            let bytes = (n * size_of::<T>() + size_of::<Info>()) as u64;
+            if !self.meter.charge(bytes) {
+                let (level, fraction, estimate) = (1, 0.0, None);
+                return Err(Halt::Memory {
+                    level,
+                    fraction,
+                    estimate,
+                });
+            }
+            let info = vec![Info {
+                left: NONE,
+                right: NONE,
+                op: o as u16,
+            }];
+            let start = segs.len() as u32;
+            let buckets = Vec::new();
+            segs.push(Segment {
+                start,
+                vecs,
+                info,
+                buckets,
+            });
+        }
+        self.levels = vec![Level::new(0, Vec::new()), Level::new(0, segs)];
+        Ok(())
+    }
+
+    /// What is known of the roots of class `id` of level `l`.
+    #[inline(always)]
+    pub fn kind(&self, l: usize, id: u32, info: &Info) -> Kind {
+        if l == 1 {
+            Kind::Leaf(id as usize)
+        } else if self.is_not[info.op as usize] {
+            Kind::NotOnly
+        } else {
+            Kind::Inner
+        }
+    }
+
+    fn count(&self, l: usize, (s, e): (usize, usize)) -> u64 {
+        self.levels[l].segs[s..e]
+            .iter()
+            .map(|s| s.len() as u64)
+            .sum()
+    }
+
+    /// Jobs of `form` over all of level `a` (and `b`), split to about [`JOB_PAIRS`] pairs.
+    pub fn jobs(&self, form: Form, a: usize, b: usize, out: &mut Vec<Job>) {
+        let whole = |l: usize| (0, self.levels[l].segs.len());
+        let mut todo = vec![(whole(a), whole(b))];
+        let unary = matches!(form, Form::Unary(_) | Form::UnaryUnary(..));
+        let pair_op = match form {
+            Form::Binary(f) | Form::UnaryBinary(_, f) => Some(f),
+            _ => None,
+        };
+        let same = pair_op.is_some_and(|f| self.ops[f].is_commutative()) && a == b;
+        while let Some((sa, sb)) = todo.pop() {
+            // One order of a commutative pair from one level: right id >= left id.
+            if same && sb.1 <= sa.0 {
+                continue;
+            }
+            let na = self.count(a, sa);
+            let size = if unary { na } else { na * self.count(b, sb) };
+            if size == 0 {
+                continue;
+            }
+            let (wa, wb) = (sa.1 - sa.0, if unary { 1 } else { sb.1 - sb.0 });
+            if size <= JOB_PAIRS || (wa == 1 && wb == 1) {
+                out.push(Job {
+                    form,
+                    a,
+                    b,
+                    sa,
+                    sb,
+                    size,
+                });
+            } else if wa >= wb {
+                let mid = sa.0 + wa / 2;
+                todo.push(((mid, sa.1), sb));
+                todo.push(((sa.0, mid), sb));
+            } else {
+                let mid = sb.0 + wb / 2;
+                todo.push((sa, (mid, sb.1)));
+                todo.push((sa, (sb.0, mid)));
+            }
+        }
+    }
+
+    /// Calls `visit(left id, left vector, right id, right vector)` for every allowed pair of a
+    /// binary-form job (rules by instruction `op`). The outer loop runs over the left operands,
+    /// or with `swap` over the right ones. With `index`, per value of the outer operand the
+    /// nibbles (at the two index columns) an inner operand may have, only those buckets are
+    /// visited. Stops early (returning false) when `visit` or `halt` says so.
+    #[inline(always)]
+    pub fn pairs(
+        &self,
+        job: &Job,
+        op: usize,
+        index: Option<&[(u16, u16)]>,
+        swap: bool,
+        halt: impl Fn() -> bool,
+        mut visit: impl FnMut(u32, &[T], u32, &[T]) -> bool,
+    ) -> bool {
+        let n = self.n;
+        let same = self.ops[op].is_commutative() && job.a == job.b;
+        debug_assert!(!(same && swap));
+        let check = job.a == 1 || job.b == 1 || !self.rules.inner_free(op);
+        let (c0, c1) = self.index.map_or((0, 0), |x| (x.c0, x.c1));
+        let ((lo, ro), (li, ri)) = match swap {
+            false => ((job.a, job.sa), (job.b, job.sb)),
+            true => ((job.b, job.sb), (job.a, job.sa)),
+        };
+        let mut budget = 0;
+        for so in &self.levels[lo].segs[ro.0..ro.1] {
+            for i in 0..so.len() {
+                let oid = so.start + i as u32;
+                let ov = so.vec(i, n);
+                let ko = self.kind(lo, oid, &so.info[i]);
+                let bits = index.map(|t| (t[ov[c0].get() as usize].0, t[ov[c1].get() as usize].1));
+                if bits.is_some_and(|(a, b)| a == 0 || b == 0) {
+                    continue;
+                }
+                for si in &self.levels[li].segs[ri.0..ri.1] {
+                    // One order of a commutative pair from one level: right id >= left id.
+                    let first = match same {
+                        true if si.end() <= oid => continue,
+                        true => oid.saturating_sub(si.start) as usize,
+                        false => 0,
+                    };
+                    let mut scan = |from: usize, to: usize| {
+                        budget += to.saturating_sub(from) + 1;
+                        for j in from.max(first)..to {
+                            let iid = si.start + j as u32;
+                            let iv = si.vec(j, n);
+                            if check {
+                                let ki = self.kind(li, iid, &si.info[j]);
+                                let (kl, kr) = if swap { (ki, ko) } else { (ko, ki) };
+                                if !self.rules.binary(op, kl, kr) {
+                                    continue;
+                                }
+                            }
+                            let go = match swap {
+                                false => visit(oid, ov, iid, iv),
+                                true => visit(iid, iv, oid, ov),
+                            };
+                            if !go {
+                                return false;
+                            }
+                        }
+                        true
+                    };
+                    match bits {
+                        None => {
+                            if !scan(0, si.len()) {
+                                return false;
+                            }
+                        }
+                        Some((a, b)) => {
+                            for k0 in bit_indices(a) {
+                                for k1 in bit_indices(b) {
+                                    let k = (k0 << 4) | k1;
+                                    let (from, to) = (si.buckets[k], si.buckets[k + 1]);
+                                    if !scan(from as usize, to as usize) {
+                                        return false;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                if budget >= POLL_EVERY {
+                    budget = 0;
+                    if halt() {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Calls `visit(id, vector)` for every class of a unary-form job over which unary `op`
+    /// is allowed; stops early (returning false) when `visit` or `halt` says so.
+    pub fn singles(
+        &self,
+        job: &Job,
+        op: usize,
+        halt: impl Fn() -> bool,
+        mut visit: impl FnMut(u32, &[T]) -> bool,
+    ) -> bool {
+        let level = &self.levels[job.a];
+        for s in &level.segs[job.sa.0..job.sa.1] {
+            for i in 0..s.len() {
+                let id = s.start + i as u32;
+                if !self.rules.unary(op, self.kind(job.a, id, &s.info[i])) {
+                    continue;
+                }
+                if (i % 4096 == 4095 && halt()) || !visit(id, s.vec(i, self.n)) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Materializes the candidates of a stored-level job into `batch` and hands the batch to
+    /// `flush` whenever it fills (and at the end); stops early when `flush` or `halt` says so.
+    /// Hashing a vector right after writing it stalls on store forwarding; a batch of them
+    /// hides that.
+    fn produce(
+        &self,
+        job: &Job,
+        batch: &mut Batch<T>,
+        halt: impl Fn() -> bool,
+        mut flush: impl FnMut(&mut Batch<T>) -> bool,
+    ) {
+        let mut add = |batch: &mut Batch<T>, info: Info| {
+            batch.info.push(info);
+            batch.info.len() < BATCH || flush(batch)
+        };
+        let done = match job.form {
+            Form::Unary(op) => {
+                let g = self.ops[op];
+                self.singles(job, op, halt, |id, v| {
+                    let vals = v.iter().map(|&x| T::put(unary(g, x.get(), self.mask)));
+                    batch.vecs.extend(vals);
+                    let info = Info {
+                        left: id,
+                        right: NONE,
+                        op: op as u16,
+                    };
+                    add(batch, info)
+                })
+            }
+            Form::Binary(op) => with_binary!(self.ops[op], self.mask, f => {
+                self.pairs(job, op, None, false, halt, |uid, u, wid, w| {
+                    let vals = u.iter().zip(w).map(|(&x, &y)| T::put(f(x.get(), y.get())));
+                    batch.vecs.extend(vals);
+                    add(batch, Info { left: uid, right: wid, op: op as u16 })
+                })
+            }),
+            _ => unreachable!("composite forms are only checked"),
+        };
+        if done && !batch.info.is_empty() {
+            flush(batch);
+        }
+    }
+
+    /// Builds and stores level `l` (all lower levels must be stored).
+    pub fn build_level(&mut self, l: usize) -> Result<(), Halt> {
+        let mut jobs = Vec::new();
+        for (op, &o) in self.ops.iter().enumerate() {
+            match o.arity() {
+                1 => self.jobs(Form::Unary(op), l - 1, 0, &mut jobs),
+                2 => {
+                    for a in 1..l - 1 {
+                        let b = l - 1 - a;
+                        if !(o.is_commutative() && a > b) {
+                            self.jobs(Form::Binary(op), a, b, &mut jobs);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let total = jobs.iter().map(|j| j.size).sum::<u64>().max(1);
+        let batch = (BATCH_BYTES / (self.n * size_of::<T>() + 24)).max(1 << 16) as u64;
+        let mut pairs;
+        let before = self.meter.used();
+        let threads = self.pool.current_num_threads();
+        let mut builder = Builder::<T>::new(self.n, self.meter, &self.is_not, threads);
+        let (done, mut next) = (AtomicU64::new(0), 0);
+        while next < jobs.len() && !self.stop.raised() {
+            let first = next;
+            pairs = 0;
+            while next < jobs.len() && (next == first || pairs + jobs[next].size <= batch) {
+                pairs += jobs[next].size;
+                next += 1;
+            }
+            let (this, builder_ref, done) = (&*self, &builder, &done);
+            this.pool.install(|| {
+                jobs[first..next].par_iter().for_each(|job| {
+                    if this.stop.poll() {
+                        return;
+                    }
+                    let mut stage = builder_ref.stage();
+                    let n = this.n;
+                    let mut batch = Batch {
+                        vecs: Vec::with_capacity(BATCH * n),
+                        info: Vec::with_capacity(BATCH),
+                    };
+                    this.produce(
+                        job,
+                        &mut batch,
+                        || this.stop.poll(),
+                        |b| {
+                            let ok = b.info.iter().enumerate().all(|(i, &info)| {
+                                builder_ref.push(&mut stage, &b.vecs[i * n..(i + 1) * n], info)
+                            });
+                            b.vecs.clear();
+                            b.info.clear();
+                            ok || {
+                                this.stop.raise();
+                                false
+                            }
+                        },
+                    );
+                    if !this.stop.raised() {
+                        done.fetch_add(job.size, Ordering::Relaxed);
+                    }
+                })
+            });
+            if !self.stop.raised() && !self.pool.install(|| builder.merge()) {
+                self.stop.raise();
+            }
+        }
+        if self.stop.raised() {
+            if self.stop.timed_out() {
+                return Err(Halt::Timeout);
+            }
+            let fraction = done.load(Ordering::Relaxed) as f64 / total as f64;
+            let grown = (self.meter.used() - before) as f64 / fraction;
+            let estimate = (fraction >= 0.02).then_some(grown as u64);
+            return Err(Halt::Memory {
+                level: l,
+                fraction,
+                estimate,
+            });
+        }
+        let start = self.levels[l - 1].start + self.levels[l - 1].len;
+        let (index, segment_min) = (self.index, self.segment_min);
+        let level = self
+            .pool
+            .install(|| builder.finish(start, index, segment_min));
+        let level = level.ok_or(Halt::Ids { level: l })?;
+        self.levels.push(level);
+        Ok(())
+    }
+
+    /// Appends the postfix program of class `id` to `out`.
+    pub fn program(&self, id: u32, out: &mut Vec<Op>) {
+        let l = self.levels.partition_point(|lv| lv.start + lv.len <= id);
+        let (s, i) = self.levels[l].find(id);
+        let info = s.info[i];
+        if info.left != NONE {
+            self.program(info.left, out);
+        }
+        if info.right != NONE {
+            self.program(info.right, out);
+        }
+        out.push(self.ops[info.op as usize]);
+    }
+}

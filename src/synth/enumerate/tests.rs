@@ -1,0 +1,530 @@
+use std::time::{Duration, Instant};
+
+use super::kernel::{pair_allowed, unary, with_binary};
+use super::*;
+use crate::game::spec;
+use crate::sg::table::TableOptions;
+use crate::synth::cegis;
+use crate::synth::interp::run;
+use crate::synth::lang::{rules, OpSet, Program};
+use crate::synth::problem::{Dataset, Example, Target};
+
+/// splitmix64: reproducible pseudo-random numbers for the cross-checks.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn backend(threads: usize) -> EnumBackend {
+    EnumBackend {
+        threads,
+        memory_limit: 1 << 30,
+    }
+}
+
+fn satisfies(problem: &Problem, examples: &[usize], p: &Program) -> bool {
+    let m = problem.mask();
+    examples.iter().all(|&e| {
+        problem.examples[e].holds(|pt| run(p, &problem.points[pt], m).expect("valid program"))
+    })
+}
+
+/// Every valid program of each length 1..=max, as trees; with `rules`, only those whose every
+/// node passes `lang::rules` (operand order included), as the SAT encodings see them.
+fn all_programs(ops: &[Op], max: usize, with_rules: bool) -> Vec<Vec<Program>> {
+    let mut by_len: Vec<Vec<Program>> = vec![Vec::new(); max + 1];
+    let root = |p: &Program| *p.0.last().unwrap();
+    for l in 1..=max {
+        let mut out = Vec::new();
+        for &op in ops {
+            match op.arity() {
+                0 if l == 1 => out.push(Program(vec![op])),
+                1 if l >= 2 => {
+                    for c in &by_len[l - 1] {
+                        if !with_rules || rules::unary_allowed(op, root(c)) {
+                            let mut p = c.clone();
+                            p.0.push(op);
+                            out.push(p);
+                        }
+                    }
+                }
+                2 if l >= 3 => {
+                    for a in 1..l - 1 {
+                        for x in &by_len[a] {
+                            for y in &by_len[l - 1 - a] {
+                                if with_rules && !rules::binary_allowed(op, root(x), root(y)) {
+                                    continue;
+                                }
+                                let mut p = x.clone();
+                                p.0.extend_from_slice(&y.0);
+                                p.0.push(op);
+                                out.push(p);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        by_len[l] = out;
+    }
+    by_len
+}
+
+/// Widths of the random problems: every word size, and small widths where wrapping is common.
+const WIDTHS: [u32; 8] = [1, 2, 3, 4, 12, 20, 33, 64];
+
+/// A random problem over `vars` variables at `width` bits with a few examples, half of them
+/// made from the outputs of a random program (so that short solutions often exist).
+fn random_problem(rng: &mut Rng, vars: usize, width: u32, extras: bool) -> Problem {
+    let ops = if extras {
+        OpSet::with_edits(vars, "+Mod,+Min,+Max,+Lt,+Const(2)").unwrap()
+    } else {
+        OpSet::thesis(vars)
+    };
+    let m = crate::synth::interp::mask(width);
+    let npoints = 3 + rng.below(5) as usize;
+    let points: Vec<Vec<u64>> = (0..npoints)
+        .map(|_| (0..vars).map(|_| rng.below(m.min(5) + 1)).collect())
+        .collect();
+    let hidden: Option<Program> = (rng.below(2) == 0).then(|| {
+        let len = 1 + 2 * rng.below(3) as usize;
+        let all = all_programs(ops.ops(), len, false);
+        all[len][rng.below(all[len].len() as u64) as usize].clone()
+    });
+    let mut examples = Vec::new();
+    for (p, x) in points.iter().enumerate() {
+        let out = hidden.as_ref().map(|h| run(h, x, m).unwrap());
+        let kind = rng.below(3);
+        examples.push(match (kind, out) {
+            (0, Some(v)) | (1, Some(v @ 0)) => Example::Equals { point: p, value: v },
+            (0, None) => Example::Equals {
+                point: p,
+                value: rng.below(m.min(7) + 1),
+            },
+            (1, _) => Example::NonZero { point: p },
+            _ => {
+                let q = rng.below(npoints as u64) as usize;
+                Example::SomeZero {
+                    points: vec![p, q],
+                    boolean: rng.below(2) == 0,
+                }
+            }
+        });
+    }
+    // Fields set one by one, so the test keeps compiling when `Problem` gains fields.
+    let mut problem = game_problem("path:3", 2, Target::Zero);
+    problem.ops = ops;
+    problem.width = width;
+    problem.values = vec![0; npoints];
+    problem.points = points;
+    problem.examples = examples;
+    problem.source = "random".into();
+    problem
+}
+
+#[test]
+fn kernels_agree_with_apply() {
+    let mut rng = Rng(7);
+    let ops = OpSet::with_edits(1, "+Mod,+Min,+Max,+Lt").unwrap();
+    for width in [1, 3, 4, 8, 16, 31, 63, 64] {
+        let m = crate::synth::interp::mask(width);
+        for _ in 0..300 {
+            let pick = |rng: &mut Rng| match rng.below(3) {
+                0 => rng.below(width as u64 + 2) & m,
+                1 => m - (rng.below(3) & m),
+                _ => rng.next() & m,
+            };
+            let (a, b) = (pick(&mut rng), pick(&mut rng));
+            for &op in ops.ops() {
+                match op.arity() {
+                    1 => assert_eq!(unary(op, a, m), op.apply(a, 0, m), "{op} {a} w{width}"),
+                    2 => {
+                        let got = with_binary!(op, m, f => f(a, b));
+                        assert_eq!(got, op.apply(a, b, m), "{a} {op} {b} w{width}");
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// The exactness argument of the module documentation: besides operand order, the rules look
+/// at an inner root only to forbid `Not` under `Not`.
+#[test]
+fn rules_see_only_leaves_and_not() {
+    let ops = OpSet::with_edits(3, "+Mod,+Min,+Max,+Lt,+Const(2),+Const(3)").unwrap();
+    let (leaves, inner): (Vec<Op>, Vec<Op>) = ops.ops().iter().partition(|o| o.arity() == 0);
+    for &op in ops.ops() {
+        for &x in &inner {
+            if op.arity() == 1 {
+                assert_eq!(
+                    rules::unary_allowed(op, x),
+                    !(op == Op::Not && x == Op::Not)
+                );
+            }
+            if op.arity() != 2 {
+                continue;
+            }
+            for &y in &inner {
+                assert!(pair_allowed(op, x, y), "{op} over {x}, {y}");
+            }
+            for &l in &leaves {
+                let first = pair_allowed(op, l, inner[0]);
+                assert_eq!(pair_allowed(op, l, x), first, "{op} over {l}, {x}");
+                let first = pair_allowed(op, inner[0], l);
+                assert_eq!(pair_allowed(op, x, l), first, "{op} over {x}, {l}");
+            }
+        }
+    }
+}
+
+/// Enumeration against brute force on random small problems, length by length: without rules
+/// the answers agree with all valid programs; with rules they agree with all rule-respecting
+/// programs, and the shortest length agrees with all valid programs. Examples are added one
+/// at a time to one search per length, as CEGIS does, so groups refuted in earlier solves are
+/// skipped in later ones.
+#[test]
+fn agrees_with_brute_force() {
+    const MAX: usize = 5;
+    let mut rng = Rng(2024);
+    let mut found = [0usize; 2];
+    for case in 0..64 {
+        let vars = 2 + case % 2;
+        let width = WIDTHS[case / 2 % WIDTHS.len()];
+        let problem = random_problem(&mut rng, vars, width, case % 3 == 2 && width > 1);
+        let m = problem.mask();
+        let outputs = |ps: &[Program]| -> Vec<Vec<u64>> {
+            let run_all = |p: &Program| -> Vec<u64> {
+                problem
+                    .points
+                    .iter()
+                    .map(|x| run(p, x, m).unwrap())
+                    .collect()
+            };
+            ps.iter().map(run_all).collect()
+        };
+        let all = all_programs(problem.ops.ops(), MAX, false);
+        let ruled = all_programs(problem.ops.ops(), MAX, true);
+        let mut shortest = vec![[None; 2]; problem.examples.len() + 1];
+        for len in 1..=MAX {
+            let (all, ruled) = (outputs(&all[len]), outputs(&ruled[len]));
+            let mut searches = [false, true].map(|prune| {
+                let mut s = EnumSearch::new(&problem, len, &backend(2), prune).unwrap();
+                if prune {
+                    (s.index_min, s.segment_min) = (0, 1);
+                }
+                s
+            });
+            for (k, best) in shortest.iter_mut().enumerate().skip(1) {
+                let ex = &problem.examples[..k];
+                let exists =
+                    |outs: &[Vec<u64>]| outs.iter().any(|o| ex.iter().all(|e| e.holds(|p| o[p])));
+                let why = format!("case {case}, length {len}, {ex:?}");
+                let mut got = [false; 2];
+                for (i, s) in searches.iter_mut().enumerate() {
+                    s.add_example(k - 1).unwrap();
+                    got[i] = match s.solve(None).unwrap() {
+                        Found::Program(p) => {
+                            assert_eq!(p.len(), len, "{p}: {why}");
+                            let examples: Vec<usize> = (0..k).collect();
+                            assert!(satisfies(&problem, &examples, &p), "{p}: {why}");
+                            true
+                        }
+                        Found::Refuted => false,
+                        Found::Timeout => panic!("no deadline was given"),
+                    };
+                }
+                assert_eq!(got[0], exists(&all), "without rules: {why}");
+                assert_eq!(got[1], exists(&ruled), "with rules: {why}");
+                for (b, &g) in best.iter_mut().zip(&got) {
+                    if g && b.is_none() {
+                        *b = Some(len);
+                    }
+                }
+                found[got[1] as usize] += 1;
+            }
+        }
+        for (k, s) in shortest.iter().enumerate() {
+            assert_eq!(s[0], s[1], "shortest length, case {case}, {k} examples");
+        }
+    }
+    // The cases must exercise both answers.
+    assert!(found[0] > 50 && found[1] > 50, "{found:?}");
+}
+
+/// The induction behind exactness, checked directly: the classes of each level are exactly
+/// the distinct output vectors of the programs of that length (all valid programs without
+/// rules, rule-respecting ones with), and a class is marked `Not`-only exactly when every
+/// such program with its vector is rooted at `Not`.
+#[test]
+fn levels_are_exactly_the_reachable_vectors() {
+    const MAX: usize = 5;
+    let mut rng = Rng(99);
+    for case in 0..24 {
+        let vars = 2 + case % 2;
+        let width = WIDTHS[case / 2 % WIDTHS.len()];
+        let problem = random_problem(&mut rng, vars, width, case % 3 == 2 && width > 1);
+        let m = problem.mask();
+        for prune in [false, true] {
+            let programs = all_programs(problem.ops.ops(), MAX, prune);
+            let mut s = EnumSearch::new(&problem, MAX, &backend(2), prune).unwrap();
+            s.segment_min = if prune { 1 } else { 1 << 14 };
+            for e in 0..problem.examples.len() {
+                s.add_example(e).unwrap();
+            }
+            let (points, classes) = s.classes(MAX);
+            for len in 1..=MAX {
+                let mut naive: ahash::AHashMap<Vec<u64>, bool> = Default::default();
+                for p in &programs[len] {
+                    let v: Vec<u64> = points
+                        .iter()
+                        .map(|&pt| run(p, &problem.points[pt], m).unwrap())
+                        .collect();
+                    let not = *p.0.last().unwrap() == Op::Not;
+                    *naive.entry(v).or_insert(true) &= not;
+                }
+                let level = &classes[len - 1];
+                let why = format!("case {case}, prune {prune}, length {len}");
+                let mut seen = ahash::AHashSet::new();
+                for (v, not_only) in level {
+                    assert!(seen.insert(v.clone()) || len == 1, "duplicate class: {why}");
+                    let expect = naive
+                        .get(v)
+                        .unwrap_or_else(|| panic!("unreachable {v:?}: {why}"));
+                    assert_eq!(*not_only, len > 1 && *expect, "{v:?}: {why}");
+                }
+                assert_eq!(seen.len(), naive.len(), "missing vectors: {why}");
+            }
+        }
+    }
+}
+
+/// The last level, checked directly: the output vectors (on the example points) of all the
+/// candidates it accepts are exactly those of the rule-respecting programs of that length that
+/// satisfy the examples, with the index used everywhere and many small segments.
+#[test]
+fn last_level_accepts_exactly_the_solutions() {
+    const MAX: usize = 5;
+    let mut rng = Rng(5);
+    for case in 0..32 {
+        let vars = 2 + case % 2;
+        let width = WIDTHS[case / 2 % WIDTHS.len()];
+        let problem = random_problem(&mut rng, vars, width, case % 3 == 2 && width > 1);
+        let m = problem.mask();
+        let examples: Vec<usize> = (0..problem.examples.len()).collect();
+        let mut points: Vec<usize> = problem.examples.iter().flat_map(|e| e.points()).collect();
+        points.sort_unstable();
+        points.dedup();
+        let outputs = |p: &Program| -> Vec<u64> {
+            let x = &problem.points;
+            points
+                .iter()
+                .map(|&pt| run(p, &x[pt], m).unwrap())
+                .collect()
+        };
+        let programs = all_programs(problem.ops.ops(), MAX, true);
+        for (len, programs) in programs.iter().enumerate().skip(1) {
+            let mut s = EnumSearch::new(&problem, len, &backend(2), true).unwrap();
+            (s.index_min, s.segment_min) = (0, 1);
+            for &e in &examples {
+                s.add_example(e).unwrap();
+            }
+            let hits = s.all_hits();
+            for p in &hits {
+                assert!(p.len() == len && p.is_valid() && satisfies(&problem, &examples, p));
+            }
+            let got: ahash::AHashSet<Vec<u64>> = hits.iter().map(outputs).collect();
+            let want: ahash::AHashSet<Vec<u64>> = programs
+                .iter()
+                .filter(|p| satisfies(&problem, &examples, p))
+                .map(outputs)
+                .collect();
+            assert_eq!(got, want, "case {case}, length {len}");
+        }
+    }
+}
+
+fn game_problem(spec_text: &str, max: usize, target: Target) -> Problem {
+    let game = spec::parse(spec_text).unwrap();
+    let data = Dataset::from_box(&game, max, &TableOptions::default()).unwrap();
+    let vars = data.vars;
+    Problem::new(data, OpSet::thesis(vars), 8, target, None).unwrap()
+}
+
+/// P3 on [0,6)^3: with the zero target `x1 + (x0 ^ x2)` (length 5, the dependency bound) is a
+/// classifier, since nothing wraps at width 8; the thesis's 0/1 criterion needs length 6.
+#[test]
+fn p3_and_shriek() {
+    for (target, length) in [(Target::Zero, 5), (Target::Indicator, 6)] {
+        let p3 = game_problem("path:3", 6, target);
+        let out = cegis::synthesize(&p3, &backend(2), 8, None).unwrap();
+        assert_eq!(out.program.len(), length, "{target:?}: {}", out.program);
+        assert!(out.minimal);
+        assert!(p3.failures(&out.program).is_empty());
+    }
+    let shriek = game_problem("shriek", 6, Target::Sg);
+    let out = cegis::synthesize(&shriek, &backend(2), 8, None).unwrap();
+    assert_eq!(out.program.len(), 5, "{}", out.program);
+    assert!(out.minimal);
+}
+
+#[test]
+fn same_program_on_any_thread_count() {
+    let p3 = game_problem("path:3", 6, Target::Zero);
+    let one = cegis::synthesize(&p3, &backend(1), 8, None).unwrap();
+    let two = cegis::synthesize(&p3, &backend(2), 8, None).unwrap();
+    assert_eq!(one.program, two.program);
+}
+
+/// `problem` with two more examples that contradict each other, and a search of `length`
+/// on them and `k` more examples: it finds nothing, so it builds every level.
+fn hopeless<'p>(
+    problem: &'p mut Problem,
+    length: usize,
+    k: usize,
+    limit: u64,
+) -> impl LengthSearch + 'p {
+    let n = problem.examples.len();
+    problem
+        .examples
+        .push(Example::Equals { point: 0, value: 0 });
+    problem
+        .examples
+        .push(Example::Equals { point: 0, value: 1 });
+    let backend = EnumBackend {
+        threads: 2,
+        memory_limit: limit,
+    };
+    let mut s = EnumSearch::new(problem, length, &backend, true).unwrap();
+    for e in (0..k).map(|i| i * n / k).chain([n, n + 1]) {
+        s.add_example(e).unwrap();
+    }
+    s
+}
+
+/// Without examples any program of the length does; lengths no program has are refuted.
+#[test]
+fn no_examples_and_impossible_lengths() {
+    let p3 = game_problem("path:3", 6, Target::Zero);
+    for len in 1..=7 {
+        let Found::Program(p) = backend(2).start(&p3, len).unwrap().solve(None).unwrap() else {
+            panic!("length {len}");
+        };
+        assert!(p.len() == len && p.is_valid(), "{p}");
+    }
+    let mut binary_only = p3.clone();
+    binary_only.ops = OpSet::with_edits(3, "-Not,-BooleanNot").unwrap();
+    for (len, exists) in [(1, true), (2, false), (3, true), (4, false), (5, true)] {
+        let found = backend(2)
+            .start(&binary_only, len)
+            .unwrap()
+            .solve(None)
+            .unwrap();
+        assert_eq!(matches!(found, Found::Program(_)), exists, "length {len}");
+    }
+}
+
+#[test]
+fn too_little_memory_is_an_error() {
+    let mut p3 = game_problem("path:3", 6, Target::Zero);
+    let tight = EnumBackend {
+        threads: 2,
+        memory_limit: 4 << 10,
+    };
+    let err = cegis::synthesize(&p3, &tight, 8, None).unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, Error::Resource(_)), "{msg}");
+    assert!(msg.contains("the limit of 4.0 KiB"), "{msg}");
+    // A limit that the first levels fit in stops a later one, with an estimate.
+    let mut s = hopeless(&mut p3, 9, 100, 1 << 20);
+    let msg = s.solve(None).unwrap_err().to_string();
+    assert!(
+        msg.contains("% built") && msg.contains("the limit of 1.0 MiB"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn deadlines_are_kept() {
+    // Length 9 is refuted for star:4 (its shortest classifier has 10) on the examples CEGIS
+    // ends with, by an exhaustive search of a few hundred milliseconds at least.
+    let star = game_problem("star:4", 6, Target::Indicator);
+    let examples = cegis::synthesize(&star, &backend(2), 10, None)
+        .unwrap()
+        .examples;
+    let mut s = backend(2).start(&star, 9).unwrap();
+    for &e in &examples {
+        s.add_example(e).unwrap();
+    }
+    let past = Instant::now() - Duration::from_millis(1);
+    assert_eq!(s.solve(Some(past)).unwrap(), Found::Timeout);
+    let t = Instant::now();
+    let r = s.solve(Some(t + Duration::from_millis(20))).unwrap();
+    assert_eq!(r, Found::Timeout);
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    assert_eq!(s.solve(None).unwrap(), Found::Refuted);
+}
+
+/// The measurements of the report: `cargo test --release --lib synth::enumerate::tests::cases
+/// -- --ignored --nocapture` (cases from `ENUM_CASES`, e.g. `star:5=zero,circular:4,2=indicator`,
+/// else the thesis's; 120 s each).
+#[test]
+#[ignore]
+fn cases() {
+    let default = "path:3=zero,path:3=indicator,shriek=sg,circular:3,2=zero,\
+                   circular:3,2=indicator,star:3=zero,star:3=indicator,star:4=zero";
+    let list = std::env::var("ENUM_CASES").unwrap_or(default.into());
+    // Items are `spec=target` joined by commas; specs may hold commas themselves.
+    let mut items = Vec::new();
+    let mut rest = list.as_str();
+    while let Some((spec_text, tail)) = rest.split_once('=') {
+        let (target, tail) = tail.split_once(',').unwrap_or((tail, ""));
+        items.push((spec_text.trim().to_string(), target.to_string()));
+        rest = tail;
+    }
+    for (spec_text, target) in items {
+        let target = match target.as_str() {
+            "zero" => Target::Zero,
+            "indicator" => Target::Indicator,
+            _ => Target::Sg,
+        };
+        let problem = game_problem(&spec_text, 6, target);
+        let backend = EnumBackend {
+            threads: 2,
+            memory_limit: 8 << 30,
+        };
+        let t = Instant::now();
+        let deadline = Some(t + Duration::from_secs(120));
+        let out = cegis::synthesize(&problem, &backend, 14, deadline);
+        let secs = t.elapsed().as_secs_f64();
+        match out {
+            Ok(o) => {
+                let last = o.refutations.last().map_or(0.0, |r| r.seconds);
+                println!(
+                    "{spec_text} {target:?}: {secs:.3} s (last refutation {last:.3} s), length {} \
+                     minimal {}, {} examples, {} rounds: {} = {}",
+                    o.program.len(),
+                    o.minimal,
+                    o.examples.len(),
+                    o.rounds,
+                    o.program,
+                    o.program.infix()
+                )
+            }
+            Err(e) => println!("{spec_text} {target:?}: {secs:.3} s, {e}"),
+        }
+    }
+}

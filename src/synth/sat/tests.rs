@@ -1,0 +1,387 @@
+//! Tests of the SAT backend: the encoding agrees with the interpreter and with the pruning rules,
+//! finds and refutes what it should, exports, decodes, proves and stops on time.
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use varisat::{ExtendFormula, Lit, Solver};
+
+use super::encode::Encoder;
+use super::*;
+use crate::game::spec;
+use crate::sg::table::TableOptions;
+use crate::synth::cegis::synthesize;
+use crate::synth::interp;
+use crate::synth::lang::{rules, Op, OpSet, Program};
+use crate::synth::problem::{Dataset, Target};
+
+/// A problem with the given instruction set and width whose only point is `x`, no examples.
+fn bare(ops: OpSet, width: u32, x: Vec<u64>) -> Problem {
+    Problem {
+        ops,
+        width,
+        target: Target::Zero,
+        orbits: false,
+        points: vec![x],
+        values: vec![0],
+        examples: Vec::new(),
+        source: "test".into(),
+    }
+}
+
+fn game_problem(game: &str, size: usize, target: Target) -> Problem {
+    let g = spec::parse(game).unwrap();
+    let n = g.graph().vertices();
+    let data = Dataset::from_box(&g, size, &TableOptions::default()).unwrap();
+    Problem::new(data, OpSet::thesis(n), 8, target, None).unwrap()
+}
+
+/// Whether every instruction of `p` passes the pruning rules.
+fn follows_rules(p: &Program) -> bool {
+    let mut roots: Vec<Op> = Vec::new();
+    for &op in &p.0 {
+        let ok = match op.arity() {
+            0 => true,
+            1 => rules::unary_allowed(op, roots.pop().unwrap()),
+            _ => {
+                let r = roots.pop().unwrap();
+                let l = roots.pop().unwrap();
+                rules::binary_allowed(op, l, r)
+            }
+        };
+        if !ok {
+            return false;
+        }
+        roots.push(op);
+    }
+    true
+}
+
+/// The opcode literals that pin `p` in `enc`.
+fn pin(enc: &Encoder, p: &Program) -> Vec<Lit> {
+    p.0.iter()
+        .enumerate()
+        .map(|(t, op)| {
+            let k = enc.st.ops.iter().position(|o| o == op).unwrap();
+            enc.st.op[t][k].expect("instruction possible at this step")
+        })
+        .collect()
+}
+
+/// The encoding's output for `p` at the problem's single point: `None` when it forbids `p`.
+fn encoded_output(problem: &Problem, p: &Program, layout: Layout) -> Option<u64> {
+    let options = Options {
+        layout,
+        ..Options::default()
+    };
+    let mut enc = Encoder::new(problem, p.len(), &options);
+    let out = enc.values(&problem.points[0]).pop().unwrap();
+    let mut solver = Solver::new();
+    enc.cnf.flush_into(&mut solver);
+    solver.assume(&pin(&enc, p));
+    if !solver.solve().unwrap() {
+        return None;
+    }
+    let model = solver.model().unwrap();
+    let truth = |l: Lit| model.contains(&l);
+    Some(
+        out.iter()
+            .enumerate()
+            .map(|(b, &l)| (truth(l) as u64) << b)
+            .sum(),
+    )
+}
+
+/// Turns arbitrary choices into a valid program of `choices.len()` instructions over `ops`.
+fn valid_program(ops: &[Op], choices: &[u32]) -> Program {
+    let len = choices.len();
+    let mut depth = 0usize;
+    let mut prog = Vec::new();
+    for (t, &c) in choices.iter().enumerate() {
+        let left = len - t - 1; // steps after this one
+        let fits: Vec<Op> = ops
+            .iter()
+            .copied()
+            .filter(|o| {
+                let a = o.arity();
+                a <= depth && depth - a < left + 1
+            })
+            .collect();
+        let op = fits[c as usize % fits.len()];
+        depth = depth - op.arity() + 1;
+        prog.push(op);
+    }
+    Program(prog)
+}
+
+fn extended(vars: usize) -> OpSet {
+    OpSet::with_edits(vars, "+Mod,+Min,+Max,+Lt,+Const(5)").unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// With the program pinned, the circuits compute exactly what the interpreter computes, and
+    /// the encoding forbids the program exactly when the rules do.
+    #[test]
+    fn pinned_programs_agree_with_the_interpreter(
+        choices in prop::collection::vec(any::<u32>(), 1..=7),
+        w in prop::sample::select(vec![3u32, 4, 8]),
+        x in prop::collection::vec(any::<u64>(), 3),
+        slots in any::<bool>(),
+    ) {
+        let layout = if slots { Layout::Slots } else { Layout::Pointers };
+        let ops = extended(3);
+        let mask = interp::mask(w);
+        let x: Vec<u64> = x.iter().map(|v| v & mask).collect();
+        let p = valid_program(ops.ops(), &choices);
+        let problem = bare(ops, w, x.clone());
+        let got = encoded_output(&problem, &p, layout);
+        if follows_rules(&p) {
+            prop_assert_eq!(got, interp::run(&p, &x, mask), "{}", p);
+        } else {
+            prop_assert_eq!(got, None, "{} breaks a rule", p);
+        }
+    }
+}
+
+#[test]
+fn edge_cases_of_the_semantics() {
+    let cases = [
+        ("Push(0) Push(1) Div", vec![7, 0]),
+        ("Push(0) Push(1) Mod", vec![7, 0]),
+        ("Push(0) Push(1) Mod", vec![7, 3]),
+        ("Push(0) Push(1) Div", vec![7, 3]),
+        ("Push(0) Push(1) LeftShift", vec![1, 4]),
+        ("Push(0) Push(1) LeftShift", vec![1, 3]),
+        ("Push(0) Push(1) RightShift", vec![8, 4]),
+        ("Push(0) Push(1) RightShift", vec![8, 3]),
+        ("Push(0) Push(1) LeftShift", vec![1, 15]),
+        ("Push(0) Push(1) Minus", vec![1, 2]),
+        ("Push(0) Push(1) Mul", vec![5, 7]),
+        ("Push(0) Push(1) Lt", vec![15, 14]),
+        ("Push(0) Push(1) Max", vec![3, 9]),
+        ("Push(0) Push(1) Min", vec![3, 9]),
+        ("Push(0) Not", vec![5, 0]),
+        ("Push(0) BooleanNot", vec![0, 0]),
+        ("Push(0) Const(5) Plus", vec![14, 0]),
+    ];
+    for w in [3u32, 4] {
+        for (text, x) in &cases {
+            let p: Program = text.parse().unwrap();
+            let mask = interp::mask(w);
+            let x: Vec<u64> = x.iter().map(|v| v & mask).collect();
+            let problem = bare(extended(2), w, x.clone());
+            for layout in [Layout::Pointers, Layout::Slots] {
+                assert_eq!(
+                    encoded_output(&problem, &p, layout),
+                    interp::run(&p, &x, mask),
+                    "{text} at {x:?}, width {w}, {layout:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Every program the structure admits, by blocking models one at a time.
+fn admitted(ops: &OpSet, length: usize) -> Vec<Program> {
+    let problem = bare(ops.clone(), 4, vec![0; ops.vars()]);
+    let mut enc = Encoder::new(&problem, length, &Options::default());
+    let mut solver = Solver::new();
+    enc.cnf.flush_into(&mut solver);
+    let mut found = Vec::new();
+    while solver.solve().unwrap() {
+        let model = solver.model().unwrap();
+        let p = enc.decode(|l| model.contains(&l)).unwrap();
+        let block: Vec<Lit> = pin(&enc, &p).into_iter().map(|l| !l).collect();
+        solver.add_clause(&block);
+        found.push(p);
+    }
+    found
+}
+
+/// Every valid program of `length` over `ops` that follows the rules.
+fn allowed(ops: &OpSet, length: usize) -> Vec<Program> {
+    let n = ops.ops().len();
+    let mut out = Vec::new();
+    let mut idx = vec![0usize; length];
+    loop {
+        let p = Program(idx.iter().map(|&i| ops.ops()[i]).collect());
+        if p.is_valid() && follows_rules(&p) {
+            out.push(p);
+        }
+        let mut j = 0;
+        loop {
+            if j == length {
+                return out;
+            }
+            idx[j] += 1;
+            if idx[j] < n {
+                break;
+            }
+            idx[j] = 0;
+            j += 1;
+        }
+    }
+}
+
+#[test]
+fn the_structure_admits_exactly_the_valid_programs_the_rules_allow() {
+    let small = OpSet::with_edits(2, "-Mul,-Div,-And,-Or,-LeftShift,-RightShift").unwrap();
+    for (ops, length) in [
+        (extended(2), 1),
+        (extended(2), 2),
+        (extended(2), 3),
+        (small, 4),
+    ] {
+        let mut got = admitted(&ops, length);
+        let mut want = allowed(&ops, length);
+        got.sort_by_key(|p| p.0.clone());
+        want.sort_by_key(|p| p.0.clone());
+        assert_eq!(got.len(), want.len(), "length {length}");
+        assert_eq!(got, want, "length {length}");
+    }
+}
+
+#[test]
+fn p3_shriek_and_circular() {
+    let backend = SatBackend { proof: None };
+    // Zero target: x1 + (x0 ^ x2) is 0 exactly on (a, 0, a) in the box, so 5 suffice.
+    for (target, len) in [(Target::Zero, 5), (Target::Indicator, 6)] {
+        let problem = game_problem("path:3", 6, target);
+        let out = synthesize(&problem, &backend, 8, None).unwrap();
+        assert_eq!(out.program.len(), len, "{target:?}: {}", out.program);
+        assert!(out.minimal);
+        assert!(problem.failures(&out.program).is_empty());
+    }
+    let problem = game_problem("shriek", 6, Target::Sg);
+    let out = synthesize(&problem, &backend, 8, None).unwrap();
+    assert_eq!(out.program.len(), 5, "{}", out.program);
+    assert!(out.minimal && problem.failures(&out.program).is_empty());
+}
+
+#[test]
+fn orbit_examples_are_some_member_zero() {
+    let g = spec::parse("star:3").unwrap();
+    let data = Dataset::from_box(&g, 3, &TableOptions::default()).unwrap();
+    let canon = |x: &[u64]| {
+        let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
+        g.symmetry().canonicalize(&mut p);
+        p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
+    };
+    for target in [Target::Zero, Target::Indicator] {
+        let problem =
+            Problem::new(data.clone(), OpSet::thesis(4), 8, target, Some(&canon)).unwrap();
+        assert!(problem
+            .examples
+            .iter()
+            .any(|e| matches!(e, crate::synth::problem::Example::SomeZero { points, .. } if points.len() > 1)));
+        let out = synthesize(&problem, &SatBackend { proof: None }, 10, None).unwrap();
+        assert!(problem.failures(&out.program).is_empty(), "{}", out.program);
+        assert!(out.minimal);
+    }
+}
+
+#[test]
+fn short_lengths_are_refuted_on_all_examples() {
+    let problem = game_problem("path:3", 4, Target::Indicator);
+    let backend = SatBackend { proof: None };
+    for length in [3, 5] {
+        let mut search = backend.start(&problem, length).unwrap();
+        for e in 0..problem.examples.len() {
+            search.add_example(e).unwrap();
+        }
+        assert_eq!(
+            search.solve(None).unwrap(),
+            Found::Refuted,
+            "length {length}"
+        );
+    }
+}
+
+#[test]
+fn exported_cnf_solves_and_decodes() {
+    let problem = game_problem("path:3", 6, Target::Indicator);
+    let small = game_problem("path:3", 4, Target::Indicator);
+    let examples: Vec<usize> = (0..problem.examples.len()).step_by(7).collect();
+    let notes = vec!["game path:3".to_string(), "box [0,6)^3".to_string()];
+    let cnf = export_dimacs(&problem, 6, &examples, &notes).unwrap();
+    assert!(cnf.starts_with("c grundy-cnf v1 length 6 width 8 vars 3\nc note game path:3\n"));
+    let formula = varisat::dimacs::DimacsParser::parse(cnf.as_bytes()).unwrap();
+    let mut solver = Solver::new();
+    solver.add_formula(&formula);
+    assert!(solver.solve().unwrap());
+    let mut model = String::from("c from varisat\ns SATISFIABLE\n");
+    for chunk in solver.model().unwrap().chunks(10) {
+        let lits: Vec<String> = chunk.iter().map(|l| l.to_dimacs().to_string()).collect();
+        model.push_str(&format!("v {}\n", lits.join(" ")));
+    }
+    model.push_str("v 0\n");
+    let p = decode_model(&cnf, &model).unwrap();
+    assert_eq!(p.len(), 6);
+    let out = problem.outputs(&p).unwrap();
+    for &e in &examples {
+        assert!(
+            problem.examples[e].holds(|i| out[i]),
+            "{p} fails example {e}"
+        );
+    }
+    // Refutations agree with the built-in search.
+    let all: Vec<usize> = (0..small.examples.len()).collect();
+    let short = export_dimacs(&small, 5, &all, &notes).unwrap();
+    let mut solver = Solver::new();
+    solver.add_formula(&varisat::dimacs::DimacsParser::parse(short.as_bytes()).unwrap());
+    assert!(!solver.solve().unwrap());
+    // Bad input says why.
+    let err = |m: &str| decode_model(&cnf, m).unwrap_err().to_string();
+    assert!(err("s UNSATISFIABLE\n").contains("unsatisfiable"));
+    assert!(err("").contains("SATISFIABLE"));
+    assert!(err("s SATISFIABLE\nv 1 x 0\n").contains("not a literal"));
+    assert!(err("s SATISFIABLE\nv -1 0\n").contains("step 0"));
+    assert!(decode_model("p cnf 1 1\n1 0\n", &model)
+        .unwrap_err()
+        .to_string()
+        .contains("header"));
+}
+
+#[test]
+fn refutations_leave_self_checked_drat_proofs() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("p3");
+    let problem = game_problem("path:3", 6, Target::Indicator);
+    let backend = SatBackend {
+        proof: Some(base.clone()),
+    };
+    let mut search = backend.start(&problem, 5).unwrap();
+    for e in (0..problem.examples.len()).step_by(5) {
+        search.add_example(e).unwrap();
+    }
+    assert_eq!(search.solve(None).unwrap(), Found::Refuted);
+    let drat = std::fs::metadata(dir.path().join("p3.len5.drat")).unwrap();
+    assert!(drat.len() > 0);
+    let cnf = std::fs::read_to_string(dir.path().join("p3.len5.cnf")).unwrap();
+    assert!(cnf.starts_with("c grundy-cnf v1 length 5"));
+}
+
+#[test]
+fn deadlines_stop_the_solver() {
+    // Refuting length 6 on all of CN(3,2) over [0,5)^3 takes seconds.
+    let problem = game_problem("circular:3,2", 5, Target::Zero);
+    let backend = SatBackend { proof: None };
+    let mut search = backend.start(&problem, 6).unwrap();
+    for e in 0..problem.examples.len() {
+        search.add_example(e).unwrap();
+    }
+    let past = Instant::now() - Duration::from_millis(1);
+    assert_eq!(search.solve(Some(past)).unwrap(), Found::Timeout);
+    let t = Instant::now();
+    let found = search.solve(Some(t + Duration::from_millis(200))).unwrap();
+    assert!(
+        t.elapsed() < Duration::from_millis(1200),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(found, Found::Timeout);
+    // A stopped solver stays stopped rather than answering from a broken state.
+    assert_eq!(search.solve(None).unwrap(), Found::Timeout);
+}

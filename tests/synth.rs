@@ -1,0 +1,349 @@
+//! End-to-end tests of `grundy synth`, `verify` and `decode`, including exported instances
+//! re-solved by external solvers (CaDiCaL, MiniSat, z3; installed by scripts/test).
+
+use std::path::Path;
+use std::process::Command as Process;
+
+use assert_cmd::Command;
+
+fn grundy() -> Command {
+    Command::cargo_bin("grundy").unwrap()
+}
+
+fn synth_json(args: &[&str]) -> serde_json::Value {
+    let out = grundy()
+        .arg("synth")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The program verified by an independent `grundy verify` run on a larger box.
+fn verifies(game: &str, program: &serde_json::Value, max: &str, extra: &[&str]) {
+    let names: Vec<String> = serde_json::from_value(program.clone()).unwrap();
+    grundy()
+        .args(["verify", game, "--max", max, "--program", &names.join(" ")])
+        .args(extra)
+        .assert()
+        .success();
+}
+
+#[test]
+fn p3_every_solver_finds_a_minimal_classifier_of_the_same_length() {
+    let mut lengths = Vec::new();
+    for solver in ["sat", "smt", "enum"] {
+        let v = synth_json(&[
+            "path:3",
+            "--max",
+            "6",
+            "--solver",
+            solver,
+            "--target",
+            "indicator",
+        ]);
+        assert_eq!(v["minimal"], true, "{solver}");
+        assert_eq!(v["target"], "indicator");
+        assert_eq!(v["verified_points"], 216);
+        for key in [
+            "program",
+            "expression",
+            "length",
+            "width",
+            "orbits",
+            "seconds",
+        ] {
+            assert!(v.get(key).is_some(), "{key}");
+        }
+        lengths.push(v["length"].as_u64().unwrap());
+        verifies("path:3", &v["program"], "10", &["--target", "indicator"]);
+    }
+    // The thesis's program has 6 instructions; minimality is proved, so all agree.
+    assert_eq!(lengths, [6, 6, 6]);
+}
+
+#[test]
+fn shriek_sg_is_found_exactly() {
+    let v = synth_json(&[
+        "shriek",
+        "--max",
+        "8",
+        "--target",
+        "sg",
+        "--verify-max",
+        "11",
+    ]);
+    assert_eq!(v["length"], 5);
+    assert_eq!(v["minimal"], true);
+    assert!(v["cross_check"]["counterexample"].is_null());
+}
+
+#[test]
+fn star_and_circular_nim_zero_classifiers() {
+    // Zero target: x0 | (x1 ^ x2 ^ x3) has 2n-1 = 7 instructions, the dependency bound.
+    let v = synth_json(&["star:3", "--max", "5", "--verify-max", "7"]);
+    assert_eq!(
+        (v["length"].as_u64(), v["minimal"].as_bool()),
+        (Some(7), Some(true))
+    );
+    let v = synth_json(&[
+        "circular:3,2",
+        "--max",
+        "6",
+        "--orbits",
+        "--verify-max",
+        "8",
+    ]);
+    assert_eq!(v["minimal"], true);
+    assert_eq!(v["orbits"], true);
+    verifies("circular:3,2", &v["program"], "9", &["--orbits"]);
+}
+
+#[test]
+fn a_wrong_program_gets_a_counterexample_and_exit_1() {
+    let out = grundy()
+        .args([
+            "verify",
+            "path:3",
+            "--max",
+            "6",
+            "--program",
+            "Push(2) Push(0) BooleanEq BooleanNot",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("counterexample"));
+}
+
+#[test]
+fn bad_synth_input_is_one_line_and_exit_2() {
+    for (args, needle) in [
+        (vec!["synth", "path:3"], "give the data"),
+        (
+            vec!["synth", "path:3", "--max", "4", "--ops", "+Frob"],
+            "unknown instruction",
+        ),
+        (
+            vec![
+                "synth", "path:3", "--max", "4", "--target", "sg", "--orbits",
+            ],
+            "orbits",
+        ),
+        (
+            vec!["synth", "path:3", "--max", "40", "--width", "4"],
+            "does not fit",
+        ),
+        (vec!["synth", "--data", "/nonexistent.tsv"], "nonexistent"),
+        (
+            vec![
+                "verify",
+                "path:3",
+                "--max",
+                "4",
+                "--program",
+                "Push(0) Plus",
+            ],
+            "not a valid program",
+        ),
+        (
+            vec!["verify", "path:3", "--max", "4", "--program", "Push(7)"],
+            "reads x7",
+        ),
+        (
+            vec!["synth", "circular:4,2", "--max", "6", "--timeout", "0"],
+            "timed out",
+        ),
+    ] {
+        let out = grundy().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn data_files_feed_synthesis() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("p3.tsv");
+    grundy()
+        .args(["table", "path:3", "--max", "6", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    let v = synth_json(&["--data", table.to_str().unwrap(), "--target", "indicator"]);
+    assert_eq!(v["length"], 6);
+}
+
+fn solver_output(cmd: &str, args: &[&str]) -> String {
+    let out = Process::new(cmd)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd} is needed (scripts/test installs it): {e}"));
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+fn export_cnf(dir: &Path, length: &str) -> std::path::PathBuf {
+    let cnf = dir.join(format!("p3-{length}.cnf"));
+    grundy()
+        .args([
+            "synth",
+            "path:3",
+            "--max",
+            "5",
+            "--target",
+            "indicator",
+            "--length",
+            length,
+            "--export-cnf",
+        ])
+        .arg(&cnf)
+        .assert()
+        .success();
+    cnf
+}
+
+#[test]
+fn exported_cnf_is_solved_by_cadical_and_minisat_and_decodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let sat = export_cnf(dir.path(), "6");
+    let text = std::fs::read_to_string(&sat).unwrap();
+    assert!(text.contains("c note grundy game path:3") && text.contains("c note grundy width 8"));
+
+    let model = dir.path().join("cadical.out");
+    std::fs::write(
+        &model,
+        solver_output("cadical", &["-q", sat.to_str().unwrap()]),
+    )
+    .unwrap();
+    grundy()
+        .args(["decode", "--cnf"])
+        .arg(&sat)
+        .arg("--model")
+        .arg(&model)
+        .assert()
+        .success();
+
+    let raw = dir.path().join("minisat.raw");
+    Process::new("minisat")
+        .arg(&sat)
+        .arg(&raw)
+        .output()
+        .expect("minisat is needed (scripts/test installs it)");
+    grundy()
+        .args(["decode", "--cnf"])
+        .arg(&sat)
+        .arg("--model")
+        .arg(&raw)
+        .assert()
+        .success();
+
+    // Length 5 is below the minimum: both solvers say UNSAT, and decode refuses.
+    let unsat = export_cnf(dir.path(), "5");
+    let out = solver_output("cadical", &["-q", unsat.to_str().unwrap()]);
+    assert!(out.contains("s UNSATISFIABLE"), "{out}");
+    let model = dir.path().join("unsat.out");
+    std::fs::write(&model, out).unwrap();
+    let o = grundy()
+        .args(["decode", "--cnf"])
+        .arg(&unsat)
+        .arg("--model")
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn exported_smtlib_is_solved_by_z3() {
+    // Shriek's SG function (x0 + x1) ^ x2 reads three variables: 5 instructions at least.
+    let dir = tempfile::tempdir().unwrap();
+    for (length, want) in [("5", "sat"), ("4", "unsat")] {
+        let smt = dir.path().join(format!("shriek-{length}.smt2"));
+        grundy()
+            .args([
+                "synth",
+                "shriek",
+                "--max",
+                "4",
+                "--target",
+                "sg",
+                "--length",
+                length,
+                "--export-smt",
+            ])
+            .arg(&smt)
+            .assert()
+            .success();
+        let out = solver_output("z3", &[smt.to_str().unwrap()]);
+        assert_eq!(out.lines().next(), Some(want), "{out}");
+    }
+}
+
+#[test]
+fn committed_instances_have_their_recorded_status() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings/instances");
+    let manifest = std::fs::read_to_string(root.join("status.tsv")).unwrap();
+    let mut checked = 0;
+    for line in manifest
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (file, status) = (root.join(cols[0]), cols[1]);
+        let path = file.to_str().unwrap();
+        if path.ends_with(".cnf") {
+            let want = if status == "sat" {
+                "s SATISFIABLE"
+            } else {
+                "s UNSATISFIABLE"
+            };
+            let out = solver_output("cadical", &["-q", path]);
+            assert!(out.contains(want), "cadical on {path}: {out}");
+            if status == "sat" {
+                // The instances hold a CEGIS example set: the decoded program must satisfy it
+                // (checked first, exit 2 otherwise); on all the data it may pass (0) or fail (1).
+                let model = tempfile::NamedTempFile::new().unwrap();
+                std::fs::write(model.path(), &out).unwrap();
+                let o = grundy()
+                    .args(["decode", "--cnf", path, "--model"])
+                    .arg(model.path())
+                    .output()
+                    .unwrap();
+                let err = String::from_utf8_lossy(&o.stderr);
+                match o.status.code() {
+                    Some(0) => {}
+                    Some(1) => assert!(
+                        err.contains("satisfies the exported examples"),
+                        "{path}: {err}"
+                    ),
+                    _ => panic!("decode of {path}: {err}"),
+                }
+            }
+            let raw = tempfile::NamedTempFile::new().unwrap();
+            Process::new("minisat")
+                .arg(path)
+                .arg(raw.path())
+                .output()
+                .unwrap();
+            let first = std::fs::read_to_string(raw.path()).unwrap();
+            assert_eq!(
+                first.lines().next(),
+                Some(if status == "sat" { "SAT" } else { "UNSAT" }),
+                "minisat on {path}"
+            );
+        } else if path.ends_with(".smt2") {
+            let out = solver_output("z3", &[path]);
+            assert_eq!(out.lines().next(), Some(status), "z3 on {path}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 4, "the manifest lists the instances");
+}
