@@ -198,6 +198,11 @@ impl OpSet {
                     "`{edit}`: pushes of x{i} come with the game's vertices"
                 )));
             }
+            if !add && matches!(op, Op::Zero | Op::One) {
+                // The pruning rules replace folded constants by Zero and One; without them a
+                // refutation could be wrong.
+                return Err(Error::Usage(format!("`{edit}`: Zero and One stay in every instruction set (the pruning rules rely on them)")));
+            }
             if add {
                 if !set.ops.contains(&op) {
                     set.ops.push(op);
@@ -497,6 +502,8 @@ mod tests {
         assert!(s.ops().contains(&Op::Const(2)));
         assert!(OpSet::with_edits(3, "+Frob").is_err());
         assert!(OpSet::with_edits(3, "+Push(1)").is_err());
+        assert!(OpSet::with_edits(3, "-Zero").is_err());
+        assert!(OpSet::with_edits(3, "-One").is_err());
     }
 
     #[test]
