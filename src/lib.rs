@@ -8,6 +8,7 @@ pub mod error;
 pub mod game;
 pub mod sg;
 pub mod synth;
+pub mod units;
 
 pub use error::Error;
 pub use game::{Game, MoveOrder, Nimber};

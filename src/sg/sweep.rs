@@ -9,6 +9,7 @@ use super::{with_deep_stack, SearchConfig, SearchEngine, Stats};
 use crate::error::Error;
 use crate::game::hypergraph::{HypergraphNim, Stones};
 use crate::game::Nimber;
+use crate::units::format_bytes;
 
 /// Row-major successor in the box, last coordinate fastest.
 pub fn advance(p: &mut [u32], dims: &[usize]) {
@@ -38,9 +39,9 @@ pub fn sweep(
     let bytes = count as u64 * std::mem::size_of::<Nimber>() as u64;
     if bytes > memory_limit {
         return Err(Error::Resource(format!(
-            "the box needs {:.1} GiB for its values alone; the limit is {:.1} GiB",
-            bytes as f64 / (1u64 << 30) as f64,
-            memory_limit as f64 / (1u64 << 30) as f64
+            "the box needs {} for its values alone; the limit is {}",
+            format_bytes(bytes),
+            format_bytes(memory_limit)
         )));
     }
     let bar = if progress {

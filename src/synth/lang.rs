@@ -286,6 +286,27 @@ impl Program {
             .max()
     }
 
+    /// Whether every instruction passes the pruning rules, with operand roots read off the
+    /// stack of roots (a valid program is assumed).
+    pub fn obeys_rules(&self) -> bool {
+        let mut roots: Vec<Op> = Vec::new();
+        for &op in &self.0 {
+            let ok = match op.arity() {
+                0 => true,
+                1 => roots.pop().is_some_and(|a| rules::unary_allowed(op, a)),
+                _ => match (roots.pop(), roots.pop()) {
+                    (Some(r), Some(l)) => rules::binary_allowed(op, l, r),
+                    _ => false,
+                },
+            };
+            if !ok {
+                return false;
+            }
+            roots.push(op);
+        }
+        true
+    }
+
     /// Instruction names, for JSON.
     pub fn names(&self) -> Vec<String> {
         self.0.iter().map(|o| o.to_string()).collect()

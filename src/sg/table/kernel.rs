@@ -27,9 +27,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use ahash::AHashMap;
 use indicatif::ProgressBar;
 
-use super::{format_bytes, Layout};
+use super::Layout;
 use crate::error::Error;
 use crate::game::hypergraph::vertices_of;
+use crate::units::format_bytes;
 
 /// Positions per published batch: small enough that a follower slab rarely waits. Tests use
 /// tiny batches so that even small boxes interleave slabs inside the pipeline.

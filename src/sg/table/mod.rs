@@ -196,8 +196,8 @@ pub fn tabulate(
         return Err(Error::Resource(format!(
             "box {} needs about {}; the limit is {}",
             describe_box(dims),
-            format_bytes(need),
-            format_bytes(opts.memory_limit)
+            crate::units::format_bytes(need),
+            crate::units::format_bytes(opts.memory_limit)
         )));
     }
     let bar = opts.progress.then(|| {
@@ -385,21 +385,5 @@ fn describe_box(dims: &[usize]) -> String {
             }
             s
         }
-    }
-}
-
-/// Bytes in the largest binary unit that keeps the number at least 1, one decimal.
-fn format_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} bytes")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
     }
 }

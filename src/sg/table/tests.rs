@@ -215,7 +215,5 @@ fn describes_boxes_and_sizes() {
     assert_eq!(describe_box(&[16; 6]), "[0,16)^6");
     assert_eq!(describe_box(&[3, 5, 2]), "[0,3)x[0,5)x[0,2)");
     assert_eq!(describe_box(&[7]), "[0,7)");
-    assert_eq!(format_bytes(38 << 30), "38.0 GiB");
-    assert_eq!(format_bytes(512), "512 bytes");
     assert!(available_memory() > 0);
 }

@@ -230,9 +230,12 @@ impl<'p> EnumSearch<'p> {
                 estimate,
             }) => {
                 let (len, points) = (self.length, checker.points.len());
-                let limit = bytes(self.memory_limit);
+                let limit = crate::units::format_bytes(self.memory_limit);
                 let alone = match estimate {
-                    Some(b) => format!(", and it alone would take about {}", bytes(b)),
+                    Some(b) => format!(
+                        ", and it alone would take about {}",
+                        crate::units::format_bytes(b)
+                    ),
                     None => String::new(),
                 };
                 Err(Error::Resource(format!(
@@ -301,22 +304,6 @@ impl EnumSearch<'_> {
         gen.search_final(self.length, &groups, Some(&all), &mut Vec::new())
             .unwrap();
         all.into_inner().unwrap()
-    }
-}
-
-/// A byte count for messages: `512 KiB`, `3.2 GiB`.
-fn bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
     }
 }
 

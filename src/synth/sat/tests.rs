@@ -12,7 +12,7 @@ use crate::game::spec;
 use crate::sg::table::TableOptions;
 use crate::synth::cegis::synthesize;
 use crate::synth::interp;
-use crate::synth::lang::{rules, Op, OpSet, Program};
+use crate::synth::lang::{Op, OpSet, Program};
 use crate::synth::problem::{Dataset, Target};
 
 /// A problem with the given instruction set and width whose only point is `x`, no examples.
@@ -34,27 +34,6 @@ fn game_problem(game: &str, size: usize, target: Target) -> Problem {
     let n = g.graph().vertices();
     let data = Dataset::from_box(&g, size, &TableOptions::default()).unwrap();
     Problem::new(data, OpSet::thesis(n), 8, target, None).unwrap()
-}
-
-/// Whether every instruction of `p` passes the pruning rules.
-fn follows_rules(p: &Program) -> bool {
-    let mut roots: Vec<Op> = Vec::new();
-    for &op in &p.0 {
-        let ok = match op.arity() {
-            0 => true,
-            1 => rules::unary_allowed(op, roots.pop().unwrap()),
-            _ => {
-                let r = roots.pop().unwrap();
-                let l = roots.pop().unwrap();
-                rules::binary_allowed(op, l, r)
-            }
-        };
-        if !ok {
-            return false;
-        }
-        roots.push(op);
-    }
-    true
 }
 
 /// The opcode literals that pin `p` in `enc`.
@@ -137,7 +116,7 @@ proptest! {
         let p = valid_program(ops.ops(), &choices);
         let problem = bare(ops, w, x.clone());
         let got = encoded_output(&problem, &p, layout);
-        if follows_rules(&p) {
+        if p.obeys_rules() {
             prop_assert_eq!(got, interp::run(&p, &x, mask), "{}", p);
         } else {
             prop_assert_eq!(got, None, "{} breaks a rule", p);
@@ -207,7 +186,7 @@ fn allowed(ops: &OpSet, length: usize) -> Vec<Program> {
     let mut idx = vec![0usize; length];
     loop {
         let p = Program(idx.iter().map(|&i| ops.ops()[i]).collect());
-        if p.is_valid() && follows_rules(&p) {
+        if p.is_valid() && p.obeys_rules() {
             out.push(p);
         }
         let mut j = 0;

@@ -11,7 +11,7 @@ use crate::game::spec;
 use crate::sg::table::TableOptions;
 use crate::synth::cegis;
 use crate::synth::interp::{mask, run};
-use crate::synth::lang::{rules, Op, OpSet, Program};
+use crate::synth::lang::{Op, OpSet, Program};
 use crate::synth::problem::{Dataset, Target};
 
 fn boxed(game: &str, max: usize, target: Target) -> Problem {
@@ -57,27 +57,6 @@ fn program_from(pool: &[Op], len: usize, choices: &[u32]) -> Program {
     let p = Program(ops);
     assert!(p.is_valid(), "{p}");
     p
-}
-
-/// Whether every step of `p` obeys the pruning rules (a direct walk of the stack of roots).
-fn obeys_rules(p: &Program) -> bool {
-    let mut roots: Vec<Op> = Vec::new();
-    for &op in &p.0 {
-        let ok = match op.arity() {
-            0 => true,
-            1 => rules::unary_allowed(op, roots.pop().unwrap()),
-            _ => {
-                let r = roots.pop().unwrap();
-                let l = roots.pop().unwrap();
-                rules::binary_allowed(op, l, r)
-            }
-        };
-        if !ok {
-            return false;
-        }
-        roots.push(op);
-    }
-    true
 }
 
 /// z3's outputs of `p` on every point of `problem`, with the opcodes fixed to `p`'s; `None` if
@@ -127,7 +106,7 @@ proptest! {
     fn pruning_forbids_exactly_what_the_rules_reject((width, len, choices, k, inputs) in strategy()) {
         let problem = with_points(2, width, k, inputs);
         let p = program_from(problem.ops.ops(), len, &choices);
-        prop_assert_eq!(z3_outputs(&problem, &p, true).is_some(), obeys_rules(&p), "{}", p);
+        prop_assert_eq!(z3_outputs(&problem, &p, true).is_some(), p.obeys_rules(), "{}", p);
     }
 }
 
