@@ -12,7 +12,7 @@ use grundy::sg::table::TableOptions;
 use grundy::synth::cegis::synthesize;
 use grundy::synth::lang::OpSet;
 use grundy::synth::problem::{Dataset, Problem, Target};
-use grundy::synth::sat::{Options, TunedSatBackend};
+use grundy::synth::sat::{Options, SatBackend};
 use grundy::synth::solver::Backend;
 
 fn main() {
@@ -40,7 +40,7 @@ fn main() {
             .map(String::from)
             .to_vec();
     }
-    let backend = TunedSatBackend {
+    let backend = SatBackend {
         proof: None,
         options,
     };

@@ -217,6 +217,7 @@ fn backend(choice: SolverChoice, args: &SynthArgs) -> Box<dyn Backend> {
     match choice {
         SolverChoice::Sat => Box::new(SatBackend {
             proof: args.proof.clone(),
+            ..SatBackend::default()
         }),
         SolverChoice::Smt => Box::new(SmtBackend),
         SolverChoice::Enum => Box::new(EnumBackend {
@@ -230,7 +231,7 @@ fn backend(choice: SolverChoice, args: &SynthArgs) -> Box<dyn Backend> {
                 threads: args.problem.threads.unwrap_or(0),
                 memory_limit: enum_memory(),
             },
-            fallback: SatBackend { proof: None },
+            fallback: SatBackend::default(),
         }),
     }
 }

@@ -48,11 +48,13 @@ use super::problem::Problem;
 use super::solver::{Backend, Found, LengthSearch};
 use crate::error::Error;
 
-/// The SAT backend with the default encoding. With `proof`, every refuted length leaves a DRAT
-/// proof `<proof>.len<L>.drat` next to the CNF it refutes, `<proof>.len<L>.cnf`.
+/// The SAT backend. With `proof`, every refuted length leaves a DRAT proof
+/// `<proof>.len<L>.drat` next to the CNF it refutes, `<proof>.len<L>.cnf`; `options` choose the
+/// encoding (the defaults are the measured best).
 #[derive(Clone, Debug, Default)]
 pub struct SatBackend {
     pub proof: Option<PathBuf>,
+    pub options: Options,
 }
 
 /// Encoding choices, for measuring alternatives; the defaults are the measured best.
@@ -95,32 +97,7 @@ impl Default for Options {
     }
 }
 
-/// The SAT backend with explicit [`Options`] (same name, `sat`).
-#[derive(Clone, Debug, Default)]
-pub struct TunedSatBackend {
-    pub proof: Option<PathBuf>,
-    pub options: Options,
-}
-
 impl Backend for SatBackend {
-    fn name(&self) -> &'static str {
-        "sat"
-    }
-
-    fn start<'p>(
-        &self,
-        problem: &'p Problem,
-        length: usize,
-    ) -> Result<Box<dyn LengthSearch + 'p>, Error> {
-        let tuned = TunedSatBackend {
-            proof: self.proof.clone(),
-            options: Options::default(),
-        };
-        tuned.start(problem, length)
-    }
-}
-
-impl Backend for TunedSatBackend {
     fn name(&self) -> &'static str {
         "sat"
     }

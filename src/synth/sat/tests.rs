@@ -224,7 +224,7 @@ fn the_structure_admits_exactly_the_valid_programs_the_rules_allow() {
 
 #[test]
 fn p3_shriek_and_circular() {
-    let backend = SatBackend { proof: None };
+    let backend = SatBackend::default();
     // Zero target: x1 + (x0 ^ x2) is 0 exactly on (a, 0, a) in the box, so 5 suffice.
     for (target, len) in [(Target::Zero, 5), (Target::Indicator, 6)] {
         let problem = game_problem("path:3", 6, target);
@@ -255,7 +255,7 @@ fn orbit_examples_are_some_member_zero() {
             .examples
             .iter()
             .any(|e| matches!(e, crate::synth::problem::Example::SomeZero { points, .. } if points.len() > 1)));
-        let out = synthesize(&problem, &SatBackend { proof: None }, 10, None).unwrap();
+        let out = synthesize(&problem, &SatBackend::default(), 10, None).unwrap();
         assert!(problem.failures(&out.program).is_empty(), "{}", out.program);
         assert!(out.minimal);
     }
@@ -264,7 +264,7 @@ fn orbit_examples_are_some_member_zero() {
 #[test]
 fn short_lengths_are_refuted_on_all_examples() {
     let problem = game_problem("path:3", 4, Target::Indicator);
-    let backend = SatBackend { proof: None };
+    let backend = SatBackend::default();
     for length in [3, 5] {
         let mut search = backend.start(&problem, length).unwrap();
         for e in 0..problem.examples.len() {
@@ -330,6 +330,7 @@ fn refutations_leave_self_checked_drat_proofs() {
     let problem = game_problem("path:3", 6, Target::Indicator);
     let backend = SatBackend {
         proof: Some(base.clone()),
+        ..SatBackend::default()
     };
     let mut search = backend.start(&problem, 5).unwrap();
     for e in (0..problem.examples.len()).step_by(5) {
@@ -346,7 +347,7 @@ fn refutations_leave_self_checked_drat_proofs() {
 fn deadlines_stop_the_solver() {
     // Refuting length 6 on all of CN(3,2) over [0,5)^3 takes seconds.
     let problem = game_problem("circular:3,2", 5, Target::Zero);
-    let backend = SatBackend { proof: None };
+    let backend = SatBackend::default();
     let mut search = backend.start(&problem, 6).unwrap();
     for e in 0..problem.examples.len() {
         search.add_example(e).unwrap();
