@@ -331,42 +331,76 @@ impl Problem {
         Some(dims)
     }
 
-    /// Whether two points differing only in variable `v` have different classes. On a box it
-    /// suffices to compare neighbours along `v` (a line whose classes differ somewhere has two
-    /// adjacent points that differ); otherwise points are grouped by their other coordinates.
-    fn depends_on(&self, v: usize, class: &dyn Fn(usize) -> u64) -> bool {
+    /// The dependency lower bound: a classifier must read every variable it depends on, and
+    /// combining k values takes k-1 binary instructions, so its length is at least 2k-1.
+    /// Returns the bound and the variables every accepted program must read.
+    ///
+    /// Without orbits, variable v is needed when two points differing only in v differ in
+    /// class. With orbits a program may answer on one member of each orbit only, so v is needed
+    /// when some orbit of zero positions has every member on a v-line (points differing only in
+    /// v) through a non-zero position: a program that ignores v is constant on those lines, so
+    /// it gives that whole orbit non-zero outputs.
+    pub fn lower_bound(&self) -> (usize, Vec<usize>) {
+        let deps: Vec<usize> = (0..self.vars())
+            .filter(|&v| {
+                if self.orbits {
+                    self.orbit_needs(v)
+                } else {
+                    self.depends_on(v)
+                }
+            })
+            .collect();
+        ((2 * deps.len()).saturating_sub(1).max(1), deps)
+    }
+
+    /// The class the target distinguishes at point `i`.
+    fn class(&self, i: usize) -> u64 {
+        match self.target {
+            Target::Sg => self.values[i] as u64,
+            _ => (self.values[i] == 0) as u64,
+        }
+    }
+
+    /// For every point, an id of its v-line (the points equal to it off v), dense from 0.
+    fn lines(&self, v: usize) -> Vec<usize> {
         if let Some(dims) = self.box_shape() {
             let stride: usize = dims[v + 1..].iter().product();
             return (0..self.points.len())
-                .any(|i| (i / stride) % dims[v] > 0 && class(i) != class(i - stride));
+                .map(|i| (i / (stride * dims[v])) * stride + i % stride)
+                .collect();
         }
-        let mut seen: AHashMap<Vec<u64>, u64> = AHashMap::new();
-        self.points.iter().enumerate().any(|(i, x)| {
-            let mut key = x.clone();
-            key[v] = u64::MAX;
-            let c = class(i);
-            *seen.entry(key).or_insert(c) != c
-        })
+        let mut ids: AHashMap<Vec<u64>, usize> = AHashMap::new();
+        self.points
+            .iter()
+            .map(|x| {
+                let mut key = x.to_vec();
+                key[v] = u64::MAX;
+                let next = ids.len();
+                *ids.entry(key).or_insert(next)
+            })
+            .collect()
     }
 
-    /// The dependency lower bound: a classifier of data that depends on k variables reads each
-    /// at least once and needs k-1 binary instructions to combine them, so has length >= 2k-1.
-    /// Returns the bound and the variables found to matter. Not valid with orbits (a program
-    /// may then look at one member of each orbit only), where it returns 1.
-    pub fn lower_bound(&self) -> (usize, Vec<usize>) {
-        if self.orbits {
-            return (1, Vec::new());
+    /// Whether two points on one v-line differ in class.
+    fn depends_on(&self, v: usize) -> bool {
+        let line = self.lines(v);
+        let mut class: Vec<Option<u64>> = vec![None; self.points.len()];
+        (0..self.points.len())
+            .any(|i| *class[line[i]].get_or_insert(self.class(i)) != self.class(i))
+    }
+
+    /// Whether some orbit of zero positions lies wholly on v-lines through non-zero positions.
+    fn orbit_needs(&self, v: usize) -> bool {
+        let line = self.lines(v);
+        let mut nonzero = vec![false; self.points.len()];
+        for (i, &val) in self.values.iter().enumerate() {
+            nonzero[line[i]] |= val != 0;
         }
-        let class = |i: usize| -> u64 {
-            match self.target {
-                Target::Sg => self.values[i] as u64,
-                _ => (self.values[i] == 0) as u64,
-            }
-        };
-        let deps: Vec<usize> = (0..self.vars())
-            .filter(|&v| self.depends_on(v, &class))
-            .collect();
-        ((2 * deps.len()).saturating_sub(1).max(1), deps)
+        self.examples.iter().any(|e| match e {
+            Example::SomeZero { points, .. } => points.iter().all(|&p| nonzero[line[p]]),
+            Example::Equals { point, value: 0 } => nonzero[line[*point]],
+            _ => false,
+        })
     }
 }
 
@@ -436,7 +470,44 @@ mod tests {
     #[test]
     fn dependency_bound() {
         assert_eq!(p3(Target::Zero, false).lower_bound(), (5, vec![0, 1, 2]));
-        assert_eq!(p3(Target::Zero, true).lower_bound().0, 1);
+        // Under the flip each zero position (a,0,a) is its own orbit, and a line through it
+        // along any vertex meets a non-zero position: all three vertices are still needed.
+        assert_eq!(p3(Target::Zero, true).lower_bound(), (5, vec![0, 1, 2]));
+    }
+
+    #[test]
+    fn orbit_bound_is_never_above_the_shortest_program() {
+        use crate::synth::enumerate::EnumBackend;
+        use crate::synth::solver::{Backend, Found};
+        let backend = EnumBackend {
+            threads: 1,
+            memory_limit: 1 << 30,
+        };
+        for name in ["path:3", "star:3", "circular:4,2", "shriek"] {
+            let game = spec::parse(name).unwrap();
+            let n = game.graph().vertices();
+            let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
+            let canon = |x: &[u64]| {
+                let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
+                game.symmetry().canonicalize(&mut p);
+                p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
+            };
+            let pr = Problem::new(data, OpSet::thesis(n), 8, Target::Zero, Some(&canon)).unwrap();
+            let (bound, _) = pr.lower_bound();
+            assert!(bound > 1, "{name}: the bound says something");
+            // Exhaustive search on every example refutes each shorter length.
+            for length in 1..bound {
+                let mut search = backend.start(&pr, length).unwrap();
+                for e in 0..pr.examples.len() {
+                    search.add_example(e).unwrap();
+                }
+                assert_eq!(
+                    search.solve(None).unwrap(),
+                    Found::Refuted,
+                    "{name} {length}"
+                );
+            }
+        }
     }
 
     #[test]
