@@ -86,6 +86,11 @@ pub fn print(
             "verified_points": problem.points.len(),
             "solver": solver,
             "refutations": o.refutations,
+            "undecided": o.undecided,
+            "lifted": o.lifted.as_ref().map(|l| serde_json::json!({
+                "variables": l.variables,
+                "base_length": l.base_length,
+            })),
             "dependent_vars": o.dependent_vars,
             "cegis_examples": o.examples.len(),
             "rounds": o.rounds,
@@ -107,11 +112,14 @@ pub fn print(
     if let Some(r) = reading {
         println!("reading:      {r} (orbit criterion)");
     }
-    let why = if o.refutations.is_empty() {
+    let mut why = if o.refutations.is_empty() {
         String::new()
     } else {
         format!(": lengths {}", refutation_text(&o.refutations))
     };
+    if let Some(u) = o.undecided {
+        why.push_str(&format!("; {u} undecided (timed out)"));
+    }
     println!("length:       {} ({status}{why})", o.program.len());
     println!("width:        {} bits", problem.width);
     println!("instructions: {}", problem.ops.describe());
@@ -121,8 +129,20 @@ pub fn print(
         problem.points.len(),
         problem.examples.len()
     );
+    let how = match &o.lifted {
+        Some(l) if !l.variables.is_empty() => {
+            let vars: Vec<String> = l.variables.iter().map(|v| format!("x{v}")).collect();
+            format!(
+                " (found by lifting: length {} on the slice {} = 0, then {} combined in)",
+                l.base_length,
+                vars.join(" = "),
+                vars.join(", ")
+            )
+        }
+        _ => String::new(),
+    };
     println!(
-        "solver:       {solver}, {} rounds, {} examples in the final solve",
+        "solver:       {solver}{how}, {} rounds, {} examples in the final solve",
         o.rounds,
         o.examples.len()
     );

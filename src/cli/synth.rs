@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::game::{spec, HypergraphNim};
 use crate::sg::table::TableOptions;
 use crate::synth::auto::AutoBackend;
-use crate::synth::cegis::{synthesize, Outcome};
+use crate::synth::cegis::{synthesize, synthesize_lifting, Outcome};
 use crate::synth::enumerate::EnumBackend;
 use crate::synth::lang::OpSet;
 use crate::synth::problem::{Canonical, Dataset, Problem, Target};
@@ -109,7 +109,7 @@ impl ProblemArgs {
                 ))
             }
         };
-        if self.orbits && data.points.iter().flatten().any(|&x| x > u32::MAX as u64) {
+        if self.orbits && data.points.flat().iter().any(|&x| x > u32::MAX as u64) {
             return Err(Error::Usage("positions too large for the game".into()));
         }
         Problem::new(data, ops, self.width, self.target, orbits)
@@ -261,12 +261,12 @@ pub fn run(args: &SynthArgs) -> Result<(), Error> {
     let outcome = if exporting && export_all {
         None
     } else {
-        Some(synthesize(
-            &problem,
-            backend.as_ref(),
-            args.max_len,
-            deadline,
-        )?)
+        // Auto also lifts from slices for long bounds; the named solvers search plainly.
+        let search = match args.solver {
+            SolverChoice::Auto => synthesize_lifting,
+            _ => synthesize,
+        };
+        Some(search(&problem, backend.as_ref(), args.max_len, deadline)?)
     };
     if exporting {
         export(args, &problem, outcome.as_ref())?;

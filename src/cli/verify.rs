@@ -12,7 +12,7 @@ use crate::sg::sweep::sweep;
 use crate::sg::table::available_memory;
 use crate::sg::{SearchConfig, SearchEngine};
 use crate::synth::lang::Program;
-use crate::synth::problem::{Dataset, Example, Problem};
+use crate::synth::problem::{Dataset, Example, Points, Problem};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -69,12 +69,9 @@ pub fn check_with(
         available_memory() / 5 * 4,
         true,
     )?;
-    let mut points = Vec::with_capacity(values.len());
-    let mut p = vec![0u32; n];
-    for _ in 0..values.len() {
-        points.push(p.iter().map(|&x| x as u64).collect());
-        crate::sg::sweep::advance(&mut p, &dims);
-    }
+    // The sweep is row-major over `dims`, as `of_box` counts.
+    let points = Points::of_box(&dims);
+    debug_assert_eq!(points.len(), values.len());
     let data = Dataset {
         vars: n,
         points,

@@ -19,6 +19,9 @@ pub struct AutoBackend<E, S> {
 
 struct AutoSearch<'p> {
     current: Box<dyn LengthSearch + 'p>,
+    /// The names of the first backend and of the fallback.
+    names: [&'static str; 2],
+    switched: bool,
     /// Structure built up front (cheap); examples are replayed on a switch.
     fallback: Option<Box<dyn LengthSearch + 'p>>,
     examples: Vec<usize>,
@@ -37,6 +40,8 @@ impl<E: Backend, S: Backend> Backend for AutoBackend<E, S> {
         Ok(Box::new(AutoSearch {
             current: self.first.start(problem, length)?,
             fallback: Some(self.fallback.start(problem, length)?),
+            names: [self.first.name(), self.fallback.name()],
+            switched: false,
             examples: Vec::new(),
         }))
     }
@@ -56,11 +61,16 @@ impl LengthSearch for AutoSearch<'_> {
                         next.add_example(e)?;
                     }
                     self.current = next;
+                    self.switched = true;
                     self.current.solve(deadline)
                 }
                 None => Err(Error::Resource(msg)),
             },
             other => other,
         }
+    }
+
+    fn answered_by(&self) -> Option<&'static str> {
+        Some(self.names[self.switched as usize])
     }
 }

@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use super::lang::Program;
+use super::lift::{self, Lifted};
 use super::problem::Problem;
 use super::solver::{Backend, Found};
 use crate::error::Error;
@@ -36,21 +37,26 @@ pub struct Outcome {
     pub rounds: usize,
     pub seconds_search: f64,
     pub seconds_verify: f64,
+    /// The length whose search timed out, when the program is the lifted one.
+    pub undecided: Option<usize>,
+    /// How the program was lifted, when it was.
+    pub lifted: Option<Lifted>,
 }
 
 /// A few examples of each kind, spread over the data, to start from.
 fn initial_examples(problem: &Problem) -> Vec<usize> {
-    let (zero, other): (Vec<usize>, Vec<usize>) =
-        (0..problem.examples.len()).partition(|&e| problem.examples[e].is_zero());
-    let spread = |v: &[usize], k: usize| -> Vec<usize> {
-        if v.is_empty() {
-            return Vec::new();
-        }
-        let step = (v.len() / k).max(1);
-        v.iter().step_by(step).take(k).copied().collect()
-    };
-    let mut out = spread(&zero, 3);
-    out.extend(spread(&other, 3));
+    let ex = &problem.examples;
+    let zeros = ex.iter().filter(|e| e.is_zero()).count();
+    let mut out = Vec::new();
+    for (kind, count) in [(true, zeros), (false, ex.len() - zeros)] {
+        let step = (count / 3).max(1);
+        out.extend(
+            (0..ex.len())
+                .filter(|&e| ex[e].is_zero() == kind)
+                .step_by(step)
+                .take(3),
+        );
+    }
     out
 }
 
@@ -68,16 +74,79 @@ pub fn synthesize(
     max_len: usize,
     deadline: Option<Instant>,
 ) -> Result<Outcome, Error> {
+    search(problem, backend, max_len, deadline, false)
+}
+
+/// As [`synthesize`], but when the dependency bound is long, first finds a program by lifting
+/// from slices ([`lift`]) and then searches only the shorter lengths, shortest first: a length
+/// found there wins, refuting them all makes the lifted program minimal, and on timeout the
+/// lifted program is reported as shortest found with the undecided length named.
+pub fn synthesize_lifting(
+    problem: &Problem,
+    backend: &dyn Backend,
+    max_len: usize,
+    deadline: Option<Instant>,
+) -> Result<Outcome, Error> {
+    search(problem, backend, max_len, deadline, true)
+}
+
+/// What a search has gathered so far.
+struct Run {
+    start: Instant,
+    deps: Vec<usize>,
+    refutations: Vec<Refutation>,
+    examples: Vec<usize>,
+    rounds: usize,
+    verify_seconds: f64,
+}
+
+impl Run {
+    fn finish(self, program: Program, undecided: Option<usize>, lifted: Option<Lifted>) -> Outcome {
+        Outcome {
+            minimal: undecided.is_none() && self.refutations.len() == program.len() - 1,
+            program,
+            refutations: self.refutations,
+            dependent_vars: self.deps,
+            examples: self.examples,
+            rounds: self.rounds,
+            seconds_search: self.start.elapsed().as_secs_f64() - self.verify_seconds,
+            seconds_verify: self.verify_seconds,
+            undecided,
+            lifted,
+        }
+    }
+}
+
+fn search(
+    problem: &Problem,
+    backend: &dyn Backend,
+    max_len: usize,
+    deadline: Option<Instant>,
+    lifting: bool,
+) -> Result<Outcome, Error> {
     let start = Instant::now();
     let (bound, deps) = problem.lower_bound();
-    let mut refutations = Vec::new();
-    let mut examples = initial_examples(problem);
-    let mut verify_seconds = 0.0;
-    let mut rounds = 0;
-    for length in 1..=max_len {
+    let lifted = if lifting && bound > lift::BASE_BOUND {
+        lift::find(problem, backend, max_len, deadline)?
+    } else {
+        None
+    };
+    let mut run = Run {
+        start,
+        deps,
+        refutations: Vec::new(),
+        examples: initial_examples(problem),
+        rounds: 0,
+        verify_seconds: 0.0,
+    };
+    let upto = lifted
+        .as_ref()
+        .map_or(max_len, |l| l.program.len() - 1)
+        .min(max_len);
+    for length in 1..=upto {
         let t = Instant::now();
         if length < bound {
-            refutations.push(Refutation {
+            run.refutations.push(Refutation {
                 length,
                 by: "dependency bound".into(),
                 examples: 0,
@@ -86,22 +155,25 @@ pub fn synthesize(
             continue;
         }
         let mut search = backend.start(problem, length)?;
-        for &e in &examples {
+        for &e in &run.examples {
             search.add_example(e)?;
         }
         loop {
-            rounds += 1;
+            run.rounds += 1;
             match search.solve(deadline)? {
                 Found::Refuted => {
-                    refutations.push(Refutation {
+                    run.refutations.push(Refutation {
                         length,
-                        by: backend.name().to_string(),
-                        examples: examples.len(),
+                        by: search.answered_by().unwrap_or(backend.name()).to_string(),
+                        examples: run.examples.len(),
                         seconds: t.elapsed().as_secs_f64(),
                     });
                     break;
                 }
                 Found::Timeout => {
+                    if let Some(l) = lifted {
+                        return Ok(run.finish(l.program.clone(), Some(length), Some(l)));
+                    }
                     return Err(Error::Resource(format!(
                         "timed out after {:.1} s: lengths below {length} are refuted, {length} is undecided",
                         start.elapsed().as_secs_f64()
@@ -116,23 +188,14 @@ pub fn synthesize(
                     }
                     let v = Instant::now();
                     let failures = problem.failures(&p);
-                    verify_seconds += v.elapsed().as_secs_f64();
+                    run.verify_seconds += v.elapsed().as_secs_f64();
                     if failures.is_empty() {
-                        return Ok(Outcome {
-                            program: p,
-                            minimal: refutations.len() == length - 1,
-                            refutations,
-                            dependent_vars: deps,
-                            examples,
-                            rounds,
-                            seconds_search: start.elapsed().as_secs_f64() - verify_seconds,
-                            seconds_verify: verify_seconds,
-                        });
+                        return Ok(run.finish(p, None, None));
                     }
                     let fresh: Vec<usize> = failures
                         .iter()
                         .copied()
-                        .filter(|e| !examples.contains(e))
+                        .filter(|e| !run.examples.contains(e))
                         .collect();
                     if fresh.is_empty() {
                         return Err(Error::Resource(format!(
@@ -142,13 +205,28 @@ pub fn synthesize(
                     }
                     for e in pick(&fresh, COUNTEREXAMPLES_PER_ROUND) {
                         search.add_example(e)?;
-                        examples.push(e);
+                        run.examples.push(e);
                     }
                 }
             }
         }
     }
-    Err(Error::Resource(format!(
-        "no program of length at most {max_len} exists (every length was refuted); raise --max-len"
-    )))
+    match lifted {
+        Some(l) => {
+            // Lifting checked it on every example; check again here, where results are made.
+            let v = Instant::now();
+            let ok = problem.failures(&l.program).is_empty();
+            run.verify_seconds += v.elapsed().as_secs_f64();
+            if !ok {
+                return Err(Error::Resource(format!(
+                    "lifting returned `{}`, which fails the data: a bug",
+                    l.program
+                )));
+            }
+            Ok(run.finish(l.program.clone(), None, Some(l)))
+        }
+        None => Err(Error::Resource(format!(
+            "no program of length at most {max_len} exists (every length was refuted); raise --max-len"
+        ))),
+    }
 }

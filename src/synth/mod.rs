@@ -10,6 +10,7 @@ pub mod cegis;
 pub mod enumerate;
 pub mod interp;
 pub mod lang;
+pub mod lift;
 pub mod problem;
 pub mod sat;
 pub mod smt;

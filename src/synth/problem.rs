@@ -4,6 +4,8 @@
 //! from a file. The target turns each position (or, with `--orbits`, each orbit of zero
 //! positions) into one example; solvers see examples, the interpreter checks them all.
 
+use std::collections::hash_map::Entry;
+use std::ops::Index;
 use std::path::Path;
 
 use ahash::AHashMap;
@@ -26,11 +28,130 @@ pub enum Target {
     Sg,
 }
 
+/// Data points of `vars` coordinates each, stored row after row in one flat vector.
+///
+/// Boxes run to millions of points: one `Vec` per point cost an allocation and ~100 bytes each
+/// (star:8 on [0,6)^9 took 1.5 GB); flat, a point costs its `vars` words and the set one
+/// allocation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Points {
+    vars: usize,
+    /// Kept apart from `data`, which cannot count points that have no coordinates.
+    len: usize,
+    data: Vec<u64>,
+}
+
+impl Points {
+    /// No points yet, with room for `capacity` of them, so a known count allocates once.
+    pub fn with_capacity(vars: usize, capacity: usize) -> Self {
+        Points {
+            vars,
+            len: 0,
+            data: Vec::with_capacity(vars.saturating_mul(capacity)),
+        }
+    }
+
+    /// Every position of the box [0,d_0) x ... in row-major order (last coordinate fastest),
+    /// the order of tabulation and sweeps, counted up in place: no per-point work but the copy.
+    ///
+    /// # Panics
+    /// When the box has more positions than fit in memory's address space.
+    pub fn of_box(dims: &[usize]) -> Self {
+        let count = dims
+            .iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+            .expect("the box has too many positions");
+        let mut points = Points::with_capacity(dims.len(), count);
+        let mut p = vec![0u64; dims.len()];
+        for _ in 0..count {
+            points.push(&p);
+            for (x, &d) in p.iter_mut().zip(dims).rev() {
+                *x += 1;
+                if (*x as usize) < d {
+                    break;
+                }
+                *x = 0;
+            }
+        }
+        points
+    }
+
+    /// Coordinates per point.
+    pub fn vars(&self) -> usize {
+        self.vars
+    }
+
+    /// Number of points.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no points.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Appends a point.
+    ///
+    /// # Panics
+    /// When `x` does not have `vars` coordinates.
+    pub fn push(&mut self, x: &[u64]) {
+        assert_eq!(
+            x.len(),
+            self.vars,
+            "a point has one coordinate per variable"
+        );
+        self.data.extend_from_slice(x);
+        self.len += 1;
+    }
+
+    /// The points in order. Not `chunks_exact`, which panics on 0 variables (and would yield
+    /// no points then rather than `len` empty ones).
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u64]> + DoubleEndedIterator + Clone + '_ {
+        (0..self.len).map(move |i| &self[i])
+    }
+
+    /// Every coordinate of every point, row after row: for checks that need not know which
+    /// point a value belongs to.
+    pub fn flat(&self) -> &[u64] {
+        &self.data
+    }
+}
+
+impl Index<usize> for Points {
+    type Output = [u64];
+
+    /// Point `i`.
+    ///
+    /// # Panics
+    /// When `i >= len()`.
+    fn index(&self, i: usize) -> &[u64] {
+        assert!(i < self.len, "point {i} of {} is out of range", self.len);
+        &self.data[i * self.vars..(i + 1) * self.vars]
+    }
+}
+
+/// Rows into points; the first row sets `vars` (none gives no points and no variables).
+///
+/// # Panics
+/// When the rows differ in length.
+impl<R: AsRef<[u64]>> FromIterator<R> for Points {
+    fn from_iter<I: IntoIterator<Item = R>>(rows: I) -> Self {
+        let mut rows = rows.into_iter().peekable();
+        let vars = rows.peek().map_or(0, |r| r.as_ref().len());
+        let mut points = Points::with_capacity(vars, rows.size_hint().0);
+        for r in rows {
+            points.push(r.as_ref());
+        }
+        points
+    }
+}
+
 /// Positions and their SG values.
 #[derive(Clone, Debug)]
 pub struct Dataset {
     pub vars: usize,
-    pub points: Vec<Vec<u64>>,
+    pub points: Points,
     pub values: Vec<Nimber>,
     /// Where the data came from, for reports.
     pub source: String,
@@ -41,16 +162,13 @@ impl Dataset {
     pub fn from_box(game: &HypergraphNim, max: usize, opts: &TableOptions) -> Result<Self, Error> {
         let n = game.graph().vertices();
         let t = table::tabulate(game.graph(), &vec![max; n], opts)?;
-        let mut p = vec![0u32; n];
-        let mut points = Vec::with_capacity(t.len());
-        for i in 0..t.len() {
-            t.position_of(i, &mut p);
-            points.push(p.iter().map(|&x| x as u64).collect());
-        }
+        // The table is row-major over its dims, as `of_box` counts.
+        let points = Points::of_box(t.dims());
+        debug_assert_eq!(points.len(), t.len());
         Ok(Dataset {
             vars: n,
             points,
-            values: t.values().to_vec(),
+            values: t.into_values(),
             source: format!("{} on [0,{max})^{n}", game.name()),
         })
     }
@@ -63,7 +181,7 @@ impl Dataset {
             path: path.into(),
             msg: format!("line {line}: {msg}"),
         };
-        let mut points = Vec::new();
+        let mut points = Points::default();
         let mut values = Vec::new();
         let mut vars = None;
         for (i, line) in text.lines().enumerate() {
@@ -91,6 +209,10 @@ impl Dataset {
                     ),
                 ));
             }
+            if points.is_empty() {
+                // At most one point a line: one allocation for the file.
+                points = Points::with_capacity(cols.len() - 1, text.lines().count() - i);
+            }
             let nums: Result<Vec<u64>, _> = cols.iter().map(|c| c.parse::<u64>()).collect();
             let nums = nums.map_err(|_| {
                 bad(
@@ -102,7 +224,7 @@ impl Dataset {
             values.push(
                 Nimber::try_from(v).map_err(|_| bad(i + 1, format!("value {v} is too large")))?,
             );
-            points.push(x.to_vec());
+            points.push(x);
         }
         let vars = vars.ok_or_else(|| Error::Data {
             path: path.into(),
@@ -170,7 +292,7 @@ pub struct Problem {
     pub target: Target,
     /// Whether zero positions are grouped into orbits under the game's automorphisms.
     pub orbits: bool,
-    pub points: Vec<Vec<u64>>,
+    pub points: Points,
     pub values: Vec<Nimber>,
     pub examples: Vec<Example>,
     pub source: String,
@@ -201,8 +323,9 @@ impl Problem {
         if data.points.is_empty() {
             return Err(Error::Usage("no data points".into()));
         }
+        debug_assert_eq!(data.points.vars(), data.vars, "points and data disagree");
         let m = mask(width);
-        if let Some(x) = data.points.iter().flatten().find(|&&x| x > m) {
+        if let Some(x) = data.points.flat().iter().find(|&&x| x > m) {
             return Err(Error::Usage(format!(
                 "the data holds {x}, which does not fit in {width} bits (raise --width)"
             )));
@@ -229,7 +352,12 @@ impl Problem {
                 "constant {k} does not fit in {width} bits"
             )));
         }
-        let mut examples = Vec::new();
+        // One example per point unless orbits merge them: reserve once, not by doubling.
+        let mut examples = Vec::with_capacity(if orbits.is_none() {
+            data.values.len()
+        } else {
+            0
+        });
         let mut orbit_of: AHashMap<Vec<u64>, usize> = AHashMap::new();
         for (i, &v) in data.values.iter().enumerate() {
             let ex = match (target, v, orbits) {
@@ -237,24 +365,21 @@ impl Problem {
                     point: i,
                     value: v as u64,
                 },
-                (_, 0, Some(canon)) => {
-                    let key = canon(&data.points[i]);
-                    match orbit_of.get(&key) {
-                        Some(&e) => {
-                            if let Example::SomeZero { points, .. } = &mut examples[e] {
-                                points.push(i);
-                            }
-                            continue;
+                (_, 0, Some(canon)) => match orbit_of.entry(canon(&data.points[i])) {
+                    Entry::Occupied(e) => {
+                        if let Example::SomeZero { points, .. } = &mut examples[*e.get()] {
+                            points.push(i);
                         }
-                        None => {
-                            orbit_of.insert(key, examples.len());
-                            Example::SomeZero {
-                                points: vec![i],
-                                boolean: target == Target::Indicator,
-                            }
+                        continue;
+                    }
+                    Entry::Vacant(e) => {
+                        e.insert(examples.len());
+                        Example::SomeZero {
+                            points: vec![i],
+                            boolean: target == Target::Indicator,
                         }
                     }
-                }
+                },
                 (_, 0, None) => Example::Equals { point: i, value: 0 },
                 (Target::Indicator, _, _) => Example::Equals { point: i, value: 1 },
                 (Target::Zero, _, _) => Example::NonZero { point: i },
@@ -303,21 +428,19 @@ impl Problem {
     /// (last coordinate fastest), as tabulation and `grundy table` produce them.
     pub fn box_shape(&self) -> Option<Vec<usize>> {
         let n = self.vars();
-        let dims: Vec<usize> = (0..n)
-            .map(|v| {
-                self.points
-                    .iter()
-                    .map(|x| x[v] as usize + 1)
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
+        // The largest coordinates, in one pass over the points.
+        let mut dims = vec![0usize; n];
+        for x in self.points.iter() {
+            for (d, &c) in dims.iter_mut().zip(x) {
+                *d = (*d).max(c as usize + 1);
+            }
+        }
         if dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d)) != Some(self.points.len()) {
             return None;
         }
         let mut expect = vec![0u64; n];
-        for x in &self.points {
-            if *x != expect {
+        for x in self.points.iter() {
+            if x != expect {
                 return None;
             }
             for v in (0..n).rev() {
@@ -341,12 +464,15 @@ impl Problem {
     /// v) through a non-zero position: a program that ignores v is constant on those lines, so
     /// it gives that whole orbit non-zero outputs.
     pub fn lower_bound(&self) -> (usize, Vec<usize>) {
+        // Once for every variable: on a large box the scan costs more than the checks.
+        let shape = self.box_shape();
         let deps: Vec<usize> = (0..self.vars())
             .filter(|&v| {
+                let lines = self.lines(v, shape.as_deref());
                 if self.orbits {
-                    self.orbit_needs(v)
+                    self.orbit_needs(&lines)
                 } else {
-                    self.depends_on(v)
+                    self.depends_on(&lines)
                 }
             })
             .collect();
@@ -361,46 +487,92 @@ impl Problem {
         }
     }
 
-    /// For every point, an id of its v-line (the points equal to it off v), dense from 0.
-    fn lines(&self, v: usize) -> Vec<usize> {
-        if let Some(dims) = self.box_shape() {
-            let stride: usize = dims[v + 1..].iter().product();
-            return (0..self.points.len())
-                .map(|i| (i / (stride * dims[v])) * stride + i % stride)
-                .collect();
+    /// The v-lines of the points (the points equal to each other off v); `shape` is
+    /// [`Problem::box_shape`].
+    fn lines(&self, v: usize, shape: Option<&[usize]>) -> Lines {
+        if let Some(dims) = shape {
+            return Lines::Box {
+                stride: dims[v + 1..].iter().product(),
+                side: dims[v],
+                count: self.points.len().checked_div(dims[v]).unwrap_or(0),
+            };
         }
         let mut ids: AHashMap<Vec<u64>, usize> = AHashMap::new();
-        self.points
+        // The key is built in `key` and copied only for a line not seen yet.
+        let mut key = Vec::with_capacity(self.points.vars());
+        let listed = self
+            .points
             .iter()
             .map(|x| {
-                let mut key = x.to_vec();
+                key.clear();
+                key.extend_from_slice(x);
                 key[v] = u64::MAX;
-                let next = ids.len();
-                *ids.entry(key).or_insert(next)
+                match ids.get(key.as_slice()) {
+                    Some(&id) => id,
+                    None => {
+                        let next = ids.len();
+                        ids.insert(key.clone(), next);
+                        next
+                    }
+                }
             })
-            .collect()
+            .collect();
+        Lines::Listed {
+            ids: listed,
+            count: ids.len(),
+        }
     }
 
-    /// Whether two points on one v-line differ in class.
-    fn depends_on(&self, v: usize) -> bool {
-        let line = self.lines(v);
-        let mut class: Vec<Option<u64>> = vec![None; self.points.len()];
+    /// Whether two points on one line differ in class.
+    fn depends_on(&self, lines: &Lines) -> bool {
+        let mut class: Vec<Option<u64>> = vec![None; lines.count()];
         (0..self.points.len())
-            .any(|i| *class[line[i]].get_or_insert(self.class(i)) != self.class(i))
+            .any(|i| *class[lines.of(i)].get_or_insert(self.class(i)) != self.class(i))
     }
 
-    /// Whether some orbit of zero positions lies wholly on v-lines through non-zero positions.
-    fn orbit_needs(&self, v: usize) -> bool {
-        let line = self.lines(v);
-        let mut nonzero = vec![false; self.points.len()];
+    /// Whether some orbit of zero positions lies wholly on lines through non-zero positions.
+    fn orbit_needs(&self, lines: &Lines) -> bool {
+        let mut nonzero = vec![false; lines.count()];
         for (i, &val) in self.values.iter().enumerate() {
-            nonzero[line[i]] |= val != 0;
+            nonzero[lines.of(i)] |= val != 0;
         }
         self.examples.iter().any(|e| match e {
-            Example::SomeZero { points, .. } => points.iter().all(|&p| nonzero[line[p]]),
-            Example::Equals { point, value: 0 } => nonzero[line[*point]],
+            Example::SomeZero { points, .. } => points.iter().all(|&p| nonzero[lines.of(p)]),
+            Example::Equals { point, value: 0 } => nonzero[lines.of(*point)],
             _ => false,
         })
+    }
+}
+
+/// Which v-line each point lies on, as ids dense from 0.
+enum Lines {
+    /// Points that are a box in row-major order: the id follows from the index, so nothing
+    /// per point is stored (10M points would take 80 MB a variable).
+    Box {
+        /// Points between consecutive values of v.
+        stride: usize,
+        /// d_v.
+        side: usize,
+        count: usize,
+    },
+    /// Any other points: the id of each.
+    Listed { ids: Vec<usize>, count: usize },
+}
+
+impl Lines {
+    /// The line of point `i`.
+    fn of(&self, i: usize) -> usize {
+        match self {
+            Lines::Box { stride, side, .. } => (i / (stride * side)) * stride + i % stride,
+            Lines::Listed { ids, .. } => ids[i],
+        }
+    }
+
+    /// Number of lines (ids are below it).
+    fn count(&self) -> usize {
+        match self {
+            Lines::Box { count, .. } | Lines::Listed { count, .. } => *count,
+        }
     }
 }
 
@@ -517,7 +689,7 @@ mod tests {
             let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
             // The same points shuffled are no longer a box: the general path runs.
             let mut loose = data.clone();
-            loose.points.reverse();
+            loose.points = data.points.iter().rev().collect();
             loose.values.reverse();
             let a = Problem::new(
                 data,
@@ -552,12 +724,52 @@ mod tests {
     }
 
     #[test]
+    fn points_are_rows_of_a_flat_vector() {
+        let mut p = Points::with_capacity(3, 2);
+        assert!(p.is_empty());
+        p.push(&[1, 2, 3]);
+        p.push(&[4, 5, 6]);
+        assert_eq!((p.len(), p.vars(), &p[1]), (2, 3, &[4, 5, 6][..]));
+        assert_eq!(p.flat(), &[1, 2, 3, 4, 5, 6]);
+        let rows: Vec<&[u64]> = p.iter().rev().collect();
+        assert_eq!(rows, [&[4, 5, 6][..], &[1, 2, 3]]);
+        assert_eq!(p, [vec![1, 2, 3], vec![4, 5, 6]].into_iter().collect());
+        // No variables: points are empty slices, and still counted.
+        let mut none = Points::with_capacity(0, 4);
+        none.push(&[]);
+        none.push(&[]);
+        assert_eq!((none.len(), none.iter().count(), &none[1]), (2, 2, &[][..]));
+        assert_eq!(Points::of_box(&[]).len(), 1);
+        let empty: Points = std::iter::empty::<Vec<u64>>().collect();
+        assert!(empty.is_empty() && empty.iter().next().is_none());
+    }
+
+    #[test]
+    #[should_panic(expected = "one coordinate per variable")]
+    fn points_refuse_the_wrong_length() {
+        Points::with_capacity(2, 1).push(&[1, 2, 3]);
+    }
+
+    #[test]
+    fn box_points_follow_the_table_order() {
+        let game = spec::parse("star:3").unwrap();
+        let t = table::tabulate(game.graph(), &[2, 3, 1, 4], &TableOptions::default()).unwrap();
+        let points = Points::of_box(t.dims());
+        assert_eq!(points.len(), t.len());
+        let mut p = [0u32; 4];
+        for (i, x) in points.iter().enumerate() {
+            t.position_of(i, &mut p);
+            assert!(x.iter().zip(p).all(|(&a, b)| a == b as u64), "{i}");
+        }
+    }
+
+    #[test]
     fn data_files_parse_or_say_why() {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("d.tsv");
         std::fs::write(&f, "x0\tx1\tsg\n0\t0\t0\n0\t1\t1\n").unwrap();
         let d = Dataset::from_file(&f).unwrap();
-        assert_eq!((d.vars, d.points.len()), (2, 2));
+        assert_eq!((d.vars, d.points.len(), &d.points[1]), (2, 2, &[0, 1][..]));
         std::fs::write(&f, "0,0,0\n0,1\n").unwrap();
         assert!(Dataset::from_file(&f)
             .unwrap_err()

@@ -25,6 +25,11 @@ pub trait LengthSearch {
     fn add_example(&mut self, index: usize) -> Result<(), Error>;
     /// Searches until an answer or the deadline.
     fn solve(&mut self, deadline: Option<Instant>) -> Result<Found, Error>;
+    /// The backend answering now, when it is not the one that started the search (`auto`
+    /// hands lengths on), so refutations are credited to what proved them.
+    fn answered_by(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// A family of searches: one per length.

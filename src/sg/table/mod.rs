@@ -166,6 +166,11 @@ impl BoxTable {
     pub fn values(&self) -> &[u32] {
         &self.values
     }
+
+    /// The values, row-major, without copying them.
+    pub fn into_values(self) -> Vec<Nimber> {
+        self.values
+    }
 }
 
 /// Bytes the tabulation would need (output table plus rings), for refusing a box up front.

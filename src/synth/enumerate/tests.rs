@@ -7,7 +7,7 @@ use crate::sg::table::TableOptions;
 use crate::synth::cegis;
 use crate::synth::interp::run;
 use crate::synth::lang::{rules, OpSet, Program};
-use crate::synth::problem::{Dataset, Example, Target};
+use crate::synth::problem::{Dataset, Example, Points, Target};
 
 /// splitmix64: reproducible pseudo-random numbers for the cross-checks.
 struct Rng(u64);
@@ -95,9 +95,11 @@ fn random_problem(rng: &mut Rng, vars: usize, width: u32, extras: bool) -> Probl
     };
     let m = crate::synth::interp::mask(width);
     let npoints = 3 + rng.below(5) as usize;
-    let points: Vec<Vec<u64>> = (0..npoints)
-        .map(|_| (0..vars).map(|_| rng.below(m.min(5) + 1)).collect())
-        .collect();
+    let mut points = Points::with_capacity(vars, npoints);
+    for _ in 0..npoints {
+        let x: Vec<u64> = (0..vars).map(|_| rng.below(m.min(5) + 1)).collect();
+        points.push(&x);
+    }
     let hidden: Option<Program> = (rng.below(2) == 0).then(|| {
         let len = 1 + 2 * rng.below(3) as usize;
         let all = all_programs(ops.ops(), len, false);

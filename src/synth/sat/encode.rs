@@ -122,8 +122,11 @@ impl<'p> Encoder<'p> {
         if let Some(o) = self.outputs.get(&point) {
             return o.clone();
         }
-        let x = self.problem.points[point].clone();
-        let out = self.values(&x).pop().expect("length >= 1");
+        let problem = self.problem;
+        let out = self
+            .values(&problem.points[point])
+            .pop()
+            .expect("length >= 1");
         self.outputs.insert(point, out.clone());
         out
     }

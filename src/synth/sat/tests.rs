@@ -22,7 +22,7 @@ fn bare(ops: OpSet, width: u32, x: Vec<u64>) -> Problem {
         width,
         target: Target::Zero,
         orbits: false,
-        points: vec![x],
+        points: [x].into_iter().collect(),
         values: vec![0],
         examples: Vec::new(),
         source: "test".into(),

@@ -12,7 +12,7 @@ use crate::sg::table::TableOptions;
 use crate::synth::cegis;
 use crate::synth::interp::{mask, run};
 use crate::synth::lang::{Op, OpSet, Program};
-use crate::synth::problem::{Dataset, Target};
+use crate::synth::problem::{Dataset, Points, Target};
 
 fn boxed(game: &str, max: usize, target: Target) -> Problem {
     let g = spec::parse(game).unwrap();
@@ -26,10 +26,10 @@ fn with_points(vars: usize, width: u32, konst: u64, inputs: Vec<Vec<u64>>) -> Pr
     let m = mask(width);
     let ops =
         OpSet::with_edits(vars, &format!("+Mod,+Min,+Max,+Lt,+Const({})", konst & m)).unwrap();
-    let points: Vec<Vec<u64>> = inputs
-        .into_iter()
-        .map(|x| x.iter().map(|v| v & m).collect())
-        .collect();
+    let mut points = Points::with_capacity(vars, inputs.len());
+    for x in &inputs {
+        points.push(&x.iter().map(|v| v & m).collect::<Vec<u64>>());
+    }
     let data = Dataset {
         vars,
         values: vec![1; points.len()],
@@ -198,7 +198,8 @@ fn the_deadline_stops_z3() {
 
 #[test]
 fn orbits_refute_short_lengths_by_search() {
-    // With orbits the dependency bound does not apply: smt refutes lengths 1..4 itself.
+    // The orbit dependency bound refutes lengths 1..4; with the indicator target smt refutes
+    // lengths 5 and 6 itself.
     let game = spec::parse("circular:3,3").unwrap();
     let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
     let canon = |x: &[u64]| {
@@ -206,10 +207,12 @@ fn orbits_refute_short_lengths_by_search() {
         game.symmetry().canonicalize(&mut p);
         p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
     };
-    let problem = Problem::new(data, OpSet::thesis(3), 8, Target::Zero, Some(&canon)).unwrap();
+    let problem = Problem::new(data, OpSet::thesis(3), 8, Target::Indicator, Some(&canon)).unwrap();
     let out = cegis::synthesize(&problem, &SmtBackend, 8, None).unwrap();
     assert!(out.minimal && problem.failures(&out.program).is_empty());
-    assert!(out.refutations.iter().all(|r| r.by == "smt"));
+    let by: Vec<&str> = out.refutations.iter().map(|r| r.by.as_str()).collect();
+    assert_eq!(by[..4], ["dependency bound"; 4]);
+    assert!(by[4..].iter().all(|&b| b == "smt") && by.len() > 4);
     assert_eq!(out.program.len(), out.refutations.len() + 1);
 }
 
@@ -218,7 +221,7 @@ fn an_instruction_set_that_cannot_fill_a_step_is_refuted() {
     // Length 2 needs a unary instruction second; without any the length is simply refuted.
     let data = Dataset {
         vars: 2,
-        points: vec![vec![1, 2]],
+        points: [[1, 2]].into_iter().collect(),
         values: vec![0],
         source: "t".into(),
     };
