@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use grundy::game::spec;
 use grundy::sg::table::TableOptions;
 use grundy::synth::cegis::synthesize;
+use grundy::synth::data::Dataset;
 use grundy::synth::lang::OpSet;
-use grundy::synth::problem::{Dataset, Problem, Target};
+use grundy::synth::problem::{Problem, Target};
 use grundy::synth::sat::{Options, SatBackend};
 use grundy::synth::solver::Backend;
 

@@ -11,8 +11,9 @@ use crate::game::HypergraphNim;
 use crate::sg::sweep::sweep;
 use crate::sg::table::available_memory;
 use crate::sg::{SearchConfig, SearchEngine};
+use crate::synth::data::{Dataset, Points};
 use crate::synth::lang::Program;
-use crate::synth::problem::{Dataset, Example, Points, Problem};
+use crate::synth::problem::{Example, Problem};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {

@@ -13,9 +13,10 @@
 use std::time::Instant;
 
 use super::cegis;
+use super::data::Dataset;
 use super::interp::run;
 use super::lang::{Op, Program};
-use super::problem::{Dataset, Problem};
+use super::problem::Problem;
 use super::solver::Backend;
 use crate::error::Error;
 

@@ -6,7 +6,9 @@
 //! over a [`solver::Backend`].
 
 pub mod auto;
+pub mod bound;
 pub mod cegis;
+pub mod data;
 pub mod enumerate;
 pub mod interp;
 pub mod lang;

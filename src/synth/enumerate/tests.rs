@@ -5,9 +5,10 @@ use super::*;
 use crate::game::spec;
 use crate::sg::table::TableOptions;
 use crate::synth::cegis;
+use crate::synth::data::{Dataset, Points};
 use crate::synth::interp::run;
 use crate::synth::lang::{rules, OpSet, Program};
-use crate::synth::problem::{Dataset, Example, Points, Target};
+use crate::synth::problem::{Example, Target};
 
 /// splitmix64: reproducible pseudo-random numbers for the cross-checks.
 struct Rng(u64);

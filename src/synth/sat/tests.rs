@@ -11,9 +11,10 @@ use super::*;
 use crate::game::spec;
 use crate::sg::table::TableOptions;
 use crate::synth::cegis::synthesize;
+use crate::synth::data::Dataset;
 use crate::synth::interp;
 use crate::synth::lang::{Op, OpSet, Program};
-use crate::synth::problem::{Dataset, Target};
+use crate::synth::problem::Target;
 
 /// A problem with the given instruction set and width whose only point is `x`, no examples.
 fn bare(ops: OpSet, width: u32, x: Vec<u64>) -> Problem {

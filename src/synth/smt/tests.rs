@@ -10,9 +10,10 @@ use super::*;
 use crate::game::spec;
 use crate::sg::table::TableOptions;
 use crate::synth::cegis;
+use crate::synth::data::{Dataset, Points};
 use crate::synth::interp::{mask, run};
 use crate::synth::lang::{Op, OpSet, Program};
-use crate::synth::problem::{Dataset, Points, Target};
+use crate::synth::problem::Target;
 
 fn boxed(game: &str, max: usize, target: Target) -> Problem {
     let g = spec::parse(game).unwrap();
