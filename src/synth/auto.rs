@@ -4,9 +4,16 @@
 //! while the solvers spend seconds bit-blasting multiplication and division; but the number of
 //! distinct output vectors grows quickly with length and examples, so a length whose enumeration
 //! would exceed the memory limit is handed to SAT, which gets the examples gathered so far.
+//!
+//! One length goes to SAT from the start: the dependency bound's own length 2k-1 when k is
+//! large (the bound above [`lift::BASE_BOUND`]). There every needed variable is read exactly
+//! once, which the SAT encoding states outright and combines with the order of interchangeable
+//! variables, while enumeration cannot use either and runs out of memory (stars with 5 or more
+//! leaves).
 
 use std::time::Instant;
 
+use super::lift;
 use super::problem::Problem;
 use super::solver::{Backend, Found, LengthSearch};
 use crate::error::Error;
@@ -37,12 +44,25 @@ impl<E: Backend, S: Backend> Backend for AutoBackend<E, S> {
         problem: &'p Problem,
         length: usize,
     ) -> Result<Box<dyn LengthSearch + 'p>, Error> {
-        Ok(Box::new(AutoSearch {
-            current: self.first.start(problem, length)?,
-            fallback: Some(self.fallback.start(problem, length)?),
-            names: [self.first.name(), self.fallback.name()],
-            switched: false,
-            examples: Vec::new(),
+        let bound = problem.lower_bound().0;
+        let switched = length == bound && bound > lift::BASE_BOUND;
+        let fallback = self.fallback.start(problem, length)?;
+        Ok(Box::new(if switched {
+            AutoSearch {
+                current: fallback,
+                fallback: None,
+                names: [self.first.name(), self.fallback.name()],
+                switched,
+                examples: Vec::new(),
+            }
+        } else {
+            AutoSearch {
+                current: self.first.start(problem, length)?,
+                fallback: Some(fallback),
+                names: [self.first.name(), self.fallback.name()],
+                switched,
+                examples: Vec::new(),
+            }
         }))
     }
 }

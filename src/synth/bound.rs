@@ -46,6 +46,10 @@ impl Problem {
     /// v) through a non-zero position: a program that ignores v is constant on those lines, so
     /// it gives that whole orbit non-zero outputs.
     pub fn lower_bound(&self) -> (usize, Vec<usize>) {
+        self.bound.get_or_init(|| self.compute_bound()).clone()
+    }
+
+    fn compute_bound(&self) -> (usize, Vec<usize>) {
         // Once for every variable: on a large box the scan costs more than the checks.
         let shape = self.box_shape();
         let deps: Vec<usize> = (0..self.vars())

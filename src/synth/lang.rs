@@ -73,6 +73,14 @@ impl Op {
         )
     }
 
+    /// Whether `(a op b) op c == a op (b op c)` always (and the operation is commutative).
+    pub fn is_associative(self) -> bool {
+        matches!(
+            self,
+            Op::Plus | Op::Mul | Op::And | Op::Or | Op::Xor | Op::Min | Op::Max
+        )
+    }
+
     /// The constant a nullary instruction pushes, if it is not a variable.
     pub fn constant(self) -> Option<u64> {
         match self {
@@ -436,8 +444,28 @@ pub mod rules {
         }
     }
 
-    /// Whether a binary `op` with left operand rooted at `left` and right at `right` may appear.
+    /// Whether a binary `op` with left operand rooted at `left` and right at `right` may appear:
+    /// [`binary_allowed_ignoring_chains`] and [`chain_allowed`].
     pub fn binary_allowed(op: Op, left: Op, right: Op) -> bool {
+        binary_allowed_ignoring_chains(op, left, right) && chain_allowed(op, left, right)
+    }
+
+    /// The chain rule. A cluster of an associative `op` over operands t_1..t_m can be rebuilt
+    /// with the same length and value as a right-deep chain of the operands rooted below `op`
+    /// (sorted), with those rooted above `op` hung on top left-deep:
+    /// `((t1 op (t2 op t3)) op g1) op g2`. Every node of that shape passes this and the other
+    /// rules (in a shortest program; a sibling pair the rebuild creates that another rule
+    /// rejects would make it shorter), so a left operand rooted at `op` is needed only under a
+    /// right operand rooted above `op`. The sat and smt encodings apply it; enumeration cannot
+    /// (a class of equal vectors has members with different roots) and searches the larger
+    /// space, which reaches the same shortest length.
+    pub fn chain_allowed(op: Op, left: Op, right: Op) -> bool {
+        !(op.is_associative() && left == op && right <= op)
+    }
+
+    /// Every rule but the chain rule: these read an operand's root only when it is a leaf, or
+    /// to keep commutative operands in order, which enumeration over classes can apply exactly.
+    pub fn binary_allowed_ignoring_chains(op: Op, left: Op, right: Op) -> bool {
         // Commutative: operands in instruction order (swapping keeps length and value).
         if op.is_commutative() && left > right {
             return false;
@@ -525,6 +553,87 @@ mod tests {
         assert!(OpSet::with_edits(3, "+Push(1)").is_err());
         assert!(OpSet::with_edits(3, "-Zero").is_err());
         assert!(OpSet::with_edits(3, "-One").is_err());
+    }
+
+    /// The shortest length at which some program reaches each output vector on `points`,
+    /// among all programs of length <= `max` or (with `ruled`) those passing every rule.
+    fn shortest_lengths(
+        ops: &OpSet,
+        points: &[[u64; 2]],
+        mask: u64,
+        max: usize,
+        ruled: bool,
+    ) -> ahash::AHashMap<Vec<u64>, usize> {
+        // levels[l]: one (vector, root) per program of length l with that pair; the rules read
+        // nothing else.
+        let mut levels: Vec<Vec<(Vec<u64>, Op)>> = vec![Vec::new()];
+        let mut shortest = ahash::AHashMap::new();
+        for len in 1..=max {
+            let mut level: Vec<(Vec<u64>, Op)> = Vec::new();
+            for &op in ops.ops() {
+                match op.arity() {
+                    0 if len == 1 => {
+                        let leaf = Program(vec![op]);
+                        let v: Vec<u64> = points
+                            .iter()
+                            .map(|x| crate::synth::interp::run(&leaf, x, mask).unwrap())
+                            .collect();
+                        level.push((v, op));
+                    }
+                    0 => {}
+                    1 => {
+                        for (v, root) in &levels[len - 1] {
+                            if !ruled || rules::unary_allowed(op, *root) {
+                                let w = v.iter().map(|&a| op.apply(a, 0, mask)).collect();
+                                level.push((w, op));
+                            }
+                        }
+                    }
+                    _ => {
+                        for a in 1..len.saturating_sub(1) {
+                            for (l, lr) in &levels[a] {
+                                for (r, rr) in &levels[len - 1 - a] {
+                                    if !ruled || rules::binary_allowed(op, *lr, *rr) {
+                                        let w =
+                                            l.iter().zip(r).map(|(&x, &y)| op.apply(x, y, mask));
+                                        level.push((w.collect(), op));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            for (v, _) in &level {
+                shortest.entry(v.clone()).or_insert(len);
+            }
+            let mut seen = ahash::AHashSet::new();
+            level.retain(|(v, r)| seen.insert((v.clone(), *r)));
+            levels.push(level);
+        }
+        shortest
+    }
+
+    /// The rules' soundness, by brute force: every output vector that some program of length
+    /// <= 6 reaches is reached at the same shortest length by a program passing every rule.
+    #[test]
+    fn rules_keep_a_shortest_program_for_every_vector() {
+        let ops = OpSet::with_edits(2, "+Min,+Max").unwrap();
+        let points: Vec<[u64; 2]> = (0..16).map(|i| [i % 4, i / 4 + 2]).collect();
+        // Width 3, so wrapping shows.
+        let all = shortest_lengths(&ops, &points, 7, 6, false);
+        let ruled = shortest_lengths(&ops, &points, 7, 6, true);
+        assert!(all.len() > 1000, "{} vectors", all.len());
+        assert_eq!(all, ruled);
+        // Sums and differences only, to length 11: operands rooted above Plus (Minus) hang
+        // on the chain's top, and only the exact chain rule keeps them.
+        let ops = OpSet::with_edits(
+            2,
+            "-Mul,-Div,-And,-Or,-Xor,-Not,-BooleanNot,-LeftShift,-RightShift,-BooleanEq",
+        )
+        .unwrap();
+        let all = shortest_lengths(&ops, &points, 7, 11, false);
+        assert_eq!(all, shortest_lengths(&ops, &points, 7, 11, true));
     }
 
     #[test]

@@ -17,3 +17,4 @@ pub mod problem;
 pub mod sat;
 pub mod smt;
 pub mod solver;
+pub mod twins;

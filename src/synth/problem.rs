@@ -82,6 +82,11 @@ pub struct Problem {
     pub values: Vec<Nimber>,
     pub examples: Vec<Example>,
     pub source: String,
+    /// The dependency bound, computed on first use ([`Problem::lower_bound`]): every backend
+    /// asks for it at every length, and on a large box it is a scan of every point.
+    pub(crate) bound: std::sync::OnceLock<(usize, Vec<usize>)>,
+    /// Runs of interchangeable variables, computed on first use ([`Problem::twin_runs`]).
+    pub(crate) twins: std::sync::OnceLock<Vec<Vec<usize>>>,
 }
 
 impl Problem {
@@ -181,6 +186,8 @@ impl Problem {
             values: data.values,
             examples,
             source: data.source,
+            bound: Default::default(),
+            twins: Default::default(),
         })
     }
 

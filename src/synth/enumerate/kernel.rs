@@ -278,7 +278,8 @@ pub(super) struct Rules {
 /// Whether a rule-respecting program may apply binary `op` to operands rooted at `l` and `r`,
 /// in this order or (for commutative `op`, which is enumerated in one order only) swapped.
 pub(super) fn pair_allowed(op: Op, l: Op, r: Op) -> bool {
-    rules::binary_allowed(op, l, r) || (op.is_commutative() && rules::binary_allowed(op, r, l))
+    let ok = rules::binary_allowed_ignoring_chains;
+    ok(op, l, r) || (op.is_commutative() && ok(op, r, l))
 }
 
 impl Rules {

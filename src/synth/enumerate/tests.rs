@@ -64,7 +64,9 @@ fn all_programs(ops: &[Op], max: usize, with_rules: bool) -> Vec<Vec<Program>> {
                     for a in 1..l - 1 {
                         for x in &by_len[a] {
                             for y in &by_len[l - 1 - a] {
-                                if with_rules && !rules::binary_allowed(op, root(x), root(y)) {
+                                if with_rules
+                                    && !rules::binary_allowed_ignoring_chains(op, root(x), root(y))
+                                {
                                     continue;
                                 }
                                 let mut p = x.clone();

@@ -32,6 +32,9 @@ impl<'p> Encoder<'p> {
         let mut cnf = Cnf::default();
         let depth_vars = options.depth_vars || options.layout == Layout::Slots;
         let st = Structure::new(&mut cnf, problem.ops.ops(), length, depth_vars);
+        let needed = problem.lower_bound().1;
+        st.require_reads(&mut cnf, &needed);
+        st.order_twins(&mut cnf, &needed, &problem.twin_runs());
         let guards = if options.guarded {
             guards(&mut cnf, &st)
         } else {

@@ -204,6 +204,69 @@ impl Structure {
         self.depth = depth;
     }
 
+    /// Every variable in `needed` is pushed at some step: the dependency bound's argument as
+    /// clauses, sound for the whole data because `needed` comes from all of it. At the bound's
+    /// own length 2k-1 that leaves room for nothing but one push of each needed variable and
+    /// binary instructions; saying so outright lets propagation see it at once.
+    pub fn require_reads(&self, cnf: &mut Cnf, needed: &[usize]) {
+        let step_lits =
+            |k: usize| -> Vec<Lit> { (0..self.length).filter_map(|t| self.op[t][k]).collect() };
+        let push = |v: usize| self.ops.iter().position(|&o| o == Op::Push(v as u8));
+        for &v in needed {
+            match push(v) {
+                Some(k) => cnf.clause(&step_lits(k)),
+                None => cnf.clause(&[]),
+            }
+        }
+        if needed.is_empty() || self.length != 2 * needed.len() - 1 {
+            return;
+        }
+        for (k, &o) in self.ops.iter().enumerate() {
+            let kept = o.arity() == 2 || matches!(o, Op::Push(v) if needed.contains(&(v as usize)));
+            let lits = step_lits(k);
+            if !kept {
+                for l in lits {
+                    cnf.clause(&[!l]);
+                }
+            } else if o.arity() == 0 {
+                for i in 0..lits.len() {
+                    for j in i + 1..lits.len() {
+                        cnf.clause(&[!lits[i], !lits[j]]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// At the bound's length 2k-1 (after [`Structure::require_reads`]) every needed variable is
+    /// pushed exactly once, so a solution with the members of a twin run relabelled in the
+    /// order they are pushed is a solution too, and it still obeys the pruning rules: a run
+    /// holds consecutive indices, so no comparison with a variable outside it changes, and two
+    /// pushed leaves of one commutative instruction come left first. Hence each run may be
+    /// pushed in increasing index order, which divides the search by the runs' factorials.
+    /// Does nothing at other lengths, where a variable may be pushed twice.
+    pub fn order_twins(&self, cnf: &mut Cnf, needed: &[usize], runs: &[Vec<usize>]) {
+        if needed.is_empty() || self.length != 2 * needed.len() - 1 {
+            return;
+        }
+        let push = |v: usize| self.ops.iter().position(|&o| o == Op::Push(v as u8));
+        for run in runs {
+            let members: Vec<usize> = run.iter().copied().filter(|v| needed.contains(v)).collect();
+            for pair in members.windows(2) {
+                let (Some(a), Some(b)) = (push(pair[0]), push(pair[1])) else {
+                    continue;
+                };
+                // b at step t means a at some step before t.
+                for t in 0..self.length {
+                    let Some(bt) = self.op[t][b] else { continue };
+                    let mut c = vec![!bt];
+                    c.extend((0..t).filter_map(|u| self.op[u][a]));
+                    cnf.clause(&c);
+                }
+            }
+        }
+    }
+
     /// The literal selecting step s as the left operand of binary step u.
     pub fn left_selector(&self, u: usize, s: usize) -> Option<Lit> {
         if u < 2 || s + 1 >= u {

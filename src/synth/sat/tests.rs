@@ -27,6 +27,8 @@ fn bare(ops: OpSet, width: u32, x: Vec<u64>) -> Problem {
         values: vec![0],
         examples: Vec::new(),
         source: "test".into(),
+        bound: Default::default(),
+        twins: Default::default(),
     }
 }
 
@@ -365,4 +367,53 @@ fn deadlines_stop_the_solver() {
     assert_eq!(found, Found::Timeout);
     // A stopped solver stays stopped rather than answering from a broken state.
     assert_eq!(search.solve(None).unwrap(), Found::Timeout);
+}
+
+/// At the dependency bound's length every needed variable is pushed once and the star's
+/// interchangeable leaves in increasing order: a program breaking either is excluded, the same
+/// program with its leaves in order is not.
+#[test]
+fn the_bound_length_reads_each_variable_once_and_twins_in_order() {
+    let problem = game_problem("star:3", 4, Target::Zero);
+    assert_eq!(problem.lower_bound(), (7, vec![0, 1, 2, 3]));
+    assert_eq!(problem.twin_runs(), vec![vec![1, 2, 3]]);
+    let allowed = |text: &str| {
+        let p: Program = text.parse().unwrap();
+        let mut enc = Encoder::new(&problem, p.len(), &Options::default());
+        let mut solver = Solver::new();
+        enc.cnf.flush_into(&mut solver);
+        solver.assume(&pin(&enc, &p));
+        solver.solve().unwrap()
+    };
+    assert!(allowed("Push(0) Push(1) Push(2) Push(3) Xor Xor Or"));
+    assert!(
+        !allowed("Push(0) Push(2) Push(1) Push(3) Xor Xor Or"),
+        "leaves out of order"
+    );
+    assert!(
+        !allowed("Push(0) Push(1) Push(1) Push(3) Xor Xor Or"),
+        "x2 never read"
+    );
+    // One step longer: a variable may be read twice, so the order is free.
+    assert!(allowed("Push(0) Push(2) Push(1) Push(3) Xor Xor Or Not"));
+}
+
+/// With reads, twin order and the chain rule, sat's minimal lengths are still enumeration's
+/// (which uses none of them) on stars, where all three apply.
+#[test]
+fn sat_and_enumeration_agree_on_stars() {
+    use crate::synth::enumerate::EnumBackend;
+    let enumeration = EnumBackend {
+        threads: 2,
+        memory_limit: 1 << 30,
+    };
+    for game in ["star:2", "star:3"] {
+        for target in [Target::Zero, Target::Indicator] {
+            let problem = game_problem(game, 4, target);
+            let a = synthesize(&problem, &SatBackend::default(), 10, None).unwrap();
+            let b = synthesize(&problem, &enumeration, 10, None).unwrap();
+            assert!(a.minimal && b.minimal);
+            assert_eq!(a.program.len(), b.program.len(), "{game} {target:?}");
+        }
+    }
 }
