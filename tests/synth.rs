@@ -347,3 +347,45 @@ fn committed_instances_have_their_recorded_status() {
     }
     assert!(checked >= 4, "the manifest lists the instances");
 }
+
+/// Stars beyond the thesis: lifted from smaller stars, the bound's length refuted by sat, and
+/// the result re-checked on a larger box by `grundy verify`.
+#[test]
+fn stars_with_more_leaves_are_lifted_and_proved() {
+    for (target, len) in [("zero", 11), ("indicator", 12)] {
+        let j = synth_json(&["star:5", "--max", "4", "--target", target]);
+        assert_eq!(j["length"], len, "{target}: {j}");
+        assert_eq!(j["minimal"], true, "{target}: {j}");
+        assert_eq!(j["lifted"]["variables"].as_array().unwrap().len(), 2, "{j}");
+        verifies("star:5", &j["program"], "5", &["--target", target]);
+    }
+    // The indicator's length 11 is the bound's own length: refuted by sat, not enumeration.
+    let j = synth_json(&["star:5", "--max", "4", "--target", "indicator"]);
+    let last = j["refutations"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (last["length"].as_u64(), last["by"].as_str()),
+        (Some(11), Some("sat"))
+    );
+}
+
+/// On timeout a lifted program is still reported, as shortest found, with the length left open.
+#[test]
+fn a_timeout_after_lifting_reports_the_lifted_program_as_shortest_found() {
+    let j = synth_json(&[
+        "star:7",
+        "--max",
+        "3",
+        "--target",
+        "indicator",
+        "--timeout",
+        "2",
+    ]);
+    assert_eq!(
+        (j["length"].as_u64(), j["minimal"].as_bool()),
+        (Some(16), Some(false)),
+        "{j}"
+    );
+    assert_eq!(j["status"], "shortest found");
+    assert_eq!(j["undecided"], 15);
+    verifies("star:7", &j["program"], "4", &["--target", "indicator"]);
+}

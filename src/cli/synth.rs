@@ -171,9 +171,10 @@ pub struct SynthArgs {
     #[arg(long, value_enum, default_value_t = SolverChoice::Auto)]
     solver: SolverChoice,
     /// Longest program to try.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 20)]
     max_len: usize,
-    /// Give up after this many seconds (error, exit 2).
+    /// Stop searching after this many seconds: a program found by lifting is then reported as
+    /// shortest found, with the undecided length; without one it is an error (exit 2).
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
     /// Keep SAT refutations as checkable proofs: FILE.len<L>.<ext> per refuted length.
