@@ -59,12 +59,15 @@ const STARS: &[Case] = &[
     case("star 8", "star:8", 6, "zero", "out of reach"),
 ];
 
-/// Seconds allowed per run before it counts as not finished.
+/// Seconds allowed per run of the thesis's cases before it counts as not finished.
 const TIMEOUT: f64 = 120.0;
+/// The target for stars with 5-8 leaves; a lifted program found in time is reported
+/// with "not proved minimal" when the shorter lengths are still open.
+const STAR_TIMEOUT: f64 = 60.0;
 
-fn run(c: &Case, target: &str, orbits: bool, solver: &str) -> String {
+fn run(c: &Case, target: &str, orbits: bool, solver: &str, timeout: f64) -> String {
     let max = c.max.to_string();
-    let timeout = TIMEOUT.to_string();
+    let timeout = timeout.to_string();
     let mut args = vec![
         "synth",
         c.game,
@@ -107,7 +110,13 @@ fn run(c: &Case, target: &str, orbits: bool, solver: &str) -> String {
     format!("{secs:.2} s, len {}{minimal}", v["length"])
 }
 
-fn table(title: &str, cases: &[Case], solvers: &[&str], variants: &[(&str, bool)]) {
+fn table(
+    title: &str,
+    cases: &[Case],
+    solvers: &[&str],
+    variants: &[(&str, bool)],
+    timeout: f64,
+) {
     println!("\n#### {title}\n");
     let mut header = "| case | target | thesis |".to_string();
     for s in solvers {
@@ -126,7 +135,10 @@ fn table(title: &str, cases: &[Case], solvers: &[&str], variants: &[(&str, bool)
             } else {
                 target.to_string()
             };
-            let cells: Vec<String> = solvers.iter().map(|s| run(c, target, orbits, s)).collect();
+            let cells: Vec<String> = solvers
+                .iter()
+                .map(|s| run(c, target, orbits, s, timeout))
+                .collect();
             println!(
                 "| {} | {label} | {} | {} |",
                 c.name,
@@ -156,28 +168,40 @@ fn main() {
         ("zero", true),
         ("indicator", true),
     ];
+    let stars = || {
+        table(
+            "Stars with 5-8 leaves (auto: lifting, then SAT at the bound's length)",
+            STARS,
+            &["auto"],
+            &variants,
+            STAR_TIMEOUT,
+        )
+    };
     match only {
         Some("quick") => table(
             "Thesis cases, default solver (auto)",
             THESIS,
             &["auto"],
             &variants,
+            TIMEOUT,
         ),
-        Some("thesis") => table("Thesis cases", THESIS, &["sat", "smt", "enum"], &variants),
-        Some("stars") => table(
-            "Stars with 5-8 leaves",
-            STARS,
+        Some("thesis") => table(
+            "Thesis cases",
+            THESIS,
             &["sat", "smt", "enum"],
-            &[("zero", false), ("indicator", false)],
+            &variants,
+            TIMEOUT,
         ),
+        Some("stars") => stars(),
         _ => {
-            table("Thesis cases", THESIS, &["sat", "smt", "enum"], &variants);
             table(
-                "Stars with 5-8 leaves",
-                STARS,
+                "Thesis cases",
+                THESIS,
                 &["sat", "smt", "enum"],
-                &[("zero", false), ("indicator", false)],
+                &variants,
+                TIMEOUT,
             );
+            stars();
         }
     }
 }

@@ -1,9 +1,12 @@
 //! Synthesis of the shortest straight-line stack program that classifies zero positions (or
 //! reproduces the SG function) of a data set, with proof of minimality.
 //!
-//! [`lang`] defines the thesis's instruction set, [`interp`] runs programs, [`problem`] turns
-//! data and a target into examples, [`cegis`] drives shortest-first counterexample-guided search
-//! over a [`solver::Backend`].
+//! [`lang`] defines the thesis's instruction set and pruning rules, [`interp`] runs programs,
+//! [`data`] holds positions and values, [`problem`] turns them and a target into examples,
+//! [`bound`] and [`twins`] read facts every solution obeys off the data, [`cegis`] drives
+//! shortest-first counterexample-guided search over a [`solver::Backend`] (`sat`, `smt`,
+//! `enumerate`, or [`auto`] choosing among them), and [`lift`] finds long programs from slices
+//! of the data.
 
 pub mod auto;
 pub mod bound;

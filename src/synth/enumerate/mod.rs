@@ -30,9 +30,11 @@
 //! those two points, and the larger operand level is scanned only in the buckets that can give
 //! the wanted values with the other operand (test `last_level_accepts_exactly_the_solutions`).
 //!
-//! **Pruning.** The search covers the same *rule space* as the other backends: programs in which
-//! every node passes [`rules`](crate::synth::lang::rules), except that a commutative node may
-//! have its operands in either order (commutative instructions are applied to each unordered
+//! **Pruning.** The search covers the *rule space* of the other backends without the chain rule
+//! ([`rules::chain_allowed`](crate::synth::lang::rules::chain_allowed), which reads inner roots
+//! that a class of equal vectors does not have): programs in which every node passes
+//! [`rules::binary_allowed_ignoring_chains`](crate::synth::lang::rules::binary_allowed_ignoring_chains)
+//! and the unary rules, except that a commutative node may have its operands in either order (commutative instructions are applied to each unordered
 //! pair of classes once). The two spaces reach the same vectors at every length: swapping the
 //! operands of a commutative node keeps its value, its length and its root, so it satisfies the
 //! order rule after a swap, and no other node sees the difference. The rules read the *root
