@@ -110,13 +110,7 @@ fn run(c: &Case, target: &str, orbits: bool, solver: &str, timeout: f64) -> Stri
     format!("{secs:.2} s, len {}{minimal}", v["length"])
 }
 
-fn table(
-    title: &str,
-    cases: &[Case],
-    solvers: &[&str],
-    variants: &[(&str, bool)],
-    timeout: f64,
-) {
+fn table(title: &str, cases: &[Case], solvers: &[&str], variants: &[(&str, bool)], timeout: f64) {
     println!("\n#### {title}\n");
     let mut header = "| case | target | thesis |".to_string();
     for s in solvers {
