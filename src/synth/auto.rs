@@ -47,22 +47,17 @@ impl<E: Backend, S: Backend> Backend for AutoBackend<E, S> {
         let bound = problem.lower_bound().0;
         let switched = length == bound && bound > lift::BASE_BOUND;
         let fallback = self.fallback.start(problem, length)?;
-        Ok(Box::new(if switched {
-            AutoSearch {
-                current: fallback,
-                fallback: None,
-                names: [self.first.name(), self.fallback.name()],
-                switched,
-                examples: Vec::new(),
-            }
+        let (current, fallback) = if switched {
+            (fallback, None)
         } else {
-            AutoSearch {
-                current: self.first.start(problem, length)?,
-                fallback: Some(fallback),
-                names: [self.first.name(), self.fallback.name()],
-                switched,
-                examples: Vec::new(),
-            }
+            (self.first.start(problem, length)?, Some(fallback))
+        };
+        Ok(Box::new(AutoSearch {
+            current,
+            fallback,
+            names: [self.first.name(), self.fallback.name()],
+            switched,
+            examples: Vec::new(),
         }))
     }
 }

@@ -66,7 +66,7 @@ impl Problem {
     }
 
     /// The class the target distinguishes at point `i`.
-    fn class(&self, i: usize) -> u64 {
+    pub(crate) fn class(&self, i: usize) -> u64 {
         match self.target {
             Target::Sg => self.values[i] as u64,
             _ => (self.values[i] == 0) as u64,

@@ -5,7 +5,7 @@
 
 use ahash::AHashMap;
 
-use super::problem::{Example, Problem, Target};
+use super::problem::{Example, Problem};
 
 impl Problem {
     /// Runs of consecutive variable indices (two or more) whose members are pairwise twins,
@@ -16,12 +16,19 @@ impl Problem {
         self.twins
             .get_or_init(|| {
                 let n = self.vars();
+                // One index of the points serves every pair checked.
+                let index: AHashMap<&[u64], usize> = self
+                    .points
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (x, i))
+                    .collect();
                 let mut runs: Vec<Vec<usize>> = Vec::new();
                 let mut run = vec![0];
                 for v in 1..n {
                     // Twins form classes (a swap twice is the identity, and swaps compose), so
                     // checking against the run's first member suffices.
-                    if self.interchangeable(run[0], v) {
+                    if self.interchangeable(&index, run[0], v) {
                         run.push(v);
                     } else {
                         runs.push(std::mem::replace(&mut run, vec![v]));
@@ -36,17 +43,7 @@ impl Problem {
 
     /// Whether swapping variables `a` and `b` maps the data onto itself, class for class, and
     /// (with orbits) every orbit example onto an orbit example.
-    fn interchangeable(&self, a: usize, b: usize) -> bool {
-        let index: AHashMap<&[u64], usize> = self
-            .points
-            .iter()
-            .enumerate()
-            .map(|(i, x)| (x, i))
-            .collect();
-        let class = |i: usize| match self.target {
-            Target::Sg => self.values[i] as u64,
-            _ => (self.values[i] == 0) as u64,
-        };
+    fn interchangeable(&self, index: &AHashMap<&[u64], usize>, a: usize, b: usize) -> bool {
         let mut swapped = Vec::with_capacity(self.vars());
         let mut image = vec![usize::MAX; self.points.len()];
         for (i, x) in self.points.iter().enumerate() {
@@ -54,7 +51,7 @@ impl Problem {
             swapped.extend_from_slice(x);
             swapped.swap(a, b);
             match index.get(swapped.as_slice()) {
-                Some(&j) if class(j) == class(i) => image[i] = j,
+                Some(&j) if self.class(j) == self.class(i) => image[i] = j,
                 _ => return false,
             }
         }
