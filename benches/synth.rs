@@ -2,8 +2,10 @@
 //! solved by sat, smt and enum side by side in one run, with the thesis's times beside ours.
 //!
 //! `cargo bench --bench synth` (all), `-- thesis` (the thesis's cases only), `-- stars` (5-8
-//! leaves), `-- quick` (the default solver only on the thesis's cases). Each run is the release `grundy synth`
-//! binary with `--json`; wall seconds include tabulating the data. Output is Markdown.
+//! leaves), `-- quick` (the default solver only on the thesis's cases). Further words keep only
+//! the cases whose name contains one of them (`-- thesis 'CN(5' 'CN(4,3)'`), and `SYNTH_BENCH_TIMEOUT=<secs>` changes
+//! the per-run timeout of the thesis's cases. Each run is the release `grundy synth` binary with
+//! `--json`; wall seconds include tabulating the data. Output is Markdown.
 
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -111,7 +113,15 @@ fn run(c: &Case, target: &str, orbits: bool, solver: &str, timeout: f64) -> Stri
 }
 
 fn table(title: &str, cases: &[Case], solvers: &[&str], variants: &[(&str, bool)], timeout: f64) {
-    println!("\n#### {title}\n");
+    let words: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .skip(1)
+        .collect();
+    let cases = cases
+        .iter()
+        .filter(|c| words.is_empty() || words.iter().any(|w| c.name.contains(w.as_str())));
+    println!("\n#### {title} (timeout {timeout} s per run)\n");
     let mut header = "| case | target | thesis |".to_string();
     for s in solvers {
         header += &format!(" {s} |");
@@ -162,6 +172,10 @@ fn main() {
         ("zero", true),
         ("indicator", true),
     ];
+    let timeout = std::env::var("SYNTH_BENCH_TIMEOUT")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(TIMEOUT);
     let stars = || {
         table(
             "Stars with 5-8 leaves (auto: lifting, then SAT at the bound's length)",
@@ -177,14 +191,14 @@ fn main() {
             THESIS,
             &["auto"],
             &variants,
-            TIMEOUT,
+            timeout,
         ),
         Some("thesis") => table(
             "Thesis cases",
             THESIS,
             &["sat", "smt", "enum"],
             &variants,
-            TIMEOUT,
+            timeout,
         ),
         Some("stars") => stars(),
         _ => {
@@ -193,7 +207,7 @@ fn main() {
                 THESIS,
                 &["sat", "smt", "enum"],
                 &variants,
-                TIMEOUT,
+                timeout,
             );
             stars();
         }
