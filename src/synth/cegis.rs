@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::lang::Program;
 use super::lift::{self, Lifted};
-use super::problem::Problem;
+use super::problem::{Example, Problem};
 use super::solver::{Backend, Found};
 use crate::error::Error;
 
@@ -43,27 +43,58 @@ pub struct Outcome {
     pub lifted: Option<Lifted>,
 }
 
-/// A few examples of each kind, spread over the data, to start from.
-fn initial_examples(problem: &Problem) -> Vec<usize> {
-    let ex = &problem.examples;
-    let zeros = ex.iter().filter(|e| e.is_zero()).count();
-    let mut out = Vec::new();
-    for (kind, count) in [(true, zeros), (false, ex.len() - zeros)] {
-        let step = (count / 3).max(1);
-        out.extend(
-            (0..ex.len())
-                .filter(|&e| ex[e].is_zero() == kind)
-                .step_by(step)
-                .take(3),
-        );
+/// Examples are picked among this many times as many of the cheapest candidates.
+const POOL_PER_PICK: usize = 8;
+
+/// What an example costs a solver, cheapest first: its number of points (the SAT encoding
+/// repeats the program's circuit for every member of an orbit), then the sum of their
+/// coordinates. Small positions are also where the zero positions' pattern is most regular, so
+/// they refute sooner: measured on stars with 6-8 leaves at the bound's length, preferring
+/// them turned runs that timed out after 150 s into refutations (star:6 indicator --orbits)
+/// and cut star:7's indicator refutation from 40 s to 30 s.
+fn cost(problem: &Problem, e: usize) -> (usize, u64) {
+    let n = problem.vars();
+    let size = |p: usize| {
+        problem.points.flat()[p * n..(p + 1) * n]
+            .iter()
+            .sum::<u64>()
+    };
+    match &problem.examples[e] {
+        Example::Equals { point, .. } | Example::NonZero { point } => (1, size(*point)),
+        Example::SomeZero { points, .. } => (points.len(), points.iter().map(|&p| size(p)).sum()),
     }
-    out
 }
 
-/// Spread picks from the failures, so one round does not add near-duplicates.
-fn pick(failures: &[usize], k: usize) -> Vec<usize> {
-    let step = (failures.len() / k).max(1);
-    failures.iter().step_by(step).take(k).copied().collect()
+/// `k` examples from `candidates`: spread over the cheapest few ([`cost`]), so one round does
+/// not add near-duplicates nor an orbit of thousands of members when a small one would do.
+fn pick(problem: &Problem, candidates: &[usize], k: usize) -> Vec<usize> {
+    let mut pool: Vec<(usize, u64, usize)> = candidates
+        .iter()
+        .map(|&e| {
+            let (points, size) = cost(problem, e);
+            (points, size, e)
+        })
+        .collect();
+    let keep = (k * POOL_PER_PICK).min(pool.len());
+    if keep < pool.len() {
+        pool.select_nth_unstable(keep);
+        pool.truncate(keep);
+    }
+    pool.sort_unstable();
+    let step = (pool.len() / k.max(1)).max(1);
+    pool.iter().step_by(step).take(k).map(|c| c.2).collect()
+}
+
+/// A few of the cheapest examples of each kind to start from.
+fn initial_examples(problem: &Problem) -> Vec<usize> {
+    let mut out = Vec::new();
+    for kind in [true, false] {
+        let of_kind: Vec<usize> = (0..problem.examples.len())
+            .filter(|&e| problem.examples[e].is_zero() == kind)
+            .collect();
+        out.extend(pick(problem, &of_kind, 3));
+    }
+    out
 }
 
 /// Searches lengths 1..=max_len with `backend`; fails with a clear message on timeout or when
@@ -203,7 +234,7 @@ fn search(
                             backend.name()
                         )));
                     }
-                    for e in pick(&fresh, COUNTEREXAMPLES_PER_ROUND) {
+                    for e in pick(problem, &fresh, COUNTEREXAMPLES_PER_ROUND) {
                         search.add_example(e)?;
                         run.examples.push(e);
                     }
@@ -228,5 +259,45 @@ fn search(
         None => Err(Error::Resource(format!(
             "no program of length at most {max_len} exists (every length was refuted); raise --max-len"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::problem::tests::boxed;
+    use crate::synth::problem::Target;
+
+    #[test]
+    fn picks_are_the_cheapest_examples_spread_out() {
+        let problem = boxed("star:3", 4, Target::Indicator, true);
+        let all: Vec<usize> = (0..problem.examples.len()).collect();
+        let costs: Vec<(usize, u64)> = all.iter().map(|&e| cost(&problem, e)).collect();
+        assert!(
+            costs.iter().any(|c| c.0 > 1),
+            "star:3 has orbits of several members, so the order is not trivial"
+        );
+        let k = 2;
+        let picked = pick(&problem, &all, k);
+        assert_eq!(picked.len(), k);
+        let mut sorted = costs.clone();
+        sorted.sort_unstable();
+        let pool_worst = sorted[(k * POOL_PER_PICK).min(sorted.len()) - 1];
+        for &e in &picked {
+            assert!(
+                cost(&problem, e) <= pool_worst,
+                "{e} is not among the cheapest"
+            );
+        }
+        assert_ne!(picked[0], picked[1], "picks are distinct");
+        assert_eq!(
+            cost(&problem, picked[0]),
+            sorted[0],
+            "the cheapest example comes first"
+        );
+        // Every kind is represented at the start, cheapest first.
+        let start = initial_examples(&problem);
+        assert!(start.iter().any(|&e| problem.examples[e].is_zero()));
+        assert!(start.iter().any(|&e| !problem.examples[e].is_zero()));
     }
 }

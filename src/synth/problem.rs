@@ -225,8 +225,13 @@ pub(crate) mod tests {
     use crate::sg::table::TableOptions;
 
     pub(crate) fn p3(target: Target, orbits: bool) -> Problem {
-        let game = spec::parse("path:3").unwrap();
-        let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
+        boxed("path:3", 4, target, orbits)
+    }
+
+    /// The problem of `game` on [0,max)^n with the thesis's instructions at width 8.
+    pub(crate) fn boxed(game: &str, max: usize, target: Target, orbits: bool) -> Problem {
+        let game = spec::parse(game).unwrap();
+        let data = Dataset::from_box(&game, max, &TableOptions::default()).unwrap();
         let canon = |x: &[u64]| {
             let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
             game.symmetry().canonicalize(&mut p);
@@ -234,7 +239,7 @@ pub(crate) mod tests {
         };
         Problem::new(
             data,
-            OpSet::thesis(3),
+            OpSet::thesis(game.graph().vertices()),
             8,
             target,
             if orbits { Some(&canon) } else { None },
