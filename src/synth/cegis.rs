@@ -235,6 +235,11 @@ fn search(
                         )));
                     }
                     for e in pick(problem, &fresh, COUNTEREXAMPLES_PER_ROUND) {
+                        // An orbit of thousands of members takes seconds to encode; past the
+                        // deadline the next solve reports the timeout at once.
+                        if deadline.is_some_and(|d| Instant::now() >= d) {
+                            break;
+                        }
                         search.add_example(e)?;
                         run.examples.push(e);
                     }

@@ -169,15 +169,12 @@ impl<'p> SatSearch<'p> {
         }
         let deadline = Rc::new(Cell::new(None));
         let mut solver = Solver::new();
-        {
+        if let Some(decay) = options.vsids_decay {
             let mut c = varisat::config::SolverConfigUpdate::new();
-            if let Ok(v) = std::env::var("SAT_VSIDS") {
-                c.vsids_decay = Some(v.parse().unwrap());
-            }
-            if let Ok(v) = std::env::var("SAT_RESTART") {
-                c.luby_restart_interval_scale = Some(v.parse().unwrap());
-            }
-            solver.config(&c).unwrap();
+            c.vsids_decay = Some(decay);
+            solver
+                .config(&c)
+                .map_err(|e| Error::Usage(format!("SAT solver option: {e}")))?;
         }
         let sink = DeadlineSink {
             inner: io::sink(),
