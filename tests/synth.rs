@@ -389,3 +389,30 @@ fn a_timeout_after_lifting_reports_the_lifted_program_as_shortest_found() {
     assert_eq!(j["undecided"], 15);
     verifies("star:7", &j["program"], "4", &["--target", "indicator"]);
 }
+
+#[test]
+fn without_zero_and_one_every_solver_builds_the_constant_and_agrees() {
+    // Zero exactly at x0 = 1: `x0 One Minus`, or without One a longer way to 1.
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("one.tsv");
+    let mut text = String::from("x0\tx1\tsg\n");
+    for a in 0..6 {
+        for b in 0..4 {
+            text += &format!("{a}\t{b}\t{}\n", u8::from(a != 1));
+        }
+    }
+    std::fs::write(&table, text).unwrap();
+    let data = table.to_str().unwrap();
+    for solver in ["sat", "smt", "enum"] {
+        let v = synth_json(&["--data", data, "--solver", solver]);
+        assert_eq!(v["length"], 3, "{solver}");
+        let v = synth_json(&["--data", data, "--solver", solver, "--ops=-Zero,-One"]);
+        assert_eq!(v["minimal"], true, "{solver}");
+        assert_eq!(v["length"], 5, "{solver}: {}", v["expression"]);
+        let names: Vec<String> = serde_json::from_value(v["program"].clone()).unwrap();
+        assert!(
+            !names.iter().any(|n| n == "Zero" || n == "One"),
+            "{solver}: {names:?}"
+        );
+    }
+}

@@ -3,7 +3,8 @@
 
 use std::hash::Hash;
 
-use crate::synth::lang::{rules, Op};
+use crate::synth::lang::rules::{self, Constants};
+use crate::synth::lang::Op;
 use crate::synth::problem::{Example, Problem};
 
 /// An unsigned word wide enough for the problem's width; output vectors are `[W]` per class.
@@ -265,6 +266,7 @@ impl Kind {
 /// vector that a rule-respecting program reaches (see the module documentation).
 pub(super) struct Rules {
     prune: bool,
+    consts: Constants,
     leaves: usize,
     kinds: usize,
     /// `[op][kind]`: unary `op` allowed over a class of that kind.
@@ -277,14 +279,15 @@ pub(super) struct Rules {
 
 /// Whether a rule-respecting program may apply binary `op` to operands rooted at `l` and `r`,
 /// in this order or (for commutative `op`, which is enumerated in one order only) swapped.
-pub(super) fn pair_allowed(op: Op, l: Op, r: Op) -> bool {
-    let ok = rules::binary_allowed_ignoring_chains;
-    ok(op, l, r) || (op.is_commutative() && ok(op, r, l))
+pub(super) fn pair_allowed(op: Op, l: Op, r: Op, consts: Constants) -> bool {
+    let ok = |l, r| rules::binary_allowed_ignoring_chains(op, l, r, consts);
+    ok(l, r) || (op.is_commutative() && ok(r, l))
 }
 
 impl Rules {
     /// Tables for `ops`; with `prune` false everything is allowed.
     pub fn new(ops: &[Op], prune: bool) -> Self {
+        let consts = Constants::of(ops);
         let leaf_ops: Vec<Op> = ops.iter().copied().filter(|o| o.arity() == 0).collect();
         let inner_ops: Vec<Op> = ops.iter().copied().filter(|o| o.arity() > 0).collect();
         let leaves = leaf_ops.len();
@@ -305,7 +308,9 @@ impl Rules {
             }
             for k in 0..kinds {
                 if op.arity() == 1 {
-                    unary[o * kinds + k] = roots(k).iter().any(|&r| rules::unary_allowed(op, r));
+                    unary[o * kinds + k] = roots(k)
+                        .iter()
+                        .any(|&r| rules::unary_allowed(op, r, consts));
                 }
                 if op.arity() != 2 {
                     continue;
@@ -313,7 +318,7 @@ impl Rules {
                 for j in 0..kinds {
                     let ok = roots(k)
                         .iter()
-                        .any(|&l| roots(j).iter().any(|&r| pair_allowed(op, l, r)));
+                        .any(|&l| roots(j).iter().any(|&r| pair_allowed(op, l, r, consts)));
                     binary[(o * kinds + k) * kinds + j] = ok;
                     if k >= leaves && j >= leaves && !ok {
                         inner_free[o] = false;
@@ -323,6 +328,7 @@ impl Rules {
         }
         Rules {
             prune,
+            consts,
             leaves,
             kinds,
             unary,
@@ -345,7 +351,7 @@ impl Rules {
 
     /// Unary `op` over a candidate whose root is exactly `root` (not a class: one instruction).
     pub fn unary_over_root(&self, op: Op, root: Op) -> bool {
-        !self.prune || rules::unary_allowed(op, root)
+        !self.prune || rules::unary_allowed(op, root, self.consts)
     }
 
     /// Whether binary `op` needs no check when neither operand is a leaf.

@@ -46,6 +46,7 @@ fn satisfies(problem: &Problem, examples: &[usize], p: &Program) -> bool {
 fn all_programs(ops: &[Op], max: usize, with_rules: bool) -> Vec<Vec<Program>> {
     let mut by_len: Vec<Vec<Program>> = vec![Vec::new(); max + 1];
     let root = |p: &Program| *p.0.last().unwrap();
+    let consts = rules::Constants::of(ops);
     for l in 1..=max {
         let mut out = Vec::new();
         for &op in ops {
@@ -53,7 +54,7 @@ fn all_programs(ops: &[Op], max: usize, with_rules: bool) -> Vec<Vec<Program>> {
                 0 if l == 1 => out.push(Program(vec![op])),
                 1 if l >= 2 => {
                     for c in &by_len[l - 1] {
-                        if !with_rules || rules::unary_allowed(op, root(c)) {
+                        if !with_rules || rules::unary_allowed(op, root(c), consts) {
                             let mut p = c.clone();
                             p.0.push(op);
                             out.push(p);
@@ -65,7 +66,12 @@ fn all_programs(ops: &[Op], max: usize, with_rules: bool) -> Vec<Vec<Program>> {
                         for x in &by_len[a] {
                             for y in &by_len[l - 1 - a] {
                                 if with_rules
-                                    && !rules::binary_allowed_ignoring_chains(op, root(x), root(y))
+                                    && !rules::binary_allowed_ignoring_chains(
+                                        op,
+                                        root(x),
+                                        root(y),
+                                        consts,
+                                    )
                                 {
                                     continue;
                                 }
@@ -172,11 +178,13 @@ fn kernels_agree_with_apply() {
 fn rules_see_only_leaves_and_not() {
     let ops = OpSet::with_edits(3, "+Mod,+Min,+Max,+Lt,+Const(2),+Const(3)").unwrap();
     let (leaves, inner): (Vec<Op>, Vec<Op>) = ops.ops().iter().partition(|o| o.arity() == 0);
+    let consts = rules::Constants::of(ops.ops());
+    let pair_allowed = |op, l, r| pair_allowed(op, l, r, consts);
     for &op in ops.ops() {
         for &x in &inner {
             if op.arity() == 1 {
                 assert_eq!(
-                    rules::unary_allowed(op, x),
+                    rules::unary_allowed(op, x, consts),
                     !(op == Op::Not && x == Op::Not)
                 );
             }

@@ -208,11 +208,6 @@ impl OpSet {
                     "`{edit}`: pushes of x{i} come with the game's vertices"
                 )));
             }
-            if !add && matches!(op, Op::Zero | Op::One) {
-                // The pruning rules replace folded constants by Zero and One; without them a
-                // refutation could be wrong.
-                return Err(Error::Usage(format!("`{edit}`: Zero and One stay in every instruction set (the pruning rules rely on them)")));
-            }
             if add {
                 if !set.ops.contains(&op) {
                     set.ops.push(op);
@@ -296,16 +291,19 @@ impl Program {
             .max()
     }
 
-    /// Whether every instruction passes the pruning rules, with operand roots read off the
-    /// stack of roots (a valid program is assumed).
-    pub fn obeys_rules(&self) -> bool {
+    /// Whether every instruction passes the pruning rules for an instruction set with the
+    /// constants `consts`, with operand roots read off the stack of roots (a valid program is
+    /// assumed).
+    pub fn obeys_rules(&self, consts: rules::Constants) -> bool {
         let mut roots: Vec<Op> = Vec::new();
         for &op in &self.0 {
             let ok = match op.arity() {
                 0 => true,
-                1 => roots.pop().is_some_and(|a| rules::unary_allowed(op, a)),
+                1 => roots
+                    .pop()
+                    .is_some_and(|a| rules::unary_allowed(op, a, consts)),
                 _ => match (roots.pop(), roots.pop()) {
-                    (Some(r), Some(l)) => rules::binary_allowed(op, l, r),
+                    (Some(r), Some(l)) => rules::binary_allowed(op, l, r, consts),
                     _ => false,
                 },
             };
@@ -469,7 +467,7 @@ mod tests {
         assert!(s.ops().contains(&Op::Const(2)));
         assert!(OpSet::with_edits(3, "+Frob").is_err());
         assert!(OpSet::with_edits(3, "+Push(1)").is_err());
-        assert!(OpSet::with_edits(3, "-Zero").is_err());
-        assert!(OpSet::with_edits(3, "-One").is_err());
+        let s = OpSet::with_edits(3, "-Zero,-One").unwrap();
+        assert!(!s.ops().iter().any(|o| o.constant().is_some()));
     }
 }

@@ -5,21 +5,52 @@
 
 use super::Op;
 
+/// Which of the values 0 and 1 the instruction set makes in one instruction. The rules that
+/// replace a subprogram by `Zero` or `One` apply only when that instruction is in the set
+/// (`--ops -Zero` makes `x x Xor` the shortest way to 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Constants {
+    zero: bool,
+    one: bool,
+}
+
+impl Constants {
+    /// Both, as in the thesis's instruction set.
+    pub const BOTH: Constants = Constants {
+        zero: true,
+        one: true,
+    };
+
+    /// The constants among `ops`.
+    pub fn of(ops: &[Op]) -> Self {
+        let has = |v| ops.iter().any(|o| o.constant() == Some(v));
+        Constants {
+            zero: has(0),
+            one: has(1),
+        }
+    }
+
+    /// Whether `value` is one instruction.
+    fn has(self, value: u64) -> bool {
+        (value == 0 && self.zero) || (value == 1 && self.one)
+    }
+}
+
 /// Whether a unary `op` over an operand rooted at `arg` may appear in a minimal program.
-pub fn unary_allowed(op: Op, arg: Op) -> bool {
-    match (op, arg) {
+pub fn unary_allowed(op: Op, arg: Op, consts: Constants) -> bool {
+    match (op, arg.constant()) {
         // ~~x = x.
-        (Op::Not, Op::Not) => false,
-        // A constant folds to a constant when the result is one we have for free.
-        (Op::BooleanNot, a) if a.constant().is_some() => false,
+        (Op::Not, _) if arg == Op::Not => false,
+        // A constant folds to a constant when the result is one instruction.
+        (Op::BooleanNot, Some(c)) if consts.has((c == 0) as u64) => false,
         _ => true,
     }
 }
 
 /// Whether a binary `op` with left operand rooted at `left` and right at `right` may appear:
 /// [`binary_allowed_ignoring_chains`] and [`chain_allowed`].
-pub fn binary_allowed(op: Op, left: Op, right: Op) -> bool {
-    binary_allowed_ignoring_chains(op, left, right) && chain_allowed(op, left, right)
+pub fn binary_allowed(op: Op, left: Op, right: Op, consts: Constants) -> bool {
+    binary_allowed_ignoring_chains(op, left, right, consts) && chain_allowed(op, left, right)
 }
 
 /// The chain rule. A cluster of an associative `op` over operands t_1..t_m can be rebuilt
@@ -37,16 +68,15 @@ pub fn chain_allowed(op: Op, left: Op, right: Op) -> bool {
 
 /// Every rule but the chain rule: these read an operand's root only when it is a leaf, or
 /// to keep commutative operands in order, which enumeration over classes can apply exactly.
-pub fn binary_allowed_ignoring_chains(op: Op, left: Op, right: Op) -> bool {
+pub fn binary_allowed_ignoring_chains(op: Op, left: Op, right: Op, consts: Constants) -> bool {
     // Commutative: operands in instruction order (swapping keeps length and value).
     if op.is_commutative() && left > right {
         return false;
     }
     let (lc, rc) = (left.constant(), right.constant());
-    // Two constants fold whenever the result is 0 or 1 (Zero / One are single instructions).
+    // Two constants fold whenever the result is one instruction (Zero or One).
     if let (Some(a), Some(b)) = (lc, rc) {
-        let v = op.apply(a, b, u64::MAX);
-        if v <= 1 {
+        if consts.has(op.apply(a, b, u64::MAX)) {
             return false;
         }
     }
@@ -63,12 +93,13 @@ pub fn binary_allowed_ignoring_chains(op: Op, left: Op, right: Op) -> bool {
     }
     // The same variable twice: x-x, x^x, x<x give 0; x==x gives 1; x&x, x|x, min, max give x.
     if let (Op::Push(i), Op::Push(j)) = (left, right) {
-        if i == j
-            && matches!(
-                op,
-                Op::Minus | Op::Xor | Op::BooleanEq | Op::And | Op::Or | Op::Min | Op::Max | Op::Lt
-            )
-        {
+        let folds = match op {
+            Op::Minus | Op::Xor | Op::Lt => consts.has(0),
+            Op::BooleanEq => consts.has(1),
+            Op::And | Op::Or | Op::Min | Op::Max => true,
+            _ => false,
+        };
+        if i == j && folds {
             return false;
         }
     }
@@ -91,6 +122,7 @@ mod tests {
     ) -> ahash::AHashMap<Vec<u64>, usize> {
         // levels[l]: one (vector, root) per program of length l with that pair; the rules read
         // nothing else.
+        let consts = Constants::of(ops.ops());
         let mut levels: Vec<Vec<(Vec<u64>, Op)>> = vec![Vec::new()];
         let mut shortest = ahash::AHashMap::new();
         for len in 1..=max {
@@ -108,7 +140,7 @@ mod tests {
                     0 => {}
                     1 => {
                         for (v, root) in &levels[len - 1] {
-                            if !ruled || unary_allowed(op, *root) {
+                            if !ruled || unary_allowed(op, *root, consts) {
                                 let w = v.iter().map(|&a| op.apply(a, 0, mask)).collect();
                                 level.push((w, op));
                             }
@@ -118,7 +150,7 @@ mod tests {
                         for a in 1..len.saturating_sub(1) {
                             for (l, lr) in &levels[a] {
                                 for (r, rr) in &levels[len - 1 - a] {
-                                    if !ruled || binary_allowed(op, *lr, *rr) {
+                                    if !ruled || binary_allowed(op, *lr, *rr, consts) {
                                         let w =
                                             l.iter().zip(r).map(|(&x, &y)| op.apply(x, y, mask));
                                         level.push((w.collect(), op));
@@ -159,11 +191,17 @@ mod tests {
         .unwrap();
         let all = shortest_lengths(&ops, &points, 7, 11, false);
         assert_eq!(all, shortest_lengths(&ops, &points, 7, 11, true));
+        // Without Zero and One, `x x Xor` and `x x BooleanEq` are the shortest 0 and 1.
+        for edits in ["-Zero,-One", "-Zero", "-One,+Lt"] {
+            let ops = OpSet::with_edits(2, edits).unwrap();
+            let all = shortest_lengths(&ops, &points, 7, 6, false);
+            assert_eq!(all, shortest_lengths(&ops, &points, 7, 6, true), "{edits}");
+        }
     }
 
     #[test]
     fn rules_keep_one_order_of_commutative_operands() {
-        use super::binary_allowed;
+        let binary_allowed = |op, l, r| binary_allowed(op, l, r, Constants::BOTH);
         assert!(
             binary_allowed(Op::Plus, Op::Push(0), Op::Push(1))
                 != binary_allowed(Op::Plus, Op::Push(1), Op::Push(0))

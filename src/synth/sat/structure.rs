@@ -278,10 +278,11 @@ impl Structure {
     /// The pruning rules of [`rules`], as clauses over roots of operands.
     fn rules(&self, cnf: &mut Cnf) {
         let n = self.ops.len();
+        let consts = rules::Constants::of(&self.ops);
         let unary_bad: Vec<(usize, usize)> = (0..n)
             .filter(|&k| self.ops[k].arity() == 1)
             .flat_map(|k| (0..n).map(move |a| (k, a)))
-            .filter(|&(k, a)| !rules::unary_allowed(self.ops[k], self.ops[a]))
+            .filter(|&(k, a)| !rules::unary_allowed(self.ops[k], self.ops[a], consts))
             .collect();
         let binary_bad: Vec<(usize, usize, usize)> = forbidden_triples(&self.ops);
         for u in 1..self.length {
@@ -325,11 +326,12 @@ impl Structure {
 /// `(op, left, right)` indices into `ops` that [`rules::binary_allowed`] rejects.
 pub(crate) fn forbidden_triples(ops: &[Op]) -> Vec<(usize, usize, usize)> {
     let n = ops.len();
+    let consts = rules::Constants::of(ops);
     let mut out = Vec::new();
     for k in (0..n).filter(|&k| ops[k].arity() == 2) {
         for l in 0..n {
             for r in 0..n {
-                if !rules::binary_allowed(ops[k], ops[l], ops[r]) {
+                if !rules::binary_allowed(ops[k], ops[l], ops[r], consts) {
                     out.push((k, l, r));
                 }
             }

@@ -13,7 +13,7 @@ use crate::sg::table::TableOptions;
 use crate::synth::cegis::synthesize;
 use crate::synth::data::Dataset;
 use crate::synth::interp;
-use crate::synth::lang::{Op, OpSet, Program};
+use crate::synth::lang::{rules, Op, OpSet, Program};
 use crate::synth::problem::Target;
 
 /// A problem with the given instruction set and width whose only point is `x`, no examples.
@@ -117,9 +117,10 @@ proptest! {
         let mask = interp::mask(w);
         let x: Vec<u64> = x.iter().map(|v| v & mask).collect();
         let p = valid_program(ops.ops(), &choices);
+        let consts = rules::Constants::of(ops.ops());
         let problem = bare(ops, w, x.clone());
         let got = encoded_output(&problem, &p, layout);
-        if p.obeys_rules() {
+        if p.obeys_rules(consts) {
             prop_assert_eq!(got, interp::run(&p, &x, mask), "{}", p);
         } else {
             prop_assert_eq!(got, None, "{} breaks a rule", p);
@@ -189,7 +190,7 @@ fn allowed(ops: &OpSet, length: usize) -> Vec<Program> {
     let mut idx = vec![0usize; length];
     loop {
         let p = Program(idx.iter().map(|&i| ops.ops()[i]).collect());
-        if p.is_valid() && p.obeys_rules() {
+        if p.is_valid() && p.obeys_rules(rules::Constants::of(ops.ops())) {
             out.push(p);
         }
         let mut j = 0;

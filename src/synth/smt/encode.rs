@@ -190,6 +190,7 @@ impl<'p> Encoding<'p> {
     fn prune(&mut self) {
         let ops = self.ops();
         let n = ops.len();
+        let consts = rules::Constants::of(ops);
         for t in 1..self.length {
             let mut left_in: HashMap<Vec<usize>, Bool> = HashMap::new();
             for k in (0..n).filter(|&k| self.is[t][k].is_some()) {
@@ -198,12 +199,12 @@ impl<'p> Encoding<'p> {
                 for r in (0..n).filter(|&r| self.is[t - 1][r].is_some()) {
                     let right = self.is[t - 1][r].as_ref().expect("feasible");
                     match op.arity() {
-                        1 if !rules::unary_allowed(op, ops[r]) => {
+                        1 if !rules::unary_allowed(op, ops[r], consts) => {
                             self.solver.assert(and_of(&[this, right]).not());
                         }
                         2 => {
                             let bad: Vec<usize> = (0..n)
-                                .filter(|&l| !rules::binary_allowed(op, ops[l], ops[r]))
+                                .filter(|&l| !rules::binary_allowed(op, ops[l], ops[r], consts))
                                 .collect();
                             if bad.is_empty() {
                                 continue;

@@ -12,6 +12,7 @@ use crate::sg::table::TableOptions;
 use crate::synth::cegis;
 use crate::synth::data::{Dataset, Points};
 use crate::synth::interp::{mask, run};
+use crate::synth::lang::rules::Constants;
 use crate::synth::lang::{Op, OpSet, Program};
 use crate::synth::problem::Target;
 
@@ -107,7 +108,7 @@ proptest! {
     fn pruning_forbids_exactly_what_the_rules_reject((width, len, choices, k, inputs) in strategy()) {
         let problem = with_points(2, width, k, inputs);
         let p = program_from(problem.ops.ops(), len, &choices);
-        prop_assert_eq!(z3_outputs(&problem, &p, true).is_some(), p.obeys_rules(), "{}", p);
+        prop_assert_eq!(z3_outputs(&problem, &p, true).is_some(), p.obeys_rules(Constants::of(problem.ops.ops())), "{}", p);
     }
 }
 
