@@ -6,6 +6,7 @@
 use std::collections::hash_map::Entry;
 
 use ahash::AHashMap;
+use rayon::prelude::*;
 
 use super::data::{Dataset, Points};
 use super::interp::{mask, run};
@@ -201,16 +202,26 @@ impl Problem {
         mask(self.width)
     }
 
-    /// The program's output on every point (`None` if the program is invalid).
+    /// The program's output on every point (`None` if the program is invalid), on all cores:
+    /// CEGIS and lifting check candidates on data of up to millions of points.
     pub fn outputs(&self, program: &Program) -> Option<Vec<u64>> {
         let m = self.mask();
-        self.points.iter().map(|x| run(program, x, m)).collect()
+        match self.vars() {
+            0 => self.points.iter().map(|x| run(program, x, m)).collect(),
+            n => self
+                .points
+                .flat()
+                .par_chunks(n)
+                .map(|x| run(program, x, m))
+                .collect(),
+        }
     }
 
     /// Indices of the examples `program` fails, in order (all of them when it is invalid).
     pub fn failures(&self, program: &Program) -> Vec<usize> {
         match self.outputs(program) {
             Some(out) => (0..self.examples.len())
+                .into_par_iter()
                 .filter(|&e| !self.examples[e].holds(|p| out[p]))
                 .collect(),
             None => (0..self.examples.len()).collect(),
