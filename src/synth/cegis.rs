@@ -2,6 +2,7 @@
 //! example set that grows by the interpreter's counterexamples until a program passes every data
 //! point or the length is refuted.
 
+use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use super::lang::Program;
@@ -67,20 +68,18 @@ fn cost(problem: &Problem, e: usize) -> (usize, u64) {
 
 /// `k` examples from `candidates`: spread over the cheapest few ([`cost`]), so one round does
 /// not add near-duplicates nor an orbit of thousands of members when a small one would do.
-fn pick(problem: &Problem, candidates: &[usize], k: usize) -> Vec<usize> {
-    let mut pool: Vec<(usize, u64, usize)> = candidates
-        .iter()
-        .map(|&e| {
-            let (points, size) = cost(problem, e);
-            (points, size, e)
-        })
-        .collect();
-    let keep = (k * POOL_PER_PICK).min(pool.len());
-    if keep < pool.len() {
-        pool.select_nth_unstable(keep);
-        pool.truncate(keep);
+fn pick(problem: &Problem, candidates: impl IntoIterator<Item = usize>, k: usize) -> Vec<usize> {
+    // The cheapest `keep` so far, most expensive on top (candidates may be millions of points).
+    let keep = k * POOL_PER_PICK;
+    let mut pool: BinaryHeap<(usize, u64, usize)> = BinaryHeap::with_capacity(keep + 1);
+    for e in candidates {
+        let (points, size) = cost(problem, e);
+        pool.push((points, size, e));
+        if pool.len() > keep {
+            pool.pop();
+        }
     }
-    pool.sort_unstable();
+    let pool = pool.into_sorted_vec();
     let step = (pool.len() / k.max(1)).max(1);
     pool.iter().step_by(step).take(k).map(|c| c.2).collect()
 }
@@ -89,10 +88,9 @@ fn pick(problem: &Problem, candidates: &[usize], k: usize) -> Vec<usize> {
 fn initial_examples(problem: &Problem) -> Vec<usize> {
     let mut out = Vec::new();
     for kind in [true, false] {
-        let of_kind: Vec<usize> = (0..problem.examples.len())
-            .filter(|&e| problem.examples[e].is_zero() == kind)
-            .collect();
-        out.extend(pick(problem, &of_kind, 3));
+        let of_kind =
+            (0..problem.examples.len()).filter(|&e| problem.examples[e].is_zero() == kind);
+        out.extend(pick(problem, of_kind, 3));
     }
     out
 }
@@ -234,7 +232,7 @@ fn search(
                             backend.name()
                         )));
                     }
-                    for e in pick(problem, &fresh, COUNTEREXAMPLES_PER_ROUND) {
+                    for e in pick(problem, fresh, COUNTEREXAMPLES_PER_ROUND) {
                         // An orbit of thousands of members takes seconds to encode; past the
                         // deadline the next solve reports the timeout at once.
                         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -283,7 +281,7 @@ mod tests {
             "star:3 has orbits of several members, so the order is not trivial"
         );
         let k = 2;
-        let picked = pick(&problem, &all, k);
+        let picked = pick(&problem, all.iter().copied(), k);
         assert_eq!(picked.len(), k);
         let mut sorted = costs.clone();
         sorted.sort_unstable();
