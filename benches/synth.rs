@@ -5,7 +5,9 @@
 //! leaves), `-- quick` (the default solver only on the thesis's cases). Further words keep only
 //! the cases whose name contains one of them (`-- thesis 'CN(5' 'CN(4,3)'`), and `SYNTH_BENCH_TIMEOUT=<secs>` changes
 //! the per-run timeout of the thesis's cases. Each run is the release `grundy synth` binary with
-//! `--json`; wall seconds include tabulating the data. Output is Markdown.
+//! `--json`; wall seconds include tabulating the data. The thesis's cases are also cross-checked
+//! on a box 2 larger by a search engine (`--verify-max`; its time is not counted). Output is
+//! Markdown.
 
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -67,7 +69,11 @@ const TIMEOUT: f64 = 120.0;
 /// with "not proved minimal" when the shorter lengths are still open.
 const STAR_TIMEOUT: f64 = 60.0;
 
-fn run(c: &Case, target: &str, orbits: bool, solver: &str, timeout: f64) -> String {
+/// Cross-checking on [0, max + VERIFY_MARGIN)^n by a search engine, for the thesis's cases
+/// ("verified on a larger box"); the stars' larger boxes have 10^8 points and are left out.
+const VERIFY_MARGIN: usize = 2;
+
+fn run(c: &Case, target: &str, orbits: bool, solver: &str, timeout: f64, verify: bool) -> String {
     let max = c.max.to_string();
     let timeout = timeout.to_string();
     let mut args = vec![
@@ -85,6 +91,10 @@ fn run(c: &Case, target: &str, orbits: bool, solver: &str, timeout: f64) -> Stri
     ];
     if orbits {
         args.push("--orbits");
+    }
+    let verify_max = (c.max + VERIFY_MARGIN).to_string();
+    if verify {
+        args.extend(["--verify-max", &verify_max]);
     }
     let start = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
@@ -109,10 +119,30 @@ fn run(c: &Case, target: &str, orbits: bool, solver: &str, timeout: f64) -> Stri
     } else {
         " (not proved minimal)"
     };
-    format!("{secs:.2} s, len {}{minimal}", v["length"])
+    // The cross-check is not part of the search: its time is taken off.
+    let (secs, checked) = match &v["cross_check"] {
+        serde_json::Value::Null => (secs, String::new()),
+        x => {
+            let took = x["seconds"].as_f64().unwrap_or(0.0);
+            let verdict = if x["counterexample"].is_null() {
+                format!(", verified on [0,{})^n", x["max"])
+            } else {
+                format!(", FAILS on [0,{})^n", x["max"])
+            };
+            (secs - took, verdict)
+        }
+    };
+    format!("{secs:.2} s, len {}{minimal}{checked}", v["length"])
 }
 
-fn table(title: &str, cases: &[Case], solvers: &[&str], variants: &[(&str, bool)], timeout: f64) {
+fn table(
+    title: &str,
+    cases: &[Case],
+    solvers: &[&str],
+    variants: &[(&str, bool)],
+    timeout: f64,
+    verify: bool,
+) {
     let words: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with("--"))
@@ -141,7 +171,7 @@ fn table(title: &str, cases: &[Case], solvers: &[&str], variants: &[(&str, bool)
             };
             let cells: Vec<String> = solvers
                 .iter()
-                .map(|s| run(c, target, orbits, s, timeout))
+                .map(|s| run(c, target, orbits, s, timeout, verify))
                 .collect();
             println!(
                 "| {} | {label} | {} | {} |",
@@ -183,6 +213,7 @@ fn main() {
             &["auto"],
             &variants,
             STAR_TIMEOUT,
+            false,
         )
     };
     match only {
@@ -192,6 +223,7 @@ fn main() {
             &["auto"],
             &variants,
             timeout,
+            true,
         ),
         Some("thesis") => table(
             "Thesis cases",
@@ -199,6 +231,7 @@ fn main() {
             &["sat", "smt", "enum"],
             &variants,
             timeout,
+            true,
         ),
         Some("stars") => stars(),
         _ => {
@@ -208,6 +241,7 @@ fn main() {
                 &["sat", "smt", "enum"],
                 &variants,
                 timeout,
+                true,
             );
             stars();
         }
