@@ -216,6 +216,16 @@ fn main() {
             false,
         )
     };
+    let side_by_side = || {
+        table(
+            "Thesis cases",
+            THESIS,
+            &["sat", "smt", "enum"],
+            &variants,
+            timeout,
+            true,
+        )
+    };
     match only {
         Some("quick") => table(
             "Thesis cases, default solver (auto)",
@@ -225,24 +235,10 @@ fn main() {
             timeout,
             true,
         ),
-        Some("thesis") => table(
-            "Thesis cases",
-            THESIS,
-            &["sat", "smt", "enum"],
-            &variants,
-            timeout,
-            true,
-        ),
+        Some("thesis") => side_by_side(),
         Some("stars") => stars(),
         _ => {
-            table(
-                "Thesis cases",
-                THESIS,
-                &["sat", "smt", "enum"],
-                &variants,
-                timeout,
-                true,
-            );
+            side_by_side();
             stars();
         }
     }
