@@ -5,11 +5,12 @@
 //! distinct output vectors grows quickly with length and examples, so a length whose enumeration
 //! would exceed the memory limit is handed to SAT, which gets the examples gathered so far.
 //!
-//! One length goes to SAT from the start: the dependency bound's own length 2k-1 when k is
-//! large (the bound above [`lift::BASE_BOUND`]). There every needed variable is read exactly
-//! once, which the SAT encoding states outright and combines with the order of interchangeable
-//! variables, while enumeration cannot use either and runs out of memory (stars with 5 or more
-//! leaves).
+//! Two lengths go to SAT from the start when k is large (the bound above
+//! [`lift::BASE_BOUND`]): the dependency bound's own length 2k-1 and the next, 2k. There every
+//! needed variable is read exactly once (with no unary step at 2k-1, exactly one at 2k), which
+//! the SAT encoding states outright and combines with the order of interchangeable variables,
+//! while enumeration cannot use either and runs out of memory (stars with 5 or more leaves) or
+//! takes seconds (CN(5,5)'s length 10).
 
 use std::time::Instant;
 
@@ -45,7 +46,7 @@ impl<E: Backend, S: Backend> Backend for AutoBackend<E, S> {
         length: usize,
     ) -> Result<Box<dyn LengthSearch + 'p>, Error> {
         let bound = problem.lower_bound().0;
-        let switched = length == bound && bound > lift::BASE_BOUND;
+        let switched = (length == bound || length == bound + 1) && bound > lift::BASE_BOUND;
         let fallback = self.fallback.start(problem, length)?;
         let (current, fallback) = if switched {
             (fallback, None)

@@ -205,9 +205,11 @@ impl Structure {
     }
 
     /// Every variable in `needed` is pushed at some step: the dependency bound's argument as
-    /// clauses, sound for the whole data because `needed` comes from all of it. At the bound's
+    /// clauses, sound for the whole data because `needed` comes from all of it. A program with
+    /// p leaves and u unary steps has length 2p - 1 + u, and p >= k = |needed|. At the bound's
     /// own length 2k-1 that leaves room for nothing but one push of each needed variable and
-    /// binary instructions; saying so outright lets propagation see it at once.
+    /// binary instructions; at 2k, for one push of each and exactly one unary step. Saying so
+    /// outright lets propagation see it at once.
     pub fn require_reads(&self, cnf: &mut Cnf, needed: &[usize]) {
         let step_lits =
             |k: usize| -> Vec<Lit> { (0..self.length).filter_map(|t| self.op[t][k]).collect() };
@@ -218,11 +220,13 @@ impl Structure {
                 None => cnf.clause(&[]),
             }
         }
-        if needed.is_empty() || self.length != 2 * needed.len() - 1 {
+        let Some(unary) = self.reads_once(needed) else {
             return;
-        }
+        };
         for (k, &o) in self.ops.iter().enumerate() {
-            let kept = o.arity() == 2 || matches!(o, Op::Push(v) if needed.contains(&(v as usize)));
+            let kept = o.arity() == 2
+                || (o.arity() == 1 && unary)
+                || matches!(o, Op::Push(v) if needed.contains(&(v as usize)));
             let lits = step_lits(k);
             if !kept {
                 for l in lits {
@@ -236,17 +240,39 @@ impl Structure {
                 }
             }
         }
+        if unary {
+            let steps: Vec<Lit> = self.class.iter().filter_map(|c| c[1]).collect();
+            cnf.clause(&steps);
+            for i in 0..steps.len() {
+                for j in i + 1..steps.len() {
+                    cnf.clause(&[!steps[i], !steps[j]]);
+                }
+            }
+        }
     }
 
-    /// At the bound's length 2k-1 (after [`Structure::require_reads`]) every needed variable is
+    /// Whether every needed variable is read exactly once at this length (2k-1 or 2k), and if
+    /// so whether the program has its one unary step (at 2k).
+    fn reads_once(&self, needed: &[usize]) -> Option<bool> {
+        let k = needed.len();
+        match self.length {
+            _ if k == 0 => None,
+            l if l == 2 * k - 1 => Some(false),
+            l if l == 2 * k => Some(true),
+            _ => None,
+        }
+    }
+
+    /// At lengths 2k-1 and 2k (after [`Structure::require_reads`]) every needed variable is
     /// pushed exactly once, so a solution with the members of a twin run relabelled in the
     /// order they are pushed is a solution too, and it still obeys the pruning rules: a run
-    /// holds consecutive indices, so no comparison with a variable outside it changes, and two
-    /// pushed leaves of one commutative instruction come left first. Hence each run may be
-    /// pushed in increasing index order, which divides the search by the runs' factorials.
-    /// Does nothing at other lengths, where a variable may be pushed twice.
+    /// holds consecutive indices, so no comparison with a variable outside it changes, two
+    /// pushed leaves of one commutative instruction come left first, and the unary rules do
+    /// not look at which variable a push reads. Hence each run may be pushed in increasing
+    /// index order, which divides the search by the runs' factorials. Does nothing at other
+    /// lengths, where a variable may be pushed twice.
     pub fn order_twins(&self, cnf: &mut Cnf, needed: &[usize], runs: &[Vec<usize>]) {
-        if needed.is_empty() || self.length != 2 * needed.len() - 1 {
+        if self.reads_once(needed).is_none() {
             return;
         }
         let push = |v: usize| self.ops.iter().position(|&o| o == Op::Push(v as u8));

@@ -395,8 +395,17 @@ fn the_bound_length_reads_each_variable_once_and_twins_in_order() {
         !allowed("Push(0) Push(1) Push(1) Push(3) Xor Xor Or"),
         "x2 never read"
     );
-    // One step longer: a variable may be read twice, so the order is free.
-    assert!(allowed("Push(0) Push(2) Push(1) Push(3) Xor Xor Or Not"));
+    // One step longer (2k): still each variable once, in order, with one unary step anywhere.
+    assert!(allowed("Push(0) Push(1) Push(2) Push(3) Xor Xor Or Not"));
+    assert!(
+        !allowed("Push(0) Push(2) Push(1) Push(3) Xor Xor Or Not"),
+        "leaves out of order at 2k"
+    );
+    assert!(allowed("Push(0) Push(1) Push(2) Push(3) Xor Not Xor Or"));
+    // Two steps longer: a variable may be read twice, so the order is free.
+    assert!(allowed(
+        "Push(0) Push(2) Push(1) Push(1) Push(3) And Xor Xor Or"
+    ));
 }
 
 /// With reads, twin order and the chain rule, sat's minimal lengths are still enumeration's
