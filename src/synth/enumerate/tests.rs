@@ -2,12 +2,11 @@ use std::time::{Duration, Instant};
 
 use super::kernel::{pair_allowed, unary, with_binary};
 use super::*;
-use crate::game::spec;
-use crate::sg::table::TableOptions;
 use crate::synth::cegis;
-use crate::synth::data::{Dataset, Points};
+use crate::synth::data::Points;
 use crate::synth::interp::run;
 use crate::synth::lang::{rules, OpSet, Program};
+use crate::synth::problem::tests::boxed;
 use crate::synth::problem::{Example, Target};
 
 /// splitmix64: reproducible pseudo-random numbers for the cross-checks.
@@ -135,7 +134,7 @@ fn random_problem(rng: &mut Rng, vars: usize, width: u32, extras: bool) -> Probl
         });
     }
     // Fields set one by one, so the test keeps compiling when `Problem` gains fields.
-    let mut problem = game_problem("path:3", 2, Target::Zero);
+    let mut problem = boxed("path:3", 2, Target::Zero, false);
     problem.ops = ops;
     problem.width = width;
     problem.values = vec![0; npoints];
@@ -370,25 +369,18 @@ fn last_level_accepts_exactly_the_solutions() {
     }
 }
 
-fn game_problem(spec_text: &str, max: usize, target: Target) -> Problem {
-    let game = spec::parse(spec_text).unwrap();
-    let data = Dataset::from_box(&game, max, &TableOptions::default()).unwrap();
-    let vars = data.vars;
-    Problem::new(data, OpSet::thesis(vars), 8, target, None).unwrap()
-}
-
 /// P3 on [0,6)^3: with the zero target `x1 + (x0 ^ x2)` (length 5, the dependency bound) is a
 /// classifier, since nothing wraps at width 8; the thesis's 0/1 criterion needs length 6.
 #[test]
 fn p3_and_shriek() {
     for (target, length) in [(Target::Zero, 5), (Target::Indicator, 6)] {
-        let p3 = game_problem("path:3", 6, target);
+        let p3 = boxed("path:3", 6, target, false);
         let out = cegis::synthesize(&p3, &backend(2), 8, None).unwrap();
         assert_eq!(out.program.len(), length, "{target:?}: {}", out.program);
         assert!(out.minimal);
         assert!(p3.failures(&out.program).is_empty());
     }
-    let shriek = game_problem("shriek", 6, Target::Sg);
+    let shriek = boxed("shriek", 6, Target::Sg, false);
     let out = cegis::synthesize(&shriek, &backend(2), 8, None).unwrap();
     assert_eq!(out.program.len(), 5, "{}", out.program);
     assert!(out.minimal);
@@ -396,7 +388,7 @@ fn p3_and_shriek() {
 
 #[test]
 fn same_program_on_any_thread_count() {
-    let p3 = game_problem("path:3", 6, Target::Zero);
+    let p3 = boxed("path:3", 6, Target::Zero, false);
     let one = cegis::synthesize(&p3, &backend(1), 8, None).unwrap();
     let two = cegis::synthesize(&p3, &backend(2), 8, None).unwrap();
     assert_eq!(one.program, two.program);
@@ -431,7 +423,7 @@ fn hopeless<'p>(
 /// Without examples any program of the length does; lengths no program has are refuted.
 #[test]
 fn no_examples_and_impossible_lengths() {
-    let p3 = game_problem("path:3", 6, Target::Zero);
+    let p3 = boxed("path:3", 6, Target::Zero, false);
     for len in 1..=7 {
         let Found::Program(p) = backend(2).start(&p3, len).unwrap().solve(None).unwrap() else {
             panic!("length {len}");
@@ -452,7 +444,7 @@ fn no_examples_and_impossible_lengths() {
 
 #[test]
 fn too_little_memory_is_an_error() {
-    let mut p3 = game_problem("path:3", 6, Target::Zero);
+    let mut p3 = boxed("path:3", 6, Target::Zero, false);
     let tight = EnumBackend {
         threads: 2,
         memory_limit: 4 << 10,
@@ -474,7 +466,7 @@ fn too_little_memory_is_an_error() {
 fn deadlines_are_kept() {
     // Length 9 is refuted for star:4 (its shortest classifier has 10) on the examples CEGIS
     // ends with, by an exhaustive search of a few hundred milliseconds at least.
-    let star = game_problem("star:4", 6, Target::Indicator);
+    let star = boxed("star:4", 6, Target::Indicator, false);
     let examples = cegis::synthesize(&star, &backend(2), 10, None)
         .unwrap()
         .examples;
@@ -518,7 +510,7 @@ fn cases() {
             "indicator" => Target::Indicator,
             _ => Target::Sg,
         };
-        let problem = game_problem(&spec_text, 6, target);
+        let problem = boxed(&spec_text, 6, target, false);
         let backend = EnumBackend {
             threads: 2,
             memory_limit: 8 << 30,

@@ -14,6 +14,7 @@ use crate::synth::cegis::synthesize;
 use crate::synth::data::Dataset;
 use crate::synth::interp;
 use crate::synth::lang::{rules, Op, OpSet, Program};
+use crate::synth::problem::tests::boxed;
 use crate::synth::problem::Target;
 
 /// A problem with the given instruction set and width whose only point is `x`, no examples.
@@ -30,13 +31,6 @@ fn bare(ops: OpSet, width: u32, x: Vec<u64>) -> Problem {
         bound: Default::default(),
         twins: Default::default(),
     }
-}
-
-fn game_problem(game: &str, size: usize, target: Target) -> Problem {
-    let g = spec::parse(game).unwrap();
-    let n = g.graph().vertices();
-    let data = Dataset::from_box(&g, size, &TableOptions::default()).unwrap();
-    Problem::new(data, OpSet::thesis(n), 8, target, None).unwrap()
 }
 
 /// The opcode literals that pin `p` in `enc`.
@@ -231,13 +225,13 @@ fn p3_shriek_and_circular() {
     let backend = SatBackend::default();
     // Zero target: x1 + (x0 ^ x2) is 0 exactly on (a, 0, a) in the box, so 5 suffice.
     for (target, len) in [(Target::Zero, 5), (Target::Indicator, 6)] {
-        let problem = game_problem("path:3", 6, target);
+        let problem = boxed("path:3", 6, target, false);
         let out = synthesize(&problem, &backend, 8, None).unwrap();
         assert_eq!(out.program.len(), len, "{target:?}: {}", out.program);
         assert!(out.minimal);
         assert!(problem.failures(&out.program).is_empty());
     }
-    let problem = game_problem("shriek", 6, Target::Sg);
+    let problem = boxed("shriek", 6, Target::Sg, false);
     let out = synthesize(&problem, &backend, 8, None).unwrap();
     assert_eq!(out.program.len(), 5, "{}", out.program);
     assert!(out.minimal && problem.failures(&out.program).is_empty());
@@ -267,7 +261,7 @@ fn orbit_examples_are_some_member_zero() {
 
 #[test]
 fn short_lengths_are_refuted_on_all_examples() {
-    let problem = game_problem("path:3", 4, Target::Indicator);
+    let problem = boxed("path:3", 4, Target::Indicator, false);
     let backend = SatBackend::default();
     for length in [3, 5] {
         let mut search = backend.start(&problem, length).unwrap();
@@ -284,8 +278,8 @@ fn short_lengths_are_refuted_on_all_examples() {
 
 #[test]
 fn exported_cnf_solves_and_decodes() {
-    let problem = game_problem("path:3", 6, Target::Indicator);
-    let small = game_problem("path:3", 4, Target::Indicator);
+    let problem = boxed("path:3", 6, Target::Indicator, false);
+    let small = boxed("path:3", 4, Target::Indicator, false);
     let examples: Vec<usize> = (0..problem.examples.len()).step_by(7).collect();
     let notes = vec!["game path:3".to_string(), "box [0,6)^3".to_string()];
     let cnf = export_dimacs(&problem, 6, &examples, &notes).unwrap();
@@ -331,7 +325,7 @@ fn exported_cnf_solves_and_decodes() {
 fn refutations_leave_self_checked_drat_proofs() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("p3");
-    let problem = game_problem("path:3", 6, Target::Indicator);
+    let problem = boxed("path:3", 6, Target::Indicator, false);
     let backend = SatBackend {
         proof: Some(base.clone()),
         ..SatBackend::default()
@@ -350,7 +344,7 @@ fn refutations_leave_self_checked_drat_proofs() {
 #[test]
 fn deadlines_stop_the_solver() {
     // Refuting length 6 on all of CN(3,2) over [0,5)^3 takes seconds.
-    let problem = game_problem("circular:3,2", 5, Target::Zero);
+    let problem = boxed("circular:3,2", 5, Target::Zero, false);
     let backend = SatBackend::default();
     let mut search = backend.start(&problem, 6).unwrap();
     for e in 0..problem.examples.len() {
@@ -375,7 +369,7 @@ fn deadlines_stop_the_solver() {
 /// program with its leaves in order is not.
 #[test]
 fn the_bound_length_reads_each_variable_once_and_twins_in_order() {
-    let problem = game_problem("star:3", 4, Target::Zero);
+    let problem = boxed("star:3", 4, Target::Zero, false);
     assert_eq!(problem.lower_bound(), (7, vec![0, 1, 2, 3]));
     assert_eq!(problem.twin_runs(), vec![vec![1, 2, 3]]);
     let allowed = |text: &str| {
@@ -419,7 +413,7 @@ fn sat_and_enumeration_agree_on_stars() {
     };
     for game in ["star:2", "star:3"] {
         for target in [Target::Zero, Target::Indicator] {
-            let problem = game_problem(game, 4, target);
+            let problem = boxed(game, 4, target, false);
             let a = synthesize(&problem, &SatBackend::default(), 10, None).unwrap();
             let b = synthesize(&problem, &enumeration, 10, None).unwrap();
             assert!(a.minimal && b.minimal);

@@ -14,14 +14,8 @@ use crate::synth::data::{Dataset, Points};
 use crate::synth::interp::{mask, run};
 use crate::synth::lang::rules::Constants;
 use crate::synth::lang::{Op, OpSet, Program};
+use crate::synth::problem::tests::boxed;
 use crate::synth::problem::Target;
-
-fn boxed(game: &str, max: usize, target: Target) -> Problem {
-    let g = spec::parse(game).unwrap();
-    let data = Dataset::from_box(&g, max, &TableOptions::default()).unwrap();
-    let n = data.vars;
-    Problem::new(data, OpSet::thesis(n), 8, target, None).unwrap()
-}
 
 /// A problem whose points are `inputs`, over the thesis's set plus every extra.
 fn with_points(vars: usize, width: u32, konst: u64, inputs: Vec<Vec<u64>>) -> Problem {
@@ -140,7 +134,7 @@ fn division_remainder_and_shifts_at_the_edges() {
 fn p3_zero_and_indicator_are_minimal() {
     let t = Instant::now();
     // x1 | (x2 - x0) is zero exactly on (a, 0, a): length 5, the dependency bound.
-    let zero = boxed("path:3", 6, Target::Zero);
+    let zero = boxed("path:3", 6, Target::Zero, false);
     let out = cegis::synthesize(&zero, &SmtBackend, 8, None).unwrap();
     assert_eq!(
         (out.program.len(), out.minimal),
@@ -150,7 +144,7 @@ fn p3_zero_and_indicator_are_minimal() {
     );
     assert!(zero.failures(&out.program).is_empty());
     // The thesis's 0/1 classifier has length 6; smt must refute 5 itself.
-    let ind = boxed("path:3", 6, Target::Indicator);
+    let ind = boxed("path:3", 6, Target::Indicator, false);
     let out = cegis::synthesize(&ind, &SmtBackend, 8, None).unwrap();
     assert_eq!(
         (out.program.len(), out.minimal),
@@ -165,7 +159,7 @@ fn p3_zero_and_indicator_are_minimal() {
 
 #[test]
 fn shriek_sg_has_length_5() {
-    let problem = boxed("shriek", 6, Target::Sg);
+    let problem = boxed("shriek", 6, Target::Sg, false);
     let out = cegis::synthesize(&problem, &SmtBackend, 8, None).unwrap();
     assert_eq!(
         (out.program.len(), out.minimal),
@@ -178,7 +172,7 @@ fn shriek_sg_has_length_5() {
 
 #[test]
 fn the_deadline_stops_z3() {
-    let problem = boxed("circular:3,2", 6, Target::Zero);
+    let problem = boxed("circular:3,2", 6, Target::Zero, false);
     let mut s = SmtBackend.start(&problem, 9).unwrap();
     for e in (0..problem.examples.len()).step_by(5) {
         s.add_example(e).unwrap();
@@ -236,7 +230,7 @@ fn an_instruction_set_that_cannot_fill_a_step_is_refuted() {
 
 #[test]
 fn a_passed_deadline_is_a_timeout() {
-    let problem = boxed("path:3", 3, Target::Zero);
+    let problem = boxed("path:3", 3, Target::Zero, false);
     let mut s = SmtBackend.start(&problem, 5).unwrap();
     s.add_example(0).unwrap();
     assert_eq!(s.solve(Some(Instant::now())).unwrap(), Found::Timeout);
@@ -260,7 +254,7 @@ fn run_tool(prog: &str, args: &[&str], text: &str) -> Option<String> {
 
 #[test]
 fn exported_smtlib_runs_in_z3_and_cvc5_and_decodes() {
-    let problem = boxed("path:3", 4, Target::Indicator);
+    let problem = boxed("path:3", 4, Target::Indicator, false);
     let some: Vec<usize> = (0..problem.examples.len()).step_by(8).collect();
     let notes = vec!["game: path:3".to_string(), "box: [0,4)^3".to_string()];
     let script = |len| export_smtlib(&problem, len, &some, &notes).unwrap();
@@ -295,7 +289,7 @@ fn exported_smtlib_runs_in_z3_and_cvc5_and_decodes() {
 
 #[test]
 fn decoding_garbage_fails_with_a_reason() {
-    let problem = boxed("path:3", 3, Target::Zero);
+    let problem = boxed("path:3", 3, Target::Zero, false);
     let script = export_smtlib(&problem, 3, &[0], &[]).unwrap();
     let err = |out: &str| decode_smtlib_model(&script, out).unwrap_err().to_string();
     assert!(err("").contains("empty"));
@@ -315,7 +309,7 @@ fn decoding_garbage_fails_with_a_reason() {
 
 #[test]
 fn sygus_export_is_balanced_with_one_constraint_per_example() {
-    let problem = boxed("shriek", 3, Target::Sg);
+    let problem = boxed("shriek", 3, Target::Sg, false);
     let examples: Vec<usize> = (0..problem.examples.len()).step_by(3).collect();
     let text = export_sygus(&problem, &examples, &["game: shriek".into()]).unwrap();
     parse_sexps(&text).unwrap();
@@ -335,7 +329,7 @@ fn timings() {
         if only.as_deref().is_some_and(|g| g != game) {
             continue;
         }
-        let problem = boxed(game, max, Target::Zero);
+        let problem = boxed(game, max, Target::Zero, false);
         let t = Instant::now();
         let out = cegis::synthesize(&problem, &SmtBackend, 12, None).unwrap();
         eprintln!(
