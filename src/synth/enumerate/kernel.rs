@@ -119,6 +119,24 @@ enum Check {
     SomeZero(Vec<usize>, bool),
 }
 
+/// What one example asks of one column's value (see [`Checker::column_wants`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Want {
+    Is(u64),
+    NonZero,
+    AtMostOne,
+}
+
+impl Want {
+    pub fn admits(self, y: u64) -> bool {
+        match self {
+            Want::Is(v) => y == v,
+            Want::NonZero => y != 0,
+            Want::AtMostOne => y <= 1,
+        }
+    }
+}
+
 /// The examples added so far over the compact point set: column `c` of every output vector is
 /// the output at `problem.points[points[c]]`.
 #[derive(Clone, Debug, Default)]
@@ -223,6 +241,22 @@ impl Checker {
     /// The index columns, if some example asks for an exact value.
     pub fn index(&self) -> Option<Index> {
         self.index
+    }
+
+    /// What the examples ask of single columns, in check order: a filter that looks at one
+    /// column at a time may reject a candidate whose value there fails `want.admits`. An orbit
+    /// asks nothing of a single member unless the target is boolean (then each gives at most 1).
+    pub fn column_wants(&self) -> Vec<(usize, Want)> {
+        let mut out = Vec::new();
+        for c in &self.checks {
+            match c {
+                Check::Equals(p, v) => out.push((*p, Want::Is(*v))),
+                Check::NonZero(p) => out.push((*p, Want::NonZero)),
+                Check::SomeZero(ps, true) => out.extend(ps.iter().map(|&p| (p, Want::AtMostOne))),
+                Check::SomeZero(_, false) => {}
+            }
+        }
+        out
     }
 
     /// Whether outputs given per column satisfy every example.

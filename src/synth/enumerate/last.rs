@@ -19,7 +19,7 @@ use crate::synth::lang::{Op, Program};
 
 impl<T: Word> Gen<'_, T> {
     /// The program `root` over the classes `children`.
-    fn build(&self, children: &[u32], root: Op) -> Program {
+    pub(super) fn build(&self, children: &[u32], root: Op) -> Program {
         let mut ops = Vec::new();
         for &c in children {
             self.program(c, &mut ops);

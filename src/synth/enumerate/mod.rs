@@ -24,11 +24,18 @@
 //! instruction over levels `a + b = L - 1`, a unary one over a binary one over `a + b = L - 2`,
 //! or two unary ones over level `L - 2`; each such *group* (root form and operand levels) is
 //! checked pair by pair, stopping at the first example a pair fails. Only levels `1..=L-2` are
-//! stored, and only as far as needed: groups are searched in stages by the highest level they
+//! stored (`1..=L-3` with the top stage below), and only as far as needed: groups are searched in stages by the highest level they
 //! read, and a level is built only when the stages before it found nothing. Where two examples
 //! ask for exact values (width <= 8), stored classes are bucketed by their values' nibbles at
 //! those two points, and the larger operand level is scanned only in the buckets that can give
 //! the wanted values with the other operand (test `last_level_accepts_exactly_the_solutions`).
+//!
+//! **The top stage** (`deep.rs`), whose groups read level `L - 2` (an instruction over it and a
+//! leaf, or two unary ones over it), does not build that level at width <= 8: each construction
+//! of a level-`L - 2` vector is checked against all of the stage's tops at once through
+//! per-column tables. Level `L - 2` is the largest a search would store (25 million classes on
+//! CN(4,3)'s length 11), so the deepest level stored is `L - 3` (test
+//! `deep_stage_finds_what_the_built_level_finds`).
 //!
 //! **Pruning.** The search covers the *rule space* of the other backends without the chain rule
 //! ([`rules::chain_allowed`](crate::synth::lang::rules::chain_allowed), which reads inner roots
@@ -73,6 +80,7 @@
 //! search stops with [`Error::Resource`], saying how far the level got and, when enough of it
 //! was built to tell, what it alone would take.
 
+mod deep;
 mod kernel;
 mod last;
 mod search;
@@ -153,7 +161,7 @@ impl<'p> EnumSearch<'p> {
             memory_limit: backend.memory_limit,
             rules: Rules::new(problem.ops.ops(), prune),
             pool,
-            index_min: 1 << 13,
+            index_min: 1 << 9,
             segment_min: 1 << 14,
             refuted: AHashSet::new(),
         })
@@ -207,11 +215,18 @@ impl<'p> EnumSearch<'p> {
             groups.sort_by_key(top);
             let mut built = 1;
             for stage in groups.chunk_by(|x, y| top(x) == top(y)) {
-                for l in built + 1..=top(&stage[0]) {
+                // The stage over level len - 2 goes without it when it can (`deep.rs`).
+                let deep = top(&stage[0]) == len - 2 && gen.deep_applies(len, stage);
+                let need = top(&stage[0]) - deep as usize;
+                for l in built + 1..=need {
                     gen.build_level(l)?;
                 }
-                built = built.max(top(&stage[0]));
-                if let Some(p) = gen.search_final(len, stage, None, &mut refuted)? {
+                built = built.max(need);
+                let hit = match deep {
+                    true => gen.search_deep(len, stage, None, &mut refuted)?,
+                    false => gen.search_final(len, stage, None, &mut refuted)?,
+                };
+                if let Some(p) = hit {
                     return Ok(Some(p));
                 }
             }
@@ -305,6 +320,33 @@ impl EnumSearch<'_> {
         };
         gen.search_final(self.length, &groups, Some(&all), &mut Vec::new())
             .unwrap();
+        all.into_inner().unwrap()
+    }
+}
+
+#[cfg(test)]
+impl EnumSearch<'_> {
+    /// Every candidate of the last level's top stage (largest operand level `length - 2`) that
+    /// passes the examples: `deep` without building that level (`deep.rs`), else over it.
+    pub(crate) fn top_stage_hits(&self, deep: bool) -> Vec<crate::synth::lang::Program> {
+        let checker = Checker::new(self.problem, &self.examples);
+        let (stop, meter) = (Stop::new(None), Meter::new(self.memory_limit));
+        let mut gen = self.gen::<u64>(&checker, &stop, &meter);
+        let len = self.length;
+        gen.leaves(self.problem).unwrap();
+        for l in 2..=len - 2 - deep as usize {
+            gen.build_level(l).unwrap();
+        }
+        let mut stage = gen.groups(len);
+        stage.retain(|&(_, a, b)| a.max(b) == len - 2);
+        let all = std::sync::Mutex::new(Vec::new());
+        if deep {
+            assert!(gen.deep_applies(len, &stage));
+            gen.search_deep(len, &stage, Some(&all), &mut Vec::new())
+        } else {
+            gen.search_final(len, &stage, Some(&all), &mut Vec::new())
+        }
+        .unwrap();
         all.into_inner().unwrap()
     }
 }

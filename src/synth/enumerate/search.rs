@@ -417,8 +417,9 @@ impl<T: Word> Gen<'_, T> {
         }
     }
 
-    /// Builds and stores level `l` (all lower levels must be stored).
-    pub fn build_level(&mut self, l: usize) -> Result<(), Halt> {
+    /// The jobs whose candidates make up level `l`: every unary instruction over level `l - 1`
+    /// and every binary one over levels `a + b = l - 1` (lower levels must be stored).
+    pub fn level_jobs(&self, l: usize) -> Vec<Job> {
         let mut jobs = Vec::new();
         for (op, &o) in self.ops.iter().enumerate() {
             match o.arity() {
@@ -434,6 +435,12 @@ impl<T: Word> Gen<'_, T> {
                 _ => {}
             }
         }
+        jobs
+    }
+
+    /// Builds and stores level `l` (all lower levels must be stored).
+    pub fn build_level(&mut self, l: usize) -> Result<(), Halt> {
+        let jobs = self.level_jobs(l);
         let total = jobs.iter().map(|j| j.size).sum::<u64>().max(1);
         let batch = (BATCH_BYTES / (self.n * size_of::<T>() + 24)).max(1 << 16) as u64;
         let mut pairs;

@@ -369,6 +369,65 @@ fn last_level_accepts_exactly_the_solutions() {
     }
 }
 
+/// The top stage without its level (`deep.rs`) against the same stage over the built level,
+/// which the test above checks against brute force: per top (the instructions over `v` and
+/// the leaf), the same vectors of `v` pass, on random problems at widths up to 8 bits.
+#[test]
+fn deep_stage_finds_what_the_built_level_finds() {
+    let mut rng = Rng(77);
+    let mut compared = 0;
+    for case in 0..48 {
+        let vars = 2 + case % 2;
+        let width = [1, 2, 3, 4, 8][case % 5];
+        let problem = random_problem(&mut rng, vars, width, case % 3 == 2 && width > 1);
+        let m = problem.mask();
+        let mut points: Vec<usize> = problem.examples.iter().flat_map(|e| e.points()).collect();
+        points.sort_unstable();
+        points.dedup();
+        let outputs = |p: &[Op]| -> Vec<u64> {
+            let p = Program(p.to_vec());
+            let x = &problem.points;
+            points
+                .iter()
+                .map(|&pt| run(&p, &x[pt], m).unwrap())
+                .collect()
+        };
+        // (top instructions, v's outputs): `v leaf op`, `leaf v op` or `v g2 g`.
+        let split = |p: &Program| -> (Vec<Op>, Vec<u64>) {
+            let (ops, n) = (&p.0, p.len());
+            if ops[n - 1].arity() == 1 {
+                return (ops[n - 2..].to_vec(), outputs(&ops[..n - 2]));
+            }
+            if Program(ops[..n - 2].to_vec()).is_valid() {
+                (ops[n - 2..].to_vec(), outputs(&ops[..n - 2]))
+            } else {
+                (vec![ops[0], ops[n - 1]], outputs(&ops[1..n - 1]))
+            }
+        };
+        for len in 5..=7 {
+            let mut s = EnumSearch::new(&problem, len, &backend(2), true).unwrap();
+            (s.index_min, s.segment_min) = (0, 1);
+            for e in 0..problem.examples.len() {
+                s.add_example(e).unwrap();
+            }
+            let examples: Vec<usize> = (0..problem.examples.len()).collect();
+            let [built, deep] = [false, true].map(|deep| {
+                let hits = s.top_stage_hits(deep);
+                for p in &hits {
+                    assert!(p.len() == len && p.is_valid() && satisfies(&problem, &examples, p));
+                }
+                hits.iter().map(split).collect::<ahash::AHashSet<_>>()
+            });
+            assert_eq!(built, deep, "case {case}, length {len}");
+            compared += built.len();
+        }
+    }
+    assert!(
+        compared > 100,
+        "the cases must have hits to compare: {compared}"
+    );
+}
+
 /// P3 on [0,6)^3: with the zero target `x1 + (x0 ^ x2)` (length 5, the dependency bound) is a
 /// classifier, since nothing wraps at width 8; the thesis's 0/1 criterion needs length 6.
 #[test]
