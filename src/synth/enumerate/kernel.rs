@@ -193,6 +193,11 @@ impl Checker {
             checks.push(match &problem.examples[e] {
                 Example::Equals { point, value } => Check::Equals(col(*point), *value),
                 Example::NonZero { point } => Check::NonZero(col(*point)),
+                // An orbit of one member (a position no symmetry moves) is an exact value,
+                // which the index and the per-column filters can use.
+                Example::SomeZero { points, .. } if points.len() == 1 => {
+                    Check::Equals(col(points[0]), 0)
+                }
                 Example::SomeZero { points, boolean } => {
                     Check::SomeZero(points.iter().map(|&p| col(p)).collect(), *boolean)
                 }

@@ -127,7 +127,7 @@ fn random_problem(rng: &mut Rng, vars: usize, width: u32, extras: bool) -> Probl
             _ => {
                 let q = rng.below(npoints as u64) as usize;
                 Example::SomeZero {
-                    points: vec![p, q],
+                    points: if q == p { vec![p] } else { vec![p, q] },
                     boolean: rng.below(2) == 0,
                 }
             }
