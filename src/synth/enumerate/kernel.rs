@@ -147,31 +147,99 @@ pub(super) struct Checker {
     index: Option<Index>,
 }
 
-/// Two columns whose wanted values bucket the classes of stored levels: a class's bucket is
-/// the low nibble of its value at `c0` and the nibble at `shift1` of its value at `c1` (the high
-/// nibble of `c0` when there is only one column). For an outer operand `x`, only inner operands
-/// in buckets whose nibbles some `y` with `h(x, y) == want` has can pass both checks.
+/// Columns with exact wanted values, at most this many, sort the classes of stored levels.
+pub(super) const INDEX_COLUMNS: usize = 8;
+
+/// Columns where the examples ask for exact values (width <= 8). Stored segments are sorted by
+/// their classes' values at these columns, first column first, and bucketed by the value at the
+/// first, so for an outer operand the inner operands that can give every wanted value are found
+/// by walking the sorted order column by column ([`Gen::pairs`](super::search::Gen::pairs))
+/// instead of checking every pair.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Index {
-    pub c0: usize,
-    pub want0: u64,
-    pub c1: usize,
-    pub want1: u64,
-    pub shift1: u32,
+    pub cols: [usize; INDEX_COLUMNS],
+    pub wants: [u64; INDEX_COLUMNS],
+    pub len: usize,
 }
 
 impl Index {
-    /// The two nibbles of `y` (values at `c0` and `c1`) that decide a bucket.
+    /// The sort key of vector `v`: its values at the columns, the first in the top byte.
     #[inline(always)]
-    pub fn nibbles(&self, y0: u64, y1: u64) -> (usize, usize) {
-        ((y0 & 15) as usize, ((y1 >> self.shift1) & 15) as usize)
+    pub fn key<T: Word>(&self, v: &[T]) -> u64 {
+        (0..INDEX_COLUMNS).fold(0, |k, j| {
+            let x = if j < self.len {
+                v[self.cols[j]].get()
+            } else {
+                0
+            };
+            (k << 8) | (x & 0xff)
+        })
     }
 
-    /// The bucket (0..256) of vector `v`.
+    /// The bucket of a sort key: the value at the first column.
     #[inline(always)]
-    pub fn bucket<T: Word>(&self, v: &[T]) -> usize {
-        let (k0, k1) = self.nibbles(v[self.c0].get(), v[self.c1].get());
-        (k0 << 4) | k1
+    pub fn bucket(key: u64) -> usize {
+        (key >> (8 * (INDEX_COLUMNS - 1))) as usize
+    }
+}
+
+/// For one root form over an outer and an inner operand: per index column `j` and outer value
+/// `x`, the set of inner values `y` (256 bits) with `h(x, y)` equal to the column's wanted value.
+pub(super) struct IndexTable {
+    /// `masks[slot[j] * 256 + x]`: one slot per distinct wanted value.
+    masks: Vec<[u64; 4]>,
+    slot: [usize; INDEX_COLUMNS],
+}
+
+impl IndexTable {
+    /// The table of `h` (outer value first) at width `mask` <= 0xff.
+    pub fn new(ix: &Index, mask: u64, h: impl Fn(u64, u64) -> u64) -> Self {
+        let mut wants: Vec<u64> = Vec::new();
+        let mut slot = [0; INDEX_COLUMNS];
+        for (s, &w) in slot.iter_mut().zip(&ix.wants[..ix.len]) {
+            *s = wants.iter().position(|&v| v == w).unwrap_or_else(|| {
+                wants.push(w);
+                wants.len() - 1
+            });
+        }
+        let mut masks = vec![[0u64; 4]; wants.len() * 256];
+        for (k, &want) in wants.iter().enumerate() {
+            for x in 0..=mask {
+                let m = &mut masks[k * 256 + x as usize];
+                for y in 0..=mask {
+                    if h(x, y) == want {
+                        m[(y / 64) as usize] |= 1 << (y % 64);
+                    }
+                }
+            }
+        }
+        IndexTable { masks, slot }
+    }
+
+    /// The inner values allowed at index column `j` with outer value `x` there.
+    #[inline(always)]
+    pub fn allowed(&self, j: usize, x: u64) -> &[u64; 4] {
+        &self.masks[self.slot[j] * 256 + x as usize]
+    }
+}
+
+/// The least member of `set` that is at least `from`.
+#[inline(always)]
+pub(super) fn next_in(set: &[u64; 4], from: u64) -> Option<u64> {
+    let mut w = (from / 64) as usize;
+    if w >= 4 {
+        return None;
+    }
+    let mut bits = set[w] & (u64::MAX << (from % 64));
+    loop {
+        if bits != 0 {
+            return Some(w as u64 * 64 + bits.trailing_zeros() as u64);
+        }
+        w += 1;
+        if w == 4 {
+            return None;
+        }
+        bits = set[w];
     }
 }
 
@@ -203,33 +271,38 @@ impl Checker {
                 }
             });
         }
-        // The index columns of the last level (see `Index`): the newest `Equals`, and the next
-        // newest with another value (or the same column again).
-        let equals = |c: &Check| match c {
-            Check::Equals(col, v) => Some((*col, *v)),
-            _ => None,
+        // The index columns (see `Index`): the newest `Equals` of each wanted value first (an
+        // indicator's 1 and 0 reject different candidates), then the next newest.
+        let mut index = Index {
+            cols: [0; INDEX_COLUMNS],
+            wants: [0; INDEX_COLUMNS],
+            len: 0,
         };
-        let first = checks.iter().position(|c| equals(c).is_some());
-        let index = first.map(|k| {
-            let (c0, want0) = equals(&checks[k]).expect("an Equals");
-            let other = checks
-                .iter()
-                .filter_map(equals)
-                .find(|&(c, v)| c != c0 && v != want0);
-            let other = other.or_else(|| checks.iter().filter_map(equals).find(|&(c, _)| c != c0));
-            let (c1, want1, shift1) = other.map_or((c0, want0, 4), |(c, v)| (c, v, 0));
-            Index {
-                c0,
-                want0,
-                c1,
-                want1,
-                shift1,
+        let equals: Vec<(usize, u64)> = checks
+            .iter()
+            .filter_map(|c| match c {
+                Check::Equals(col, v) => Some((*col, *v)),
+                _ => None,
+            })
+            .collect();
+        let mut order: Vec<(usize, u64)> = Vec::new();
+        for &(c, v) in &equals {
+            if !order.iter().any(|o| o.1 == v) {
+                order.push((c, v));
             }
-        });
+        }
+        order.extend(&equals);
+        for (c, v) in order {
+            if index.len < INDEX_COLUMNS && !index.cols[..index.len].contains(&c) {
+                (index.cols[index.len], index.wants[index.len]) = (c, v);
+                index.len += 1;
+            }
+        }
+        let index = (index.len > 0).then_some(index);
         // Exact values reject most candidates, `NonZero` few: `Equals` first (the index ones,
         // which candidates visited through the index mostly pass, after the others), then
         // orbits, then `NonZero`; the newest first within each kind (stable sort).
-        let is_index = |c: usize| index.is_some_and(|ix| c == ix.c0 || c == ix.c1);
+        let is_index = |c: usize| index.is_some_and(|ix| ix.cols[..ix.len].contains(&c));
         checks.sort_by_key(|c| match c {
             Check::Equals(col, _) if is_index(*col) => 1,
             Check::Equals(..) => 0,

@@ -2,9 +2,9 @@
 //! binary instruction over levels `a + b = L - 1`, a unary one over a binary one over levels
 //! `a + b = L - 2`, or two unary ones over level `L - 2`; all three are checked pair by pair
 //! (class by class) without building level `L - 1`, stopping at the first example a candidate
-//! fails. With index columns (two checks `value == v` there, width <= 8), the larger level is
-//! scanned inside, and there only buckets that can give the wanted values with the outer
-//! operand's values are visited.
+//! fails. With index columns (checks `value == v` there, width <= 8), the larger level is
+//! scanned inside, and there only the classes whose values at those columns give the wanted
+//! values with the outer operand's are visited ([`Gen::walk`]).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use ahash::AHashMap;
 use rayon::prelude::*;
 
-use super::kernel::{unary, with_binary, Word};
+use super::kernel::{unary, with_binary, IndexTable, Word};
 use super::search::{Form, Gen, Group, Halt, Job};
 use super::store::BUCKETS;
 use crate::synth::lang::{Op, Program};
@@ -28,35 +28,18 @@ impl<T: Word> Gen<'_, T> {
         Program(ops)
     }
 
-    /// Per value `x` of the outer operand, the nibbles of inner operands `y` (at the index
-    /// columns `c0`, `c1`) with `h(x, y)` (`h(y, x)` with `swap`) equal to the wanted value
-    /// there: `(nibbles at c0 for x at c0, nibbles at c1 for x at c1)`.
-    fn index_table(&self, h: impl Fn(u64, u64) -> u64, swap: bool) -> Vec<(u16, u16)> {
-        let ix = self.index.expect("index columns");
-        let mut table = vec![(0u16, 0u16); BUCKETS];
-        for (x, bits) in table.iter_mut().enumerate().take(self.mask as usize + 1) {
-            for y in 0..=self.mask {
-                let v = if swap { h(y, x as u64) } else { h(x as u64, y) };
-                let (k0, k1) = ix.nibbles(y, y);
-                if v == ix.want0 {
-                    bits.0 |= 1 << k0;
-                }
-                if v == ix.want1 {
-                    bits.1 |= 1 << k1;
-                }
-            }
-        }
-        table
-    }
-
-    /// [`Self::index_table`] for the root of a binary form.
-    fn form_table(&self, form: Form, swap: bool) -> Vec<(u16, u16)> {
-        let mask = self.mask;
+    /// The index table of the root of a binary form ([`IndexTable`]), the outer operand on
+    /// the right with `swap`.
+    fn form_table(&self, form: Form, swap: bool) -> IndexTable {
+        let (ix, mask) = (self.index.as_ref().expect("index columns"), self.mask);
+        let table = |h: &dyn Fn(u64, u64) -> u64| {
+            IndexTable::new(ix, mask, |x, y| if swap { h(y, x) } else { h(x, y) })
+        };
         match form {
-            Form::Binary(op) => with_binary!(self.ops[op], mask, f => self.index_table(f, swap)),
+            Form::Binary(op) => with_binary!(self.ops[op], mask, f => table(&f)),
             Form::UnaryBinary(g, op) => with_binary!(self.ops[op], mask, f => {
                 let g = self.ops[g];
-                self.index_table(|x, y| unary(g, f(x, y), mask), swap)
+                table(&|x, y| unary(g, f(x, y), mask))
             }),
             _ => unreachable!("unary forms have no index"),
         }
@@ -83,7 +66,7 @@ impl<T: Word> Gen<'_, T> {
     fn check_job(
         &self,
         job: &Job,
-        table: Option<&[(u16, u16)]>,
+        table: Option<&IndexTable>,
         halt: impl Fn() -> bool,
         mut found: impl FnMut(Program) -> bool,
     ) -> bool {
@@ -225,7 +208,7 @@ impl<T: Word> Gen<'_, T> {
             .collect();
         keys.sort_unstable();
         keys.dedup();
-        let tables: AHashMap<(Form, bool), Vec<(u16, u16)>> = self
+        let tables: AHashMap<(Form, bool), IndexTable> = self
             .pool
             .install(|| {
                 keys.into_par_iter()
@@ -243,7 +226,7 @@ impl<T: Word> Gen<'_, T> {
                     return;
                 }
                 let (swap, indexed) = self.layout(job);
-                let table = indexed.then(|| tables[&(job.form, swap)].as_slice());
+                let table = indexed.then(|| &tables[&(job.form, swap)]);
                 let complete = self.check_job(job, table, halt, |p| {
                     if all.is_some() {
                         return push(p);

@@ -24,11 +24,13 @@
 //! instruction over levels `a + b = L - 1`, a unary one over a binary one over `a + b = L - 2`,
 //! or two unary ones over level `L - 2`; each such *group* (root form and operand levels) is
 //! checked pair by pair, stopping at the first example a pair fails. Only levels `1..=L-2` are
-//! stored (`1..=L-3` with the top stage below), and only as far as needed: groups are searched in stages by the highest level they
-//! read, and a level is built only when the stages before it found nothing. Where two examples
-//! ask for exact values (width <= 8), stored classes are bucketed by their values' nibbles at
-//! those two points, and the larger operand level is scanned only in the buckets that can give
-//! the wanted values with the other operand (test `last_level_accepts_exactly_the_solutions`).
+//! stored (`1..=L-3` with the top stage below), and only as far as needed: groups are searched
+//! in stages by the highest level they read, and a level is built only when the stages before
+//! it found nothing. Where examples ask for exact values (width <= 8), stored segments are
+//! sorted by their classes' values at up to 8 such points, and for each outer operand the
+//! larger level is walked in that order point by point, visiting only the classes whose values
+//! there give the wanted ones with the outer operand's (tests
+//! `last_level_accepts_exactly_the_solutions`, `deep_stage_finds_what_the_built_level_finds`).
 //!
 //! **The top stage** (`deep.rs`), whose groups read level `L - 2` (an instruction over it and a
 //! leaf, or two unary ones over it), does not build that level at width <= 8: each construction
@@ -136,6 +138,8 @@ pub(crate) struct EnumSearch<'p> {
     pub(crate) index_min: u32,
     /// Classes per stored segment, at least (tests lower it).
     pub(crate) segment_min: usize,
+    /// Index walks scan ranges of at most this many classes whole (tests lower it).
+    pub(crate) scan_below: usize,
     /// Last-level groups searched to the end without a solution: examples only grow, so
     /// they stay without one and later solves skip them.
     refuted: AHashSet<Group>,
@@ -163,6 +167,7 @@ impl<'p> EnumSearch<'p> {
             pool,
             index_min: 1 << 9,
             segment_min: 1 << 14,
+            scan_below: 8,
             refuted: AHashSet::new(),
         })
     }
@@ -188,6 +193,7 @@ impl<'p> EnumSearch<'p> {
             index: checker.index().filter(|_| self.problem.width <= 8),
             index_min: self.index_min,
             segment_min: self.segment_min,
+            scan_below: self.scan_below,
             levels: Vec::new(),
         }
     }

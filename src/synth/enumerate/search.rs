@@ -6,7 +6,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use super::kernel::{unary, with_binary, Checker, Index, Kind, Rules, Word};
+use super::kernel::{next_in, unary, with_binary, Checker, Index, IndexTable, Kind, Rules, Word};
 use super::store::{Builder, Info, Level, Meter, Segment, NONE};
 use crate::synth::lang::Op;
 use crate::synth::problem::Problem;
@@ -115,15 +115,30 @@ struct Batch<T> {
     info: Vec<Info>,
 }
 
-/// The positions of the set bits of `x`, lowest first.
-fn bit_indices(mut x: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (x != 0).then(|| {
-            let k = x.trailing_zeros() as usize;
-            x &= x - 1;
-            k
-        })
-    })
+/// The end of the prefix of `lo..hi` where `pred` holds (it holds on a prefix): doubling steps
+/// from `lo`, then bisection, so a short prefix costs few probes.
+fn gallop(lo: usize, hi: usize, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut a, mut step) = (lo, 1);
+    let mut b = loop {
+        let k = a + step - 1;
+        if k >= hi {
+            break hi;
+        }
+        if !pred(k) {
+            break k;
+        }
+        a = k + 1;
+        step *= 2;
+    };
+    while a < b {
+        let mid = a + (b - a) / 2;
+        if pred(mid) {
+            a = mid + 1;
+        } else {
+            b = mid;
+        }
+    }
+    a
 }
 
 /// The levels built so far for one solve, and what building them needs.
@@ -145,6 +160,8 @@ pub(super) struct Gen<'a, T> {
     pub index_min: u32,
     /// Classes per segment of a stored level, at least (fewer segments, less overhead).
     pub segment_min: usize,
+    /// Sorted ranges at most this long are scanned rather than walked further.
+    pub scan_below: usize,
     /// `levels[l]` holds the classes of length `l`; `levels[0]` is empty.
     pub levels: Vec<Level<T>>,
 }
@@ -259,15 +276,15 @@ impl<T: Word> Gen<'_, T> {
 
     /// Calls `visit(left id, left vector, right id, right vector)` for every allowed pair of a
     /// binary-form job (rules by instruction `op`). The outer loop runs over the left operands,
-    /// or with `swap` over the right ones. With `index`, per value of the outer operand the
-    /// nibbles (at the two index columns) an inner operand may have, only those buckets are
-    /// visited. Stops early (returning false) when `visit` or `halt` says so.
+    /// or with `swap` over the right ones. With `index`, per outer operand only the inner ones
+    /// whose values at the index columns give the wanted values are visited ([`Self::walk`]).
+    /// Stops early (returning false) when `visit` or `halt` says so.
     #[inline(always)]
     pub fn pairs(
         &self,
         job: &Job,
         op: usize,
-        index: Option<&[(u16, u16)]>,
+        index: Option<&IndexTable>,
         swap: bool,
         halt: impl Fn() -> bool,
         mut visit: impl FnMut(u32, &[T], u32, &[T]) -> bool,
@@ -276,7 +293,7 @@ impl<T: Word> Gen<'_, T> {
         let same = self.ops[op].is_commutative() && job.a == job.b;
         debug_assert!(!(same && swap));
         let check = job.a == 1 || job.b == 1 || !self.rules.inner_free(op);
-        let (c0, c1) = self.index.map_or((0, 0), |x| (x.c0, x.c1));
+        let c0 = self.index.map_or(0, |x| x.cols[0]);
         let ((lo, ro), (li, ri)) = match swap {
             false => ((job.a, job.sa), (job.b, job.sb)),
             true => ((job.b, job.sb), (job.a, job.sa)),
@@ -287,8 +304,7 @@ impl<T: Word> Gen<'_, T> {
                 let oid = so.start + i as u32;
                 let ov = so.vec(i, n);
                 let ko = self.kind(lo, oid, &so.info[i]);
-                let bits = index.map(|t| (t[ov[c0].get() as usize].0, t[ov[c1].get() as usize].1));
-                if bits.is_some_and(|(a, b)| a == 0 || b == 0) {
+                if index.is_some_and(|t| *t.allowed(0, ov[c0].get()) == [0; 4]) {
                     continue;
                 }
                 for si in &self.levels[li].segs[ri.0..ri.1] {
@@ -320,23 +336,12 @@ impl<T: Word> Gen<'_, T> {
                         }
                         true
                     };
-                    match bits {
-                        None => {
-                            if !scan(0, si.len()) {
-                                return false;
-                            }
-                        }
-                        Some((a, b)) => {
-                            for k0 in bit_indices(a) {
-                                for k1 in bit_indices(b) {
-                                    let k = (k0 << 4) | k1;
-                                    let (from, to) = (si.buckets[k], si.buckets[k + 1]);
-                                    if !scan(from as usize, to as usize) {
-                                        return false;
-                                    }
-                                }
-                            }
-                        }
+                    let go = match index {
+                        None => scan(0, si.len()),
+                        Some(t) => self.walk(si, t, ov, &mut scan),
+                    };
+                    if !go {
+                        return false;
                     }
                 }
                 if budget >= POLL_EVERY {
@@ -346,6 +351,68 @@ impl<T: Word> Gen<'_, T> {
                     }
                 }
             }
+        }
+        true
+    }
+
+    /// Calls `scan(from, to)` on the ranges of inner segment `si` (sorted by [`Index::key`])
+    /// whose values at every index column are allowed by `t` with the outer vector `ov`: the
+    /// first column through the buckets, then column by column, leaping in the sorted order to
+    /// the next allowed value. Ranges of a few classes are scanned whole.
+    fn walk(
+        &self,
+        si: &Segment<T>,
+        t: &IndexTable,
+        ov: &[T],
+        scan: &mut impl FnMut(usize, usize) -> bool,
+    ) -> bool {
+        let ix = self.index.as_ref().expect("index columns");
+        let first = t.allowed(0, ov[ix.cols[0]].get());
+        for (w, &bits) in first.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let y = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (lo, hi) = (si.buckets[y] as usize, si.buckets[y + 1] as usize);
+                if lo < hi && !self.descend(si, t, ov, 1, (lo, hi), scan) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// [`Self::walk`] from index column `j` within `range`, where the earlier columns are equal.
+    fn descend(
+        &self,
+        si: &Segment<T>,
+        t: &IndexTable,
+        ov: &[T],
+        j: usize,
+        (lo, hi): (usize, usize),
+        scan: &mut impl FnMut(usize, usize) -> bool,
+    ) -> bool {
+        let ix = self.index.as_ref().expect("index columns");
+        if j == ix.len || hi - lo <= self.scan_below {
+            return scan(lo, hi);
+        }
+        let (c, n) = (ix.cols[j], self.n);
+        let allowed = t.allowed(j, ov[c].get());
+        let val = |k: usize| si.vecs[k * n + c].get();
+        let mut i = lo;
+        while i < hi {
+            let Some(y) = next_in(allowed, val(i)) else {
+                break;
+            };
+            i = gallop(i, hi, |k| val(k) < y);
+            if i == hi || val(i) != y {
+                continue;
+            }
+            let end = gallop(i, hi, |k| val(k) == y);
+            if !self.descend(si, t, ov, j + 1, (i, end), scan) {
+                return false;
+            }
+            i = end;
         }
         true
     }

@@ -12,7 +12,7 @@ use super::kernel::{Index, Word};
 
 /// No child (leaves, and the right child of unary nodes).
 pub(super) const NONE: u32 = u32::MAX;
-/// Buckets of the index columns (see [`Index`]).
+/// Buckets by the value at the first index column (see [`Index`]).
 pub(super) const BUCKETS: usize = 256;
 
 /// How a class's representative is built: instruction `op` (index into the op set) over
@@ -29,8 +29,9 @@ pub(super) struct Segment<T> {
     pub start: u32,
     pub vecs: Vec<T>,
     pub info: Vec<Info>,
-    /// With index columns, classes are sorted by bucket and `buckets[k]..buckets[k + 1]` are
-    /// the positions in bucket `k`; empty without them.
+    /// With index columns, classes are sorted by their values there ([`Index::key`]) and
+    /// `buckets[k]..buckets[k + 1]` are the positions whose value at the first is `k`; empty
+    /// without them.
     pub buckets: Vec<u32>,
 }
 
@@ -278,16 +279,15 @@ impl<'a, T: Word> Builder<'a, T> {
         let segs = groups
             .into_par_iter()
             .map(|(start, shards)| {
-                let mut order: Vec<(u128, u16, u32)> = Vec::new();
+                let mut order: Vec<(u64, u128, u16, u32)> = Vec::new();
                 for (k, s) in shards.iter().enumerate() {
                     for (i, info) in s.info.iter().enumerate() {
-                        let bucket = index.map_or(0, |x| x.bucket(&s.vecs[i * n..(i + 1) * n]));
-                        let key = ((bucket as u128) << 81)
-                            | ((is_not[info.op as usize] as u128) << 80)
+                        let key = index.map_or(0, |x| x.key(&s.vecs[i * n..(i + 1) * n]));
+                        let rep = ((is_not[info.op as usize] as u128) << 80)
                             | ((info.op as u128) << 64)
                             | ((info.left as u128) << 32)
                             | info.right as u128;
-                        order.push((key, k as u16, i as u32));
+                        order.push((key, rep, k as u16, i as u32));
                     }
                 }
                 order.sort_unstable();
@@ -297,12 +297,12 @@ impl<'a, T: Word> Builder<'a, T> {
                 if index.is_some() {
                     buckets = vec![0u32; BUCKETS + 1];
                 }
-                for &(key, k, i) in &order {
+                for &(key, _, k, i) in &order {
                     let (s, i) = (&shards[k as usize], i as usize);
                     vecs.extend_from_slice(&s.vecs[i * n..(i + 1) * n]);
                     info.push(s.info[i]);
                     if index.is_some() {
-                        buckets[(key >> 81) as usize + 1] += 1;
+                        buckets[Index::bucket(key) + 1] += 1;
                     }
                 }
                 for k in 0..buckets.len().saturating_sub(1) {

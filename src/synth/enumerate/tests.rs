@@ -90,6 +90,31 @@ fn all_programs(ops: &[Op], max: usize, with_rules: bool) -> Vec<Vec<Program>> {
     by_len
 }
 
+/// The root of `p` and the subprograms of its operands.
+fn operands(p: &Program) -> (Op, Vec<Program>) {
+    let ops = &p.0;
+    // The first position of the subtree that ends at `end`.
+    let start = |end: usize| {
+        let (mut i, mut need) = (end + 1, 1);
+        while need > 0 {
+            i -= 1;
+            need = need + ops[i].arity() - 1;
+        }
+        i
+    };
+    let n = ops.len();
+    let sub = |a: usize, b: usize| Program(ops[a..b].to_vec());
+    let children = match ops[n - 1].arity() {
+        0 => Vec::new(),
+        1 => vec![sub(0, n - 1)],
+        _ => {
+            let right = start(n - 2);
+            vec![sub(0, right), sub(right, n - 1)]
+        }
+    };
+    (ops[n - 1], children)
+}
+
 /// Widths of the random problems: every word size, and small widths where wrapping is common.
 const WIDTHS: [u32; 8] = [1, 2, 3, 4, 12, 20, 33, 64];
 
@@ -236,7 +261,7 @@ fn agrees_with_brute_force() {
             let mut searches = [false, true].map(|prune| {
                 let mut s = EnumSearch::new(&problem, len, &backend(2), prune).unwrap();
                 if prune {
-                    (s.index_min, s.segment_min) = (0, 1);
+                    (s.index_min, s.segment_min, s.scan_below) = (0, 1, 0);
                 }
                 s
             });
@@ -326,7 +351,7 @@ fn levels_are_exactly_the_reachable_vectors() {
 
 /// The last level, checked directly: the output vectors (on the example points) of all the
 /// candidates it accepts are exactly those of the rule-respecting programs of that length that
-/// satisfy the examples, with the index used everywhere and many small segments.
+/// satisfy the examples, with the index used everywhere, on many small segments or few large.
 #[test]
 fn last_level_accepts_exactly_the_solutions() {
     const MAX: usize = 5;
@@ -350,7 +375,9 @@ fn last_level_accepts_exactly_the_solutions() {
         let programs = all_programs(problem.ops.ops(), MAX, true);
         for (len, programs) in programs.iter().enumerate().skip(1) {
             let mut s = EnumSearch::new(&problem, len, &backend(2), true).unwrap();
-            (s.index_min, s.segment_min) = (0, 1);
+            // Many small segments, or whole levels (long sorted runs for the index walk).
+            let segment_min = if case % 2 == 0 { 1 } else { 1 << 14 };
+            (s.index_min, s.segment_min, s.scan_below) = (0, segment_min, 0);
             for &e in &examples {
                 s.add_example(e).unwrap();
             }
@@ -359,12 +386,33 @@ fn last_level_accepts_exactly_the_solutions() {
                 assert!(p.len() == len && p.is_valid() && satisfies(&problem, &examples, p));
             }
             let got: ahash::AHashSet<Vec<u64>> = hits.iter().map(outputs).collect();
-            let want: ahash::AHashSet<Vec<u64>> = programs
+            let solutions: Vec<&Program> = programs
                 .iter()
                 .filter(|p| satisfies(&problem, &examples, p))
-                .map(outputs)
                 .collect();
+            let want: ahash::AHashSet<Vec<u64>> = solutions.iter().map(|p| outputs(p)).collect();
             assert_eq!(got, want, "case {case}, length {len}");
+            // Finer: every solution's root and its operands' outputs are among the hits' (the
+            // hits may have more, the rules being applied to classes).
+            let shape = |p: &Program| {
+                let (root, ops) = operands(p);
+                let mut outs: Vec<Vec<u64>> = ops.iter().map(outputs).collect();
+                if root.is_commutative() {
+                    outs.sort();
+                }
+                (root, outs)
+            };
+            let key = |p: &Program| match operands(p) {
+                (g, ops) if g.arity() == 1 => (Some(g), shape(&ops[0])),
+                _ => (None, shape(p)),
+            };
+            let got: ahash::AHashSet<_> = hits.iter().map(key).collect();
+            for p in solutions {
+                assert!(
+                    got.contains(&key(p)),
+                    "{p} missed: case {case}, length {len}"
+                );
+            }
         }
     }
 }
@@ -406,7 +454,7 @@ fn deep_stage_finds_what_the_built_level_finds() {
         };
         for len in 5..=7 {
             let mut s = EnumSearch::new(&problem, len, &backend(2), true).unwrap();
-            (s.index_min, s.segment_min) = (0, 1);
+            (s.index_min, s.segment_min, s.scan_below) = (0, 1, 0);
             for e in 0..problem.examples.len() {
                 s.add_example(e).unwrap();
             }
