@@ -23,7 +23,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::kernel::{unary, with_binary, Kind, Word};
-use super::search::{Form, Gen, Group, Halt, Job};
+use super::search::{Form, Gen, Group, Halt, Job, Scan};
 use crate::synth::lang::{Op, Program};
 
 /// More tops than this (bitsets of more than 8 words) are searched over the built level.
@@ -274,7 +274,7 @@ impl<T: Word> Gen<'_, T> {
                 })
             }
             Form::Binary(o) => with_binary!(self.ops[o], mask, f => {
-                self.pairs(job, o, None, false, halt, |uid, u, wid, w| {
+                self.pairs(job, o, Scan::ALL, halt, |uid, u, wid, w| {
                     let value = |c: usize| f(u[c].get(), w[c].get());
                     let m = Self::filter::<W>(t, o, value);
                     m.iter().all(|&x| x == 0)

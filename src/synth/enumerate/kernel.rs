@@ -321,6 +321,23 @@ impl Checker {
         self.index
     }
 
+    /// The columns (at most 64, in check order) where the output must not be 0: a non-zero
+    /// position, or an exact value other than 0.
+    pub fn nonzero_columns(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        for c in &self.checks {
+            let col = match *c {
+                Check::Equals(col, v) if v != 0 => col,
+                Check::NonZero(col) => col,
+                _ => continue,
+            };
+            if out.len() < 64 && !out.contains(&col) {
+                out.push(col);
+            }
+        }
+        out
+    }
+
     /// What the examples ask of single columns, in check order: a filter that looks at one
     /// column at a time may reject a candidate whose value there fails `want.admits`. An orbit
     /// asks nothing of a single member unless the target is boolean (then each gives at most 1).

@@ -13,7 +13,7 @@ use ahash::AHashMap;
 use rayon::prelude::*;
 
 use super::kernel::{unary, with_binary, IndexTable, Word};
-use super::search::{Form, Gen, Group, Halt, Job};
+use super::search::{Form, Gen, Group, Halt, Job, Scan};
 use super::store::BUCKETS;
 use crate::synth::lang::{Op, Program};
 
@@ -43,6 +43,16 @@ impl<T: Word> Gen<'_, T> {
             }),
             _ => unreachable!("unary forms have no index"),
         }
+    }
+
+    /// For a root computing `h`: whether a 0 as the left (right) operand makes it give 0
+    /// whatever the other operand (decided on every pair of values, so at width <= 8 only).
+    fn nonzero_operands(&self, h: &impl Fn(u64, u64) -> u64) -> [bool; 2] {
+        if self.mask > 0xff || self.nonzero.is_empty() {
+            return [false; 2];
+        }
+        let m = self.mask;
+        [(0..=m).all(|y| h(0, y) == 0), (0..=m).all(|x| h(x, 0) == 0)]
     }
 
     /// How a binary-form job is scanned: whether the outer loop runs over the right operands
@@ -88,7 +98,9 @@ impl<T: Word> Gen<'_, T> {
                 })
             }
             Form::Binary(op) => with_binary!(self.ops[op], mask, f => {
-                self.pairs(job, op, table, swap, halt, |uid, u, wid, w| {
+                let nonzero = self.nonzero_operands(&f);
+                let how = Scan { index: table, swap, nonzero };
+                self.pairs(job, op, how, halt, |uid, u, wid, w| {
                     let ok = self.checker.holds(|c| f(u[c].get(), w[c].get()));
                     ok.then(|| self.build(&[uid, wid], self.ops[op])).is_none_or(&mut found)
                 })
@@ -96,7 +108,9 @@ impl<T: Word> Gen<'_, T> {
             Form::UnaryBinary(g, op) => with_binary!(self.ops[op], mask, f => {
                 let g = self.ops[g];
                 let h = |x: u64, y: u64| unary(g, f(x, y), mask);
-                self.pairs(job, op, table, swap, halt, |uid, u, wid, w| {
+                let nonzero = self.nonzero_operands(&h);
+                let how = Scan { index: table, swap, nonzero };
+                self.pairs(job, op, how, halt, |uid, u, wid, w| {
                     let ok = self.checker.holds(|c| h(u[c].get(), w[c].get()));
                     if !ok {
                         return true;

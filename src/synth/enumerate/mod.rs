@@ -31,6 +31,9 @@
 //! larger level is walked in that order point by point, visiting only the classes whose values
 //! there give the wanted ones with the outer operand's (tests
 //! `last_level_accepts_exactly_the_solutions`, `deep_stage_finds_what_the_built_level_finds`).
+//! Each class also records where it is 0 among the points that must not give 0; when a 0 as
+//! one operand makes the root give 0 whatever the other (`And`, `Mul`, `Div`, shifts on the
+//! left, at width <= 8), classes with such a 0 are skipped on that side.
 //!
 //! **The top stage** (`deep.rs`), whose groups read level `L - 2` (an instruction over it and a
 //! leaf, or two unary ones over it), does not build that level at width <= 8: each construction
@@ -76,8 +79,9 @@
 //! and segments are sorted, so ids and programs do not depend on thread timing; the last level
 //! returns the hit of the earliest job.
 //!
-//! **Memory.** A stored class costs `n * word + 12` bytes (vector and back-pointers; `n` points)
-//! plus about 10 bytes of hash table while its level is built, and staging up to about 128 MiB.
+//! **Memory.** A stored class costs `n * word + 20` bytes (vector, back-pointers and zero
+//! mask; `n` points) plus about 10 bytes of hash table while its level is built, and staging up
+//! to about 128 MiB.
 //! Every allocation is charged to a meter before it is made; when the limit would be passed the
 //! search stops with [`Error::Resource`], saying how far the level got and, when enough of it
 //! was built to tell, what it alone would take.
@@ -194,6 +198,7 @@ impl<'p> EnumSearch<'p> {
             index_min: self.index_min,
             segment_min: self.segment_min,
             scan_below: self.scan_below,
+            nonzero: checker.nonzero_columns(),
             levels: Vec::new(),
         }
     }

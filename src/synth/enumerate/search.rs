@@ -141,6 +141,27 @@ fn gallop(lo: usize, hi: usize, pred: impl Fn(usize) -> bool) -> usize {
     a
 }
 
+/// How [`Gen::pairs`] visits a binary-form job.
+#[derive(Clone, Copy)]
+pub(super) struct Scan<'t> {
+    /// Walk the inner level through the index with this table.
+    pub index: Option<&'t IndexTable>,
+    /// The outer loop runs over the right operands.
+    pub swap: bool,
+    /// A 0 as the left (right) operand makes the root give 0, so classes with a 0 where the
+    /// output must not be 0 are skipped on that side.
+    pub nonzero: [bool; 2],
+}
+
+impl Scan<'_> {
+    /// Every allowed pair, left operands outside.
+    pub const ALL: Scan<'static> = Scan {
+        index: None,
+        swap: false,
+        nonzero: [false; 2],
+    };
+}
+
 /// The levels built so far for one solve, and what building them needs.
 pub(super) struct Gen<'a, T> {
     pub n: usize,
@@ -162,6 +183,8 @@ pub(super) struct Gen<'a, T> {
     pub segment_min: usize,
     /// Sorted ranges at most this long are scanned rather than walked further.
     pub scan_below: usize,
+    /// The columns of [`Segment::zeros`].
+    pub nonzero: Vec<usize>,
     /// `levels[l]` holds the classes of length `l`; `levels[0]` is empty.
     pub levels: Vec<Level<T>>,
 }
@@ -207,9 +230,40 @@ impl<T: Word> Gen<'_, T> {
                 vecs,
                 info,
                 buckets,
+                zeros: Vec::new(),
             });
         }
+        self.mark_zeros(1, &mut segs)?;
         self.levels = vec![Level::new(0, Vec::new()), Level::new(0, segs)];
+        Ok(())
+    }
+
+    /// Fills in each class's [`Segment::zeros`] (level `l`), when some column must not give 0.
+    fn mark_zeros(&self, l: usize, segs: &mut [Segment<T>]) -> Result<(), Halt> {
+        let (cols, n) = (&self.nonzero, self.n);
+        let classes: usize = segs.iter().map(|s| s.len()).sum();
+        if cols.is_empty() {
+            return Ok(());
+        }
+        if !self.meter.charge((classes * size_of::<u64>()) as u64) {
+            let (level, fraction, estimate) = (l, 1.0, None);
+            return Err(Halt::Memory {
+                level,
+                fraction,
+                estimate,
+            });
+        }
+        self.pool.install(|| {
+            segs.par_iter_mut().for_each(|s| {
+                s.zeros = (0..s.len())
+                    .map(|i| {
+                        let v = s.vec(i, n);
+                        let zero = cols.iter().enumerate().filter(|&(_, &c)| v[c].get() == 0);
+                        zero.fold(0, |m, (k, _)| m | 1 << k)
+                    })
+                    .collect();
+            })
+        });
         Ok(())
     }
 
@@ -275,20 +329,24 @@ impl<T: Word> Gen<'_, T> {
     }
 
     /// Calls `visit(left id, left vector, right id, right vector)` for every allowed pair of a
-    /// binary-form job (rules by instruction `op`). The outer loop runs over the left operands,
-    /// or with `swap` over the right ones. With `index`, per outer operand only the inner ones
-    /// whose values at the index columns give the wanted values are visited ([`Self::walk`]).
+    /// binary-form job (rules by instruction `op`), filtered as `how` says ([`Scan`]; with an
+    /// index, per outer operand only the inner ones whose values at the index columns give the
+    /// wanted values are visited, see [`Self::walk`]).
     /// Stops early (returning false) when `visit` or `halt` says so.
     #[inline(always)]
     pub fn pairs(
         &self,
         job: &Job,
         op: usize,
-        index: Option<&IndexTable>,
-        swap: bool,
+        how: Scan,
         halt: impl Fn() -> bool,
         mut visit: impl FnMut(u32, &[T], u32, &[T]) -> bool,
     ) -> bool {
+        let Scan {
+            index,
+            swap,
+            nonzero,
+        } = how;
         let n = self.n;
         let same = self.ops[op].is_commutative() && job.a == job.b;
         debug_assert!(!(same && swap));
@@ -298,9 +356,17 @@ impl<T: Word> Gen<'_, T> {
             false => ((job.a, job.sa), (job.b, job.sb)),
             true => ((job.b, job.sb), (job.a, job.sa)),
         };
+        let [nz_outer, nz_inner] = if swap {
+            [nonzero[1], nonzero[0]]
+        } else {
+            nonzero
+        };
         let mut budget = 0;
         for so in &self.levels[lo].segs[ro.0..ro.1] {
             for i in 0..so.len() {
+                if nz_outer && so.zeros[i] != 0 {
+                    continue;
+                }
                 let oid = so.start + i as u32;
                 let ov = so.vec(i, n);
                 let ko = self.kind(lo, oid, &so.info[i]);
@@ -317,6 +383,9 @@ impl<T: Word> Gen<'_, T> {
                     let mut scan = |from: usize, to: usize| {
                         budget += to.saturating_sub(from) + 1;
                         for j in from.max(first)..to {
+                            if nz_inner && si.zeros[j] != 0 {
+                                continue;
+                            }
                             let iid = si.start + j as u32;
                             let iv = si.vec(j, n);
                             if check {
@@ -471,7 +540,7 @@ impl<T: Word> Gen<'_, T> {
                 })
             }
             Form::Binary(op) => with_binary!(self.ops[op], self.mask, f => {
-                self.pairs(job, op, None, false, halt, |uid, u, wid, w| {
+                self.pairs(job, op, Scan::ALL, halt, |uid, u, wid, w| {
                     let vals = u.iter().zip(w).map(|(&x, &y)| T::put(f(x.get(), y.get())));
                     batch.vecs.extend(vals);
                     add(batch, Info { left: uid, right: wid, op: op as u16 })
@@ -577,7 +646,8 @@ impl<T: Word> Gen<'_, T> {
         let level = self
             .pool
             .install(|| builder.finish(start, index, segment_min));
-        let level = level.ok_or(Halt::Ids { level: l })?;
+        let mut level = level.ok_or(Halt::Ids { level: l })?;
+        self.mark_zeros(l, &mut level.segs)?;
         self.levels.push(level);
         Ok(())
     }

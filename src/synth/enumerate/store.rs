@@ -33,6 +33,9 @@ pub(super) struct Segment<T> {
     /// `buckets[k]..buckets[k + 1]` are the positions whose value at the first is `k`; empty
     /// without them.
     pub buckets: Vec<u32>,
+    /// Per class, bit `k` set when its value at the `k`-th column that must not give 0
+    /// ([`Checker::nonzero_columns`](super::kernel::Checker::nonzero_columns)) is 0.
+    pub zeros: Vec<u64>,
 }
 
 impl<T: Word> Segment<T> {
@@ -325,6 +328,7 @@ impl<'a, T: Word> Builder<'a, T> {
                     vecs,
                     info,
                     buckets,
+                    zeros: Vec::new(),
                 }
             })
             .collect();
