@@ -24,7 +24,7 @@
 //! instruction over levels `a + b = L - 1`, a unary one over a binary one over `a + b = L - 2`,
 //! or two unary ones over level `L - 2`; each such *group* (root form and operand levels) is
 //! checked pair by pair, stopping at the first example a pair fails. Only levels `1..=L-2` are
-//! stored (`1..=L-3` with the top stage below), and only as far as needed: groups are searched
+//! stored (`1..=L-4` with the last stages below), and only as far as needed: groups are searched
 //! in stages by the highest level they read, and a level is built only when the stages before
 //! it found nothing. Where examples ask for exact values (width <= 8), stored segments are
 //! sorted by their classes' values at up to 8 such points, and for each outer operand the
@@ -35,12 +35,14 @@
 //! one operand makes the root give 0 whatever the other (`And`, `Mul`, `Div`, shifts on the
 //! left, at width <= 8), classes with such a 0 are skipped on that side.
 //!
-//! **The top stage** (`deep.rs`), whose groups read level `L - 2` (an instruction over it and a
-//! leaf, or two unary ones over it), does not build that level at width <= 8: each construction
-//! of a level-`L - 2` vector is checked against all of the stage's tops at once through
-//! per-column tables. Level `L - 2` is the largest a search would store (25 million classes on
-//! CN(4,3)'s length 11), so the deepest level stored is `L - 3` (test
-//! `deep_stage_finds_what_the_built_level_finds`).
+//! **The last stages** (`deep.rs`), whose groups read level `L - 2` (an instruction over it
+//! and a leaf, or two unary ones over it) and level `L - 3` (an instruction over it and a class
+//! of length 2, or a unary one over an instruction over it and a leaf), do not build those
+//! levels at width <= 8: each construction of a vector of the skipped levels is checked against
+//! all of the stages' tops at once through per-column tables. These are the largest levels a
+//! search would store (25 million and 2.3 million classes on CN(4,3)'s length 11), so the
+//! deepest level stored is `L - 4`; level `L - 3` is skipped only when level `L - 4` is large
+//! enough for that to pay (test `deep_stage_finds_what_the_built_level_finds`).
 //!
 //! **Pruning.** The search covers the *rule space* of the other backends without the chain rule
 //! ([`rules::chain_allowed`](crate::synth::lang::rules::chain_allowed), which reads inner roots
@@ -144,6 +146,8 @@ pub(crate) struct EnumSearch<'p> {
     pub(crate) segment_min: usize,
     /// Index walks scan ranges of at most this many classes whole (tests lower it).
     pub(crate) scan_below: usize,
+    /// The last two stages skip their levels from this size of level `L - 4` on (tests lower it).
+    pub(crate) deep_from: u32,
     /// Last-level groups searched to the end without a solution: examples only grow, so
     /// they stay without one and later solves skip them.
     refuted: AHashSet<Group>,
@@ -172,6 +176,7 @@ impl<'p> EnumSearch<'p> {
             index_min: 1 << 9,
             segment_min: 1 << 14,
             scan_below: 8,
+            deep_from: deep::TWO_LEVELS_FROM,
             refuted: AHashSet::new(),
         })
     }
@@ -199,6 +204,7 @@ impl<'p> EnumSearch<'p> {
             segment_min: self.segment_min,
             scan_below: self.scan_below,
             nonzero: checker.nonzero_columns(),
+            deep_from: self.deep_from,
             levels: Vec::new(),
         }
     }
@@ -224,20 +230,20 @@ impl<'p> EnumSearch<'p> {
             // levels.
             let top = |&(_, a, b): &Group| a.max(b);
             groups.sort_by_key(top);
-            let mut built = 1;
+            let mut from = 0;
             for stage in groups.chunk_by(|x, y| top(x) == top(y)) {
-                // The stage over level len - 2 goes without it when it can (`deep.rs`).
-                let deep = top(&stage[0]) == len - 2 && gen.deep_applies(len, stage);
-                let need = top(&stage[0]) - deep as usize;
-                for l in built + 1..=need {
-                    gen.build_level(l)?;
+                let (t, rest) = (top(&stage[0]), &groups[from..]);
+                from += stage.len();
+                gen.build_up_to(t - 1)?;
+                // The last stages go without their largest levels when they can (`deep.rs`).
+                if t + 3 >= len {
+                    if let Some(skip) = gen.deep_skip(len, rest) {
+                        gen.build_up_to(len - 2 - skip)?;
+                        return gen.search_deep(len, rest, skip, None, &mut refuted);
+                    }
                 }
-                built = built.max(need);
-                let hit = match deep {
-                    true => gen.search_deep(len, stage, None, &mut refuted)?,
-                    false => gen.search_final(len, stage, None, &mut refuted)?,
-                };
-                if let Some(p) = hit {
+                gen.build_up_to(t)?;
+                if let Some(p) = gen.search_final(len, stage, None, &mut refuted)? {
                     return Ok(Some(p));
                 }
             }
@@ -337,25 +343,29 @@ impl EnumSearch<'_> {
 
 #[cfg(test)]
 impl EnumSearch<'_> {
-    /// Every candidate of the last level's top stage (largest operand level `length - 2`) that
-    /// passes the examples: `deep` without building that level (`deep.rs`), else over it.
-    pub(crate) fn top_stage_hits(&self, deep: bool) -> Vec<crate::synth::lang::Program> {
+    /// Every candidate of the last `stages` stages (largest operand level `length - 2`, and
+    /// `length - 3` with 2) that passes the examples: with `deep` without building those
+    /// levels (`deep.rs`), else over them.
+    pub(crate) fn top_stage_hits(
+        &self,
+        stages: usize,
+        deep: bool,
+    ) -> Vec<crate::synth::lang::Program> {
         let checker = Checker::new(self.problem, &self.examples);
         let (stop, meter) = (Stop::new(None), Meter::new(self.memory_limit));
         let mut gen = self.gen::<u64>(&checker, &stop, &meter);
         let len = self.length;
         gen.leaves(self.problem).unwrap();
-        for l in 2..=len - 2 - deep as usize {
-            gen.build_level(l).unwrap();
-        }
-        let mut stage = gen.groups(len);
-        stage.retain(|&(_, a, b)| a.max(b) == len - 2);
+        let skip = if deep { stages } else { 0 };
+        gen.build_up_to(len - 2 - skip).unwrap();
+        let mut groups = gen.groups(len);
+        groups.retain(|&(_, a, b)| a.max(b) >= len - 1 - stages);
         let all = std::sync::Mutex::new(Vec::new());
         if deep {
-            assert!(gen.deep_applies(len, &stage));
-            gen.search_deep(len, &stage, Some(&all), &mut Vec::new())
+            assert_eq!(gen.deep_skip(len, &groups), Some(skip));
+            gen.search_deep(len, &groups, skip, Some(&all), &mut Vec::new())
         } else {
-            gen.search_final(len, &stage, Some(&all), &mut Vec::new())
+            gen.search_final(len, &groups, Some(&all), &mut Vec::new())
         }
         .unwrap();
         all.into_inner().unwrap()

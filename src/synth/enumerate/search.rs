@@ -185,6 +185,8 @@ pub(super) struct Gen<'a, T> {
     pub scan_below: usize,
     /// The columns of [`Segment::zeros`].
     pub nonzero: Vec<usize>,
+    /// Level `L - 4` must have this many classes for the last stages to skip two levels.
+    pub deep_from: u32,
     /// `levels[l]` holds the classes of length `l`; `levels[0]` is empty.
     pub levels: Vec<Level<T>>,
 }
@@ -555,11 +557,12 @@ impl<T: Word> Gen<'_, T> {
 
     /// The jobs whose candidates make up level `l`: every unary instruction over level `l - 1`
     /// and every binary one over levels `a + b = l - 1` (lower levels must be stored).
-    pub fn level_jobs(&self, l: usize) -> Vec<Job> {
+    /// Without `unary`, the binary ones only (level `l - 1` need not be stored).
+    pub fn level_jobs(&self, l: usize, unary: bool) -> Vec<Job> {
         let mut jobs = Vec::new();
         for (op, &o) in self.ops.iter().enumerate() {
             match o.arity() {
-                1 => self.jobs(Form::Unary(op), l - 1, 0, &mut jobs),
+                1 if unary => self.jobs(Form::Unary(op), l - 1, 0, &mut jobs),
                 2 => {
                     for a in 1..l - 1 {
                         let b = l - 1 - a;
@@ -574,9 +577,17 @@ impl<T: Word> Gen<'_, T> {
         jobs
     }
 
+    /// Builds and stores the levels up to `l` not stored yet.
+    pub fn build_up_to(&mut self, l: usize) -> Result<(), Halt> {
+        while self.levels.len() <= l {
+            self.build_level(self.levels.len())?;
+        }
+        Ok(())
+    }
+
     /// Builds and stores level `l` (all lower levels must be stored).
     pub fn build_level(&mut self, l: usize) -> Result<(), Halt> {
-        let jobs = self.level_jobs(l);
+        let jobs = self.level_jobs(l, true);
         let total = jobs.iter().map(|j| j.size).sum::<u64>().max(1);
         let batch = (BATCH_BYTES / (self.n * size_of::<T>() + 24)).max(1 << 16) as u64;
         let mut pairs;

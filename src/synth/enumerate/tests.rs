@@ -417,13 +417,14 @@ fn last_level_accepts_exactly_the_solutions() {
     }
 }
 
-/// The top stage without its level (`deep.rs`) against the same stage over the built level,
-/// which the test above checks against brute force: per top (the instructions over `v` and
-/// the leaf), the same vectors of `v` pass, on random problems at widths up to 8 bits.
+/// The last stages without their levels (`deep.rs`) against the same stages over built levels,
+/// which the test above checks against brute force: per top (the instructions around the
+/// operand `v` of the skipped level), the same vectors of `v` pass. Random problems at widths
+/// up to 8 bits, skipping level L-2 (lengths 5-7) or levels L-2 and L-3 (lengths 7-8).
 #[test]
 fn deep_stage_finds_what_the_built_level_finds() {
     let mut rng = Rng(77);
-    let mut compared = 0;
+    let mut compared = [0; 2];
     for case in 0..48 {
         let vars = 2 + case % 2;
         let width = [1, 2, 3, 4, 8][case % 5];
@@ -440,39 +441,48 @@ fn deep_stage_finds_what_the_built_level_finds() {
                 .map(|&pt| run(&p, &x[pt], m).unwrap())
                 .collect()
         };
-        // (top instructions, v's outputs): `v leaf op`, `leaf v op` or `v g2 g`.
-        let split = |p: &Program| -> (Vec<Op>, Vec<u64>) {
-            let (ops, n) = (&p.0, p.len());
-            if ops[n - 1].arity() == 1 {
-                return (ops[n - 2..].to_vec(), outputs(&ops[..n - 2]));
-            }
-            if Program(ops[..n - 2].to_vec()).is_valid() {
-                (ops[n - 2..].to_vec(), outputs(&ops[..n - 2]))
-            } else {
-                (vec![ops[0], ops[n - 1]], outputs(&ops[1..n - 1]))
-            }
-        };
-        for len in 5..=7 {
-            let mut s = EnumSearch::new(&problem, len, &backend(2), true).unwrap();
-            (s.index_min, s.segment_min, s.scan_below) = (0, 1, 0);
-            for e in 0..problem.examples.len() {
-                s.add_example(e).unwrap();
-            }
-            let examples: Vec<usize> = (0..problem.examples.len()).collect();
-            let [built, deep] = [false, true].map(|deep| {
-                let hits = s.top_stage_hits(deep);
-                for p in &hits {
-                    assert!(p.len() == len && p.is_valid() && satisfies(&problem, &examples, p));
+        for (stages, lens) in [(1, 5..=7), (2, 7..=8)] {
+            for len in lens {
+                let mut s = EnumSearch::new(&problem, len, &backend(2), true).unwrap();
+                (s.index_min, s.segment_min, s.scan_below, s.deep_from) = (0, 1, 0, 0);
+                for e in 0..problem.examples.len() {
+                    s.add_example(e).unwrap();
                 }
-                hits.iter().map(split).collect::<ahash::AHashSet<_>>()
-            });
-            assert_eq!(built, deep, "case {case}, length {len}");
-            compared += built.len();
+                let examples: Vec<usize> = (0..problem.examples.len()).collect();
+                // (instructions before v, after v, v's outputs), v the first subtree of at
+                // most len - 2 instructions down the longer operands from the root.
+                let split = |p: &Program| {
+                    let ops = &p.0;
+                    let (mut from, mut to) = (0, ops.len());
+                    while to - from > len - 2 {
+                        let (_, kids) = operands(&Program(ops[from..to].to_vec()));
+                        let longest = kids.iter().map(|k| k.len()).max().unwrap();
+                        let k = kids.iter().position(|k| k.len() == longest).unwrap();
+                        let skipped: usize = kids[..k].iter().map(|k| k.len()).sum();
+                        (from, to) = (from + skipped, from + skipped + longest);
+                    }
+                    (
+                        ops[..from].to_vec(),
+                        ops[to..].to_vec(),
+                        outputs(&ops[from..to]),
+                    )
+                };
+                let [built, deep] = [false, true].map(|deep| {
+                    let hits = s.top_stage_hits(stages, deep);
+                    for p in &hits {
+                        assert!(p.len() == len && p.is_valid());
+                        assert!(satisfies(&problem, &examples, p), "{p}");
+                    }
+                    hits.iter().map(split).collect::<ahash::AHashSet<_>>()
+                });
+                assert_eq!(built, deep, "case {case}, length {len}, {stages} stages");
+                compared[stages - 1] += built.len();
+            }
         }
     }
     assert!(
-        compared > 100,
-        "the cases must have hits to compare: {compared}"
+        compared.iter().all(|&c| c > 100),
+        "the cases must have hits to compare: {compared:?}"
     );
 }
 
