@@ -147,18 +147,19 @@ pub(super) struct Checker {
     index: Option<Index>,
 }
 
-/// Columns with exact wanted values, at most this many, sort the classes of stored levels.
+/// Columns with wanted values, at most this many, sort the classes of stored levels.
 pub(super) const INDEX_COLUMNS: usize = 8;
 
-/// Columns where the examples ask for exact values (width <= 8). Stored segments are sorted by
-/// their classes' values at these columns, first column first, and bucketed by the value at the
-/// first, so for an outer operand the inner operands that can give every wanted value are found
-/// by walking the sorted order column by column ([`Gen::pairs`](super::search::Gen::pairs))
-/// instead of checking every pair.
+/// Columns where the examples ask for exact values, then columns that must not give 0 (where
+/// `BooleanEq` and roots under `BooleanNot` are exact), at width <= 8. Stored segments are
+/// sorted by their classes' values at these columns, first column first, and bucketed by the
+/// value at the first, so for an outer operand the inner operands that can give every wanted
+/// value are found by walking the sorted order column by column
+/// ([`Gen::pairs`](super::search::Gen::pairs)) instead of checking every pair.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Index {
     pub cols: [usize; INDEX_COLUMNS],
-    pub wants: [u64; INDEX_COLUMNS],
+    pub wants: [Want; INDEX_COLUMNS],
     pub len: usize,
 }
 
@@ -184,7 +185,7 @@ impl Index {
 }
 
 /// For one root form over an outer and an inner operand: per index column `j` and outer value
-/// `x`, the set of inner values `y` (256 bits) with `h(x, y)` equal to the column's wanted value.
+/// `x`, the set of inner values `y` (256 bits) with `h(x, y)` what the column wants.
 pub(super) struct IndexTable {
     /// `masks[slot[j] * 256 + x]`: one slot per distinct wanted value.
     masks: Vec<[u64; 4]>,
@@ -194,7 +195,7 @@ pub(super) struct IndexTable {
 impl IndexTable {
     /// The table of `h` (outer value first) at width `mask` <= 0xff.
     pub fn new(ix: &Index, mask: u64, h: impl Fn(u64, u64) -> u64) -> Self {
-        let mut wants: Vec<u64> = Vec::new();
+        let mut wants: Vec<Want> = Vec::new();
         let mut slot = [0; INDEX_COLUMNS];
         for (s, &w) in slot.iter_mut().zip(&ix.wants[..ix.len]) {
             *s = wants.iter().position(|&v| v == w).unwrap_or_else(|| {
@@ -207,7 +208,7 @@ impl IndexTable {
             for x in 0..=mask {
                 let m = &mut masks[k * 256 + x as usize];
                 for y in 0..=mask {
-                    if h(x, y) == want {
+                    if want.admits(h(x, y)) {
                         m[(y / 64) as usize] |= 1 << (y % 64);
                     }
                 }
@@ -275,23 +276,28 @@ impl Checker {
         // indicator's 1 and 0 reject different candidates), then the next newest.
         let mut index = Index {
             cols: [0; INDEX_COLUMNS],
-            wants: [0; INDEX_COLUMNS],
+            wants: [Want::NonZero; INDEX_COLUMNS],
             len: 0,
         };
-        let equals: Vec<(usize, u64)> = checks
+        let equals: Vec<(usize, Want)> = checks
             .iter()
             .filter_map(|c| match c {
-                Check::Equals(col, v) => Some((*col, *v)),
+                Check::Equals(col, v) => Some((*col, Want::Is(*v))),
                 _ => None,
             })
             .collect();
-        let mut order: Vec<(usize, u64)> = Vec::new();
+        let mut order: Vec<(usize, Want)> = Vec::new();
         for &(c, v) in &equals {
             if !order.iter().any(|o| o.1 == v) {
                 order.push((c, v));
             }
         }
         order.extend(&equals);
+        // Then points that must not give 0, where `BooleanEq` (or a `BooleanNot` root) is exact.
+        order.extend(checks.iter().filter_map(|c| match c {
+            Check::NonZero(col) => Some((*col, Want::NonZero)),
+            _ => None,
+        }));
         for (c, v) in order {
             if index.len < INDEX_COLUMNS && !index.cols[..index.len].contains(&c) {
                 (index.cols[index.len], index.wants[index.len]) = (c, v);
