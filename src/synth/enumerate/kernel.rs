@@ -3,6 +3,7 @@
 
 use std::hash::Hash;
 
+use super::index::{Index, INDEX_COLUMNS};
 use crate::synth::lang::rules::{self, Constants};
 use crate::synth::lang::Op;
 use crate::synth::problem::{Example, Problem};
@@ -145,103 +146,6 @@ pub(super) struct Checker {
     pub points: Vec<usize>,
     checks: Vec<Check>,
     index: Option<Index>,
-}
-
-/// Columns with wanted values, at most this many, sort the classes of stored levels.
-pub(super) const INDEX_COLUMNS: usize = 8;
-
-/// Columns where the examples ask for exact values, then columns that must not give 0 (where
-/// `BooleanEq` and roots under `BooleanNot` are exact), at width <= 8. Stored segments are
-/// sorted by their classes' values at these columns, first column first, and bucketed by the
-/// value at the first, so for an outer operand the inner operands that can give every wanted
-/// value are found by walking the sorted order column by column
-/// ([`Gen::pairs`](super::search::Gen::pairs)) instead of checking every pair.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Index {
-    pub cols: [usize; INDEX_COLUMNS],
-    pub wants: [Want; INDEX_COLUMNS],
-    pub len: usize,
-}
-
-impl Index {
-    /// The sort key of vector `v`: its values at the columns, the first in the top byte.
-    #[inline(always)]
-    pub fn key<T: Word>(&self, v: &[T]) -> u64 {
-        (0..INDEX_COLUMNS).fold(0, |k, j| {
-            let x = if j < self.len {
-                v[self.cols[j]].get()
-            } else {
-                0
-            };
-            (k << 8) | (x & 0xff)
-        })
-    }
-
-    /// The bucket of a sort key: the value at the first column.
-    #[inline(always)]
-    pub fn bucket(key: u64) -> usize {
-        (key >> (8 * (INDEX_COLUMNS - 1))) as usize
-    }
-}
-
-/// For one root form over an outer and an inner operand: per index column `j` and outer value
-/// `x`, the set of inner values `y` (256 bits) with `h(x, y)` what the column wants.
-pub(super) struct IndexTable {
-    /// `masks[slot[j] * 256 + x]`: one slot per distinct wanted value.
-    masks: Vec<[u64; 4]>,
-    slot: [usize; INDEX_COLUMNS],
-}
-
-impl IndexTable {
-    /// The table of `h` (outer value first) at width `mask` <= 0xff.
-    pub fn new(ix: &Index, mask: u64, h: impl Fn(u64, u64) -> u64) -> Self {
-        let mut wants: Vec<Want> = Vec::new();
-        let mut slot = [0; INDEX_COLUMNS];
-        for (s, &w) in slot.iter_mut().zip(&ix.wants[..ix.len]) {
-            *s = wants.iter().position(|&v| v == w).unwrap_or_else(|| {
-                wants.push(w);
-                wants.len() - 1
-            });
-        }
-        let mut masks = vec![[0u64; 4]; wants.len() * 256];
-        for (k, &want) in wants.iter().enumerate() {
-            for x in 0..=mask {
-                let m = &mut masks[k * 256 + x as usize];
-                for y in 0..=mask {
-                    if want.admits(h(x, y)) {
-                        m[(y / 64) as usize] |= 1 << (y % 64);
-                    }
-                }
-            }
-        }
-        IndexTable { masks, slot }
-    }
-
-    /// The inner values allowed at index column `j` with outer value `x` there.
-    #[inline(always)]
-    pub fn allowed(&self, j: usize, x: u64) -> &[u64; 4] {
-        &self.masks[self.slot[j] * 256 + x as usize]
-    }
-}
-
-/// The least member of `set` that is at least `from`.
-#[inline(always)]
-pub(super) fn next_in(set: &[u64; 4], from: u64) -> Option<u64> {
-    let mut w = (from / 64) as usize;
-    if w >= 4 {
-        return None;
-    }
-    let mut bits = set[w] & (u64::MAX << (from % 64));
-    loop {
-        if bits != 0 {
-            return Some(w as u64 * 64 + bits.trailing_zeros() as u64);
-        }
-        w += 1;
-        if w == 4 {
-            return None;
-        }
-        bits = set[w];
-    }
 }
 
 impl Checker {

@@ -12,7 +12,8 @@ use std::sync::Mutex;
 use ahash::AHashMap;
 use rayon::prelude::*;
 
-use super::kernel::{unary, with_binary, IndexTable, Word};
+use super::index::IndexTable;
+use super::kernel::{unary, with_binary, Word};
 use super::search::{Form, Gen, Group, Halt, Job, Scan};
 use super::store::BUCKETS;
 use crate::synth::lang::{Op, Program};

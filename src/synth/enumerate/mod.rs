@@ -89,6 +89,7 @@
 //! was built to tell, what it alone would take.
 
 mod deep;
+mod index;
 mod kernel;
 mod last;
 mod search;

@@ -6,7 +6,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use super::kernel::{next_in, unary, with_binary, Checker, Index, IndexTable, Kind, Rules, Word};
+use super::index::{Index, IndexTable};
+use super::kernel::{unary, with_binary, Checker, Kind, Rules, Word};
 use super::store::{Builder, Info, Level, Meter, Segment, NONE};
 use crate::synth::lang::Op;
 use crate::synth::problem::Problem;
@@ -113,32 +114,6 @@ const BATCH: usize = 32;
 struct Batch<T> {
     vecs: Vec<T>,
     info: Vec<Info>,
-}
-
-/// The end of the prefix of `lo..hi` where `pred` holds (it holds on a prefix): doubling steps
-/// from `lo`, then bisection, so a short prefix costs few probes.
-fn gallop(lo: usize, hi: usize, pred: impl Fn(usize) -> bool) -> usize {
-    let (mut a, mut step) = (lo, 1);
-    let mut b = loop {
-        let k = a + step - 1;
-        if k >= hi {
-            break hi;
-        }
-        if !pred(k) {
-            break k;
-        }
-        a = k + 1;
-        step *= 2;
-    };
-    while a < b {
-        let mid = a + (b - a) / 2;
-        if pred(mid) {
-            a = mid + 1;
-        } else {
-            b = mid;
-        }
-    }
-    a
 }
 
 /// How [`Gen::pairs`] visits a binary-form job.
@@ -422,68 +397,6 @@ impl<T: Word> Gen<'_, T> {
                     }
                 }
             }
-        }
-        true
-    }
-
-    /// Calls `scan(from, to)` on the ranges of inner segment `si` (sorted by [`Index::key`])
-    /// whose values at every index column are allowed by `t` with the outer vector `ov`: the
-    /// first column through the buckets, then column by column, leaping in the sorted order to
-    /// the next allowed value. Ranges of a few classes are scanned whole.
-    fn walk(
-        &self,
-        si: &Segment<T>,
-        t: &IndexTable,
-        ov: &[T],
-        scan: &mut impl FnMut(usize, usize) -> bool,
-    ) -> bool {
-        let ix = self.index.as_ref().expect("index columns");
-        let first = t.allowed(0, ov[ix.cols[0]].get());
-        for (w, &bits) in first.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let y = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let (lo, hi) = (si.buckets[y] as usize, si.buckets[y + 1] as usize);
-                if lo < hi && !self.descend(si, t, ov, 1, (lo, hi), scan) {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-
-    /// [`Self::walk`] from index column `j` within `range`, where the earlier columns are equal.
-    fn descend(
-        &self,
-        si: &Segment<T>,
-        t: &IndexTable,
-        ov: &[T],
-        j: usize,
-        (lo, hi): (usize, usize),
-        scan: &mut impl FnMut(usize, usize) -> bool,
-    ) -> bool {
-        let ix = self.index.as_ref().expect("index columns");
-        if j == ix.len || hi - lo <= self.scan_below {
-            return scan(lo, hi);
-        }
-        let (c, n) = (ix.cols[j], self.n);
-        let allowed = t.allowed(j, ov[c].get());
-        let val = |k: usize| si.vecs[k * n + c].get();
-        let mut i = lo;
-        while i < hi {
-            let Some(y) = next_in(allowed, val(i)) else {
-                break;
-            };
-            i = gallop(i, hi, |k| val(k) < y);
-            if i == hi || val(i) != y {
-                continue;
-            }
-            let end = gallop(i, hi, |k| val(k) == y);
-            if !self.descend(si, t, ov, j + 1, (i, end), scan) {
-                return false;
-            }
-            i = end;
         }
         true
     }

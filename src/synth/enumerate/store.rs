@@ -8,7 +8,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use rayon::prelude::*;
 
-use super::kernel::{Index, Word};
+use super::index::Index;
+use super::kernel::Word;
 
 /// No child (leaves, and the right child of unary nodes).
 pub(super) const NONE: u32 = u32::MAX;
