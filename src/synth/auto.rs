@@ -5,7 +5,7 @@
 //! distinct output vectors grows quickly with length and examples, so a length whose enumeration
 //! would exceed the memory limit is handed to SAT, which gets the examples gathered so far.
 //!
-//! Two lengths go to SAT from the start when k is large (the bound above [`SAT_FIRST_ABOVE`]):
+//! Two lengths go to SAT from the start when k is large (the bound above `SAT_FIRST_ABOVE`, 9):
 //! the dependency bound's own length 2k-1 and the next, 2k. There every needed variable is read
 //! exactly once (with no unary step at 2k-1, exactly one at 2k), which the SAT encoding states
 //! outright and combines with the order of interchangeable variables, while enumeration cannot
