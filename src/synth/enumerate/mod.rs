@@ -83,7 +83,7 @@
 //!
 //! **Memory.** A stored class costs `n * word + 20` bytes (vector, back-pointers and zero
 //! mask; `n` points) plus about 10 bytes of hash table while its level is built, and staging up
-//! to about 128 MiB; the last stages' tables take a few MiB at most and store no classes.
+//! to about 128 MiB; the last stages store no classes, only tables of at most 32 KiB per point.
 //! Every allocation that grows with the classes is charged to a meter before it is made; when
 //! the limit would be passed the search stops with [`Error::Resource`], saying how far the level
 //! got and, when enough of it was built to tell, what it alone would take.
