@@ -4,7 +4,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use self::support::{all_programs, backend, operands, random_problem, satisfies, Rng, WIDTHS};
+use self::support::{all_programs, backend, operands, random_cases, satisfies, Rng, WIDTHS};
 use super::kernel::{pair_allowed, unary, with_binary};
 use super::*;
 use crate::synth::cegis;
@@ -80,12 +80,8 @@ fn rules_see_only_leaves_and_not() {
 #[test]
 fn agrees_with_brute_force() {
     const MAX: usize = 5;
-    let mut rng = Rng(2024);
     let mut found = [0usize; 2];
-    for case in 0..64 {
-        let vars = 2 + case % 2;
-        let width = WIDTHS[case / 2 % WIDTHS.len()];
-        let problem = random_problem(&mut rng, vars, width, case % 3 == 2 && width > 1);
+    for (case, problem) in random_cases(2024, 64, &WIDTHS) {
         let m = problem.mask();
         let outputs = |ps: &[Program]| -> Vec<Vec<u64>> {
             let run_all = |p: &Program| -> Vec<u64> {
@@ -153,11 +149,7 @@ fn agrees_with_brute_force() {
 #[test]
 fn levels_are_exactly_the_reachable_vectors() {
     const MAX: usize = 5;
-    let mut rng = Rng(99);
-    for case in 0..24 {
-        let vars = 2 + case % 2;
-        let width = WIDTHS[case / 2 % WIDTHS.len()];
-        let problem = random_problem(&mut rng, vars, width, case % 3 == 2 && width > 1);
+    for (case, problem) in random_cases(99, 24, &WIDTHS) {
         let m = problem.mask();
         for prune in [false, true] {
             let programs = all_programs(problem.ops.ops(), MAX, prune);
@@ -199,11 +191,7 @@ fn levels_are_exactly_the_reachable_vectors() {
 #[test]
 fn last_level_accepts_exactly_the_solutions() {
     const MAX: usize = 5;
-    let mut rng = Rng(5);
-    for case in 0..32 {
-        let vars = 2 + case % 2;
-        let width = WIDTHS[case / 2 % WIDTHS.len()];
-        let problem = random_problem(&mut rng, vars, width, case % 3 == 2 && width > 1);
+    for (case, problem) in random_cases(5, 32, &WIDTHS) {
         let m = problem.mask();
         let examples: Vec<usize> = (0..problem.examples.len()).collect();
         let mut points: Vec<usize> = problem.examples.iter().flat_map(|e| e.points()).collect();
@@ -267,12 +255,8 @@ fn last_level_accepts_exactly_the_solutions() {
 /// up to 8 bits, skipping level L-2 (lengths 5-7) or levels L-2 and L-3 (lengths 7-8).
 #[test]
 fn deep_stage_finds_what_the_built_level_finds() {
-    let mut rng = Rng(77);
     let mut compared = [0; 2];
-    for case in 0..48 {
-        let vars = 2 + case % 2;
-        let width = [1, 2, 3, 4, 8][case % 5];
-        let problem = random_problem(&mut rng, vars, width, case % 3 == 2 && width > 1);
+    for (case, problem) in random_cases(77, 48, &[1, 2, 3, 4, 8]) {
         let m = problem.mask();
         let mut points: Vec<usize> = problem.examples.iter().flat_map(|e| e.points()).collect();
         points.sort_unstable();

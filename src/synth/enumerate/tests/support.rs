@@ -167,3 +167,21 @@ pub(super) fn random_problem(rng: &mut Rng, vars: usize, width: u32, extras: boo
     problem.source = "random".into();
     problem
 }
+
+/// `count` random problems from `seed` (with their case numbers): 2 or 3 variables in turn,
+/// widths from `widths` two cases each, the extra instructions in every third case.
+pub(super) fn random_cases(
+    seed: u64,
+    count: usize,
+    widths: &[u32],
+) -> impl Iterator<Item = (usize, Problem)> + '_ {
+    let mut rng = Rng(seed);
+    (0..count).map(move |case| {
+        let vars = 2 + case % 2;
+        let width = widths[case / 2 % widths.len()];
+        (
+            case,
+            random_problem(&mut rng, vars, width, case % 3 == 2 && width > 1),
+        )
+    })
+}
