@@ -2,9 +2,10 @@
 //! binary instruction over levels `a + b = L - 1`, a unary one over a binary one over levels
 //! `a + b = L - 2`, or two unary ones over level `L - 2`; all three are checked pair by pair
 //! (class by class) without building level `L - 1`, stopping at the first example a candidate
-//! fails. With index columns (checks `value == v` there, width <= 8), the larger level is
-//! scanned inside, and there only the classes whose values at those columns give the wanted
-//! values with the outer operand's are visited ([`Gen::walk`]).
+//! fails. With index columns (example points with wanted values, width <= 8), the larger level
+//! is scanned inside, and there only the classes whose values at those points give what the
+//! examples want with the outer operand's are visited ([`Gen::walk`]); roots that a 0 operand
+//! forces to 0 skip operands with a 0 where the output must not be 0.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
