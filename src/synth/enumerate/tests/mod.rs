@@ -4,7 +4,9 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use self::support::{all_programs, backend, operands, random_cases, satisfies, Rng, WIDTHS};
+use self::support::{
+    all_programs, backend, operands, random_cases, satisfies, top_and_operand, Rng, WIDTHS,
+};
 use super::kernel::{pair_allowed, unary, with_binary};
 use super::*;
 use crate::synth::cegis;
@@ -277,24 +279,7 @@ fn deep_stage_finds_what_the_built_level_finds() {
                     s.add_example(e).unwrap();
                 }
                 let examples: Vec<usize> = (0..problem.examples.len()).collect();
-                // (instructions before v, after v, v's outputs), v the first subtree of at
-                // most len - 2 instructions down the longer operands from the root.
-                let split = |p: &Program| {
-                    let ops = &p.0;
-                    let (mut from, mut to) = (0, ops.len());
-                    while to - from > len - 2 {
-                        let (_, kids) = operands(&Program(ops[from..to].to_vec()));
-                        let longest = kids.iter().map(|k| k.len()).max().unwrap();
-                        let k = kids.iter().position(|k| k.len() == longest).unwrap();
-                        let skipped: usize = kids[..k].iter().map(|k| k.len()).sum();
-                        (from, to) = (from + skipped, from + skipped + longest);
-                    }
-                    (
-                        ops[..from].to_vec(),
-                        ops[to..].to_vec(),
-                        outputs(&ops[from..to]),
-                    )
-                };
+                let split = |p: &Program| top_and_operand(p, &outputs);
                 let [built, deep] = [false, true].map(|deep| {
                     let hits = s.top_stage_hits(stages, deep);
                     for p in &hits {
@@ -329,6 +314,37 @@ fn p3_and_shriek() {
     let out = cegis::synthesize(&shriek, &backend(2), 8, None).unwrap();
     assert_eq!(out.program.len(), 5, "{}", out.program);
     assert!(out.minimal);
+}
+
+/// The deep-stage comparison above at the scale where skipping two levels matters: CN(4,3)'s
+/// indicator at length 10, on the first 12 of the examples that decide its minimal length (the
+/// built path stores levels up to 8 there, the skipping one up to 6).
+#[test]
+fn deep_stages_agree_at_scale() {
+    let problem = boxed("circular:4,3", 6, Target::Indicator, false);
+    let out = cegis::synthesize(&problem, &backend(2), 12, None).unwrap();
+    let (len, examples) = (10, &out.examples[..12]);
+    let mut s = EnumSearch::new(&problem, len, &backend(2), true).unwrap();
+    s.deep_from = 0;
+    for &e in examples {
+        s.add_example(e).unwrap();
+    }
+    let m = problem.mask();
+    let outputs = |p: &[Op]| -> Vec<u64> {
+        let p = Program(p.to_vec());
+        let points = examples.iter();
+        let points = points.flat_map(|&e| problem.examples[e].points());
+        points
+            .map(|pt| run(&p, &problem.points[pt], m).unwrap())
+            .collect()
+    };
+    let [built, deep] = [false, true].map(|deep| {
+        let hits = s.top_stage_hits(2, deep);
+        let split = hits.iter().map(|p| top_and_operand(p, &outputs));
+        split.collect::<ahash::AHashSet<_>>()
+    });
+    assert!(!built.is_empty(), "the stages must have hits to compare");
+    assert_eq!(built, deep);
 }
 
 #[test]

@@ -114,6 +114,29 @@ pub(super) fn operands(p: &Program) -> (Op, Vec<Program>) {
     (ops[n - 1], children)
 }
 
+/// A candidate of the last stages as (instructions before `v`, instructions after `v`, `v`'s
+/// outputs), `v` being its first subtree of at most `len - 2` instructions down the longer
+/// operands from the root: the operand of the level a skipped stage does not build.
+pub(super) fn top_and_operand(
+    p: &Program,
+    outputs: &impl Fn(&[Op]) -> Vec<u64>,
+) -> (Vec<Op>, Vec<Op>, Vec<u64>) {
+    let ops = &p.0;
+    let (mut from, mut to) = (0, ops.len());
+    while to - from > ops.len() - 2 {
+        let (_, kids) = operands(&Program(ops[from..to].to_vec()));
+        let longest = kids.iter().map(|k| k.len()).max().unwrap();
+        let k = kids.iter().position(|k| k.len() == longest).unwrap();
+        let skipped: usize = kids[..k].iter().map(|k| k.len()).sum();
+        (from, to) = (from + skipped, from + skipped + longest);
+    }
+    (
+        ops[..from].to_vec(),
+        ops[to..].to_vec(),
+        outputs(&ops[from..to]),
+    )
+}
+
 /// Widths of the random problems: every word size, and small widths where wrapping is common.
 pub(super) const WIDTHS: [u32; 8] = [1, 2, 3, 4, 12, 20, 33, 64];
 
