@@ -16,19 +16,13 @@ impl Problem {
         self.twins
             .get_or_init(|| {
                 let n = self.vars();
-                // One index of the points serves every pair checked.
-                let index: AHashMap<&[u64], usize> = self
-                    .points
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| (x, i))
-                    .collect();
+                let locate = Locate::new(self);
                 let mut runs: Vec<Vec<usize>> = Vec::new();
                 let mut run = vec![0];
                 for v in 1..n {
                     // Twins form classes (a swap twice is the identity, and swaps compose), so
                     // checking against the run's first member suffices.
-                    if self.interchangeable(&index, run[0], v) {
+                    if self.interchangeable(&locate, run[0], v) {
                         run.push(v);
                     } else {
                         runs.push(std::mem::replace(&mut run, vec![v]));
@@ -43,15 +37,15 @@ impl Problem {
 
     /// Whether swapping variables `a` and `b` maps the data onto itself, class for class, and
     /// (with orbits) every orbit example onto an orbit example.
-    fn interchangeable(&self, index: &AHashMap<&[u64], usize>, a: usize, b: usize) -> bool {
+    fn interchangeable(&self, locate: &Locate<'_>, a: usize, b: usize) -> bool {
         let mut swapped = Vec::with_capacity(self.vars());
         let mut image = vec![usize::MAX; self.points.len()];
         for (i, x) in self.points.iter().enumerate() {
             swapped.clear();
             swapped.extend_from_slice(x);
             swapped.swap(a, b);
-            match index.get(swapped.as_slice()) {
-                Some(&j) if self.class(j) == self.class(i) => image[i] = j,
+            match locate.find(&swapped) {
+                Some(j) if self.class(j) == self.class(i) => image[i] = j,
                 _ => return false,
             }
         }
@@ -75,6 +69,51 @@ impl Problem {
             }
             _ => true,
         })
+    }
+}
+
+/// Finds a point's index: by arithmetic on a box in row-major order (the usual data: star:8 on
+/// [0,6)^9 has 10 million points, and hashing each took 20 s), else through a hash index.
+enum Locate<'a> {
+    Box {
+        dims: Vec<usize>,
+        strides: Vec<usize>,
+    },
+    Index(AHashMap<&'a [u64], usize>),
+}
+
+impl<'a> Locate<'a> {
+    fn new(problem: &'a Problem) -> Self {
+        match problem.box_shape() {
+            Some(dims) => {
+                let mut strides = vec![1; dims.len()];
+                for v in (0..dims.len().saturating_sub(1)).rev() {
+                    strides[v] = strides[v + 1] * dims[v + 1];
+                }
+                Locate::Box { dims, strides }
+            }
+            None => Locate::Index(
+                problem
+                    .points
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (x, i))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn find(&self, x: &[u64]) -> Option<usize> {
+        match self {
+            Locate::Box { dims, strides } => x
+                .iter()
+                .zip(dims)
+                .zip(strides)
+                .try_fold(0usize, |at, ((&c, &d), &s)| {
+                    ((c as usize) < d).then_some(at + c as usize * s)
+                }),
+            Locate::Index(index) => index.get(x).copied(),
+        }
     }
 }
 
