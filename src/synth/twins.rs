@@ -150,6 +150,20 @@ mod tests {
         );
     }
 
+    /// Points out of box order are found through the hash index instead of arithmetic, with
+    /// the same answer.
+    #[test]
+    fn data_out_of_box_order_has_the_same_twins() {
+        let g = spec::parse("star:3").unwrap();
+        let mut data = Dataset::from_box(&g, 3, &TableOptions::default()).unwrap();
+        let points: Vec<Vec<u64>> = data.points.iter().rev().map(|x| x.to_vec()).collect();
+        data.points = points.iter().collect();
+        data.values.reverse();
+        let p = Problem::new(data, OpSet::thesis(4), 8, Target::Zero, None).unwrap();
+        assert!(p.box_shape().is_none(), "the points are not in box order");
+        assert_eq!(p.twin_runs(), vec![vec![1, 2, 3]]);
+    }
+
     #[test]
     fn a_path_has_no_consecutive_twins() {
         // The ends of P3 are twins, but not consecutive: the middle vertex sits between them.
