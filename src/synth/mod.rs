@@ -5,8 +5,8 @@
 //! [`data`] holds positions and values, [`problem`] turns them and a target into examples,
 //! [`bound`] and [`twins`] read facts every solution obeys off the data, [`cegis`] drives
 //! shortest-first counterexample-guided search over a [`solver::Backend`] (`sat`, `smt`,
-//! `enumerate`, or [`auto`] choosing among them), and [`lift`] finds long programs from slices
-//! of the data.
+//! `enumerate`, or [`auto`] choosing among them and the [`readonce`] search of the dependency
+//! bound's length), and [`lift`] finds long programs from slices of the data.
 
 pub mod auto;
 pub mod bound;
@@ -17,6 +17,7 @@ pub mod interp;
 pub mod lang;
 pub mod lift;
 pub mod problem;
+pub mod readonce;
 pub mod sat;
 pub mod smt;
 pub mod solver;

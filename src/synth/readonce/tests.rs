@@ -1,0 +1,267 @@
+//! The read-once search against brute force (every tree over every leaf order) and against SAT
+//! at the dependency bound's length.
+
+use super::search::Search;
+use super::sets::{Inverse, Set};
+use super::ReadOnceSearch;
+use crate::synth::interp::{mask, run};
+use crate::synth::lang::{Op, Program};
+use crate::synth::problem::tests::boxed;
+use crate::synth::problem::Target;
+use crate::synth::sat::SatBackend;
+use crate::synth::solver::{Backend, Found, LengthSearch};
+
+/// splitmix64.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+const BINARY: [Op; 14] = [
+    Op::Plus,
+    Op::Minus,
+    Op::Mul,
+    Op::Div,
+    Op::And,
+    Op::Or,
+    Op::Xor,
+    Op::LeftShift,
+    Op::RightShift,
+    Op::BooleanEq,
+    Op::Mod,
+    Op::Min,
+    Op::Max,
+    Op::Lt,
+];
+
+/// Every read-once program over the variables in `set` (bits of `0..k`, pushed as `Push(i)`),
+/// in every leaf order and shape.
+fn all_trees(set: u32, ops: &[Op]) -> Vec<Vec<Op>> {
+    if set.count_ones() == 1 {
+        return vec![vec![Op::Push(set.trailing_zeros() as u8)]];
+    }
+    let mut out = Vec::new();
+    let mut a = (set - 1) & set;
+    while a != 0 {
+        let (left, right) = (all_trees(a, ops), all_trees(set & !a, ops));
+        for x in &left {
+            for y in &right {
+                for &op in ops {
+                    let mut p = x.clone();
+                    p.extend_from_slice(y);
+                    p.push(op);
+                    out.push(p);
+                }
+            }
+        }
+        a = (a - 1) & set;
+    }
+    out
+}
+
+/// Whether the members of each run appear in index order among the pushes.
+fn twins_in_order(p: &[Op], runs: &[u32]) -> bool {
+    runs.iter().all(|&r| {
+        let seq: Vec<u8> = p
+            .iter()
+            .filter_map(|o| match o {
+                Op::Push(i) if r >> i & 1 == 1 => Some(*i),
+                _ => None,
+            })
+            .collect();
+        seq.windows(2).all(|w| w[0] < w[1])
+    })
+}
+
+fn meets(p: &[Op], coords: &[Vec<u8>], sets: &[Set], m: u64) -> bool {
+    let prog = Program(p.to_vec());
+    sets.iter().enumerate().all(|(j, s)| {
+        let x: Vec<u64> = coords.iter().map(|c| c[j] as u64).collect();
+        s.contains(run(&prog, &x, m).expect("valid") as u8)
+    })
+}
+
+/// On random points, instructions, twin runs, allowed sets (half of them loosened from a
+/// hidden read-once formula, so that solutions exist) and orbits, a formula is found exactly
+/// when some read-once program with twins in order meets the sets and leaves a 0 in every
+/// orbit, and what is found does. Split all the way down (lookup at 1 or 2 variables) and with
+/// the default lookups.
+#[test]
+fn search_finds_a_formula_exactly_when_one_exists() {
+    let mut rng = Rng(7);
+    let (mut found, mut refuted) = (0, 0);
+    for case in 0..400 {
+        let k = 2 + case % 4;
+        let width = [2u32, 3, 8][case / 4 % 3];
+        let m = mask(width);
+        let mut ops: Vec<Op> = Vec::new();
+        while ops.len() < if k == 5 { 3 } else { 4 } {
+            let op = BINARY[rng.below(BINARY.len() as u64) as usize];
+            if !ops.contains(&op) {
+                ops.push(op);
+            }
+        }
+        let points = 3 + rng.below(6) as usize;
+        let coords: Vec<Vec<u8>> = (0..k)
+            .map(|_| (0..points).map(|_| rng.below(m.min(3) + 1) as u8).collect())
+            .collect();
+        // One run of consecutive twins in most cases.
+        let runs: Vec<u32> = match rng.below(3) {
+            0 => Vec::new(),
+            _ => {
+                let len = 2 + rng.below(k as u64 - 1) as u32;
+                let from = rng.below((k as u32 - len + 1) as u64) as u32;
+                vec![((1u32 << len) - 1) << from]
+            }
+        };
+        let domain = Set::below(m as usize + 1);
+        let everything = all_trees((1 << k) - 1, &ops);
+        let mut sets: Vec<Set> = if rng.below(2) == 0 {
+            let hidden = &everything[rng.below(everything.len() as u64) as usize];
+            (0..points)
+                .map(|j| {
+                    let x: Vec<u64> = coords.iter().map(|c| c[j] as u64).collect();
+                    let v = run(&Program(hidden.clone()), &x, m).unwrap() as u8;
+                    let mut s = Set::single(v);
+                    if rng.below(3) == 0 {
+                        s.insert(rng.below(m + 1) as u8);
+                    }
+                    s
+                })
+                .collect()
+        } else {
+            (0..points)
+                .map(|_| match rng.below(3) {
+                    0 => Set::single(rng.below(m.min(3) + 1) as u8),
+                    1 => domain.minus(Set::single(0)),
+                    _ => Set::below(2),
+                })
+                .collect()
+        };
+        // Orbits ("some member gives 0") in a third of the cases, over distinct points.
+        let mut orbits: Vec<Vec<usize>> = Vec::new();
+        if case % 3 == 1 {
+            let mut free: Vec<usize> = (0..points).collect();
+            for _ in 0..1 + rng.below(2) {
+                let size = (2 + rng.below(2) as usize).min(free.len());
+                let orbit: Vec<usize> = (0..size)
+                    .map(|_| free.swap_remove(rng.below(free.len() as u64) as usize))
+                    .collect();
+                // Members may give 0 or 1 (indicator), or anything (zero target).
+                let member = [Set::below(2), domain][rng.below(2) as usize];
+                for &j in &orbit {
+                    sets[j] = member;
+                }
+                if size > 0 {
+                    orbits.push(orbit);
+                }
+            }
+        }
+        let output = |p: &[Op], j: usize| {
+            let x: Vec<u64> = coords.iter().map(|c| c[j] as u64).collect();
+            run(&Program(p.to_vec()), &x, m)
+        };
+        let zero_in_each = |p: &[Op]| {
+            orbits
+                .iter()
+                .all(|o| o.iter().any(|&j| output(p, j) == Some(0)))
+        };
+        let exists = everything
+            .iter()
+            .any(|p| twins_in_order(p, &runs) && meets(p, &coords, &sets, m) && zero_in_each(p));
+        let inverses: Vec<_> = ops.iter().map(|&o| Inverse::shared(o, m)).collect();
+        for lookup in [1, 2, super::search::LOOKUP_MAX] {
+            let vars = (0..k as u8).collect();
+            let mut search = Search::new(
+                coords.clone(),
+                vars,
+                runs.clone(),
+                &ops,
+                &inverses,
+                domain,
+                None,
+            );
+            search.lookup_max = lookup;
+            let got =
+                super::branch(&mut search, (1 << k) - 1, sets.clone(), &orbits, &output).unwrap();
+            assert_eq!(
+                got.is_some(),
+                exists,
+                "case {case}: k {k}, width {width}, ops {ops:?}, runs {runs:?}, lookup {lookup}"
+            );
+            if let Some(p) = got {
+                assert_eq!(p.len(), 2 * k - 1, "case {case}");
+                assert!(everything.contains(&p), "case {case}: {p:?} is read-once");
+                assert!(twins_in_order(&p, &runs), "case {case}: {p:?}");
+                assert!(meets(&p, &coords, &sets, m), "case {case}: {p:?}");
+                assert!(
+                    zero_in_each(&p),
+                    "case {case}: {p:?} leaves an orbit without 0"
+                );
+            }
+        }
+        if exists {
+            found += 1;
+        } else {
+            refuted += 1;
+        }
+    }
+    assert!(
+        found > 80 && refuted > 80,
+        "both answers are exercised: {found} / {refuted}"
+    );
+}
+
+/// On whole problems at the dependency bound's length, with every example given, the read-once
+/// search and SAT agree on whether a program exists, orbits included; what the read-once search
+/// returns satisfies every example.
+#[test]
+fn agrees_with_sat_at_the_bound() {
+    let mut seen = [0usize; 2];
+    for (game, max) in [
+        ("star:3", 3),
+        ("path:3", 4),
+        ("nim:3", 3),
+        ("circular:4,2", 3),
+        ("star:2", 4),
+    ] {
+        for target in [Target::Zero, Target::Indicator, Target::Sg] {
+            for orbits in [false, true] {
+                if target == Target::Sg && orbits {
+                    continue;
+                }
+                let problem = boxed(game, max, target, orbits);
+                let length = problem.lower_bound().0;
+                let what = format!("{game} {target:?} orbits {orbits}, length {length}");
+                let mut ro = ReadOnceSearch::start(&problem, length).expect("applies");
+                let sat = SatBackend::default();
+                let mut s = sat.start(&problem, length).unwrap();
+                for e in 0..problem.examples.len() {
+                    ro.add_example(e).unwrap();
+                    s.add_example(e).unwrap();
+                }
+                let (a, b) = (ro.solve(None).unwrap(), s.solve(None).unwrap());
+                match (&a, &b) {
+                    (Found::Refuted, Found::Refuted) => seen[0] += 1,
+                    (Found::Program(p), Found::Program(_)) => {
+                        assert_eq!(p.len(), length, "{what}");
+                        assert!(problem.failures(p).is_empty(), "{what}: {p}");
+                        seen[1] += 1;
+                    }
+                    _ => panic!("{what}: read-once {a:?}, sat {b:?}"),
+                }
+            }
+        }
+    }
+    assert!(
+        seen[0] > 2 && seen[1] > 2,
+        "both answers are exercised: {seen:?}"
+    );
+}
