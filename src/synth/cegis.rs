@@ -189,7 +189,14 @@ fn search(
         }
         loop {
             run.rounds += 1;
-            match search.solve(deadline)? {
+            // Past the deadline no example is added, so a backend that answers at once would
+            // return the same candidate forever.
+            let found = if deadline.is_some_and(|d| Instant::now() >= d) {
+                Found::Timeout
+            } else {
+                search.solve(deadline)?
+            };
+            match found {
                 Found::Refuted => {
                     run.refutations.push(Refutation {
                         length,

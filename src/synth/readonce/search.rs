@@ -26,7 +26,7 @@ use crate::synth::lang::Op;
 pub(crate) const LOOKUP_MAX: u32 = 4;
 /// Memory for remembered failures.
 const FAILED_BYTES: usize = 1 << 30;
-/// The deadline is read every this many calls.
+/// The deadline is read on the first call and then every this many.
 const CALLS_PER_CLOCK: u64 = 1024;
 
 /// The deadline passed.
@@ -111,7 +111,8 @@ impl<'a> Search<'a> {
         forbid: u32,
     ) -> Result<Option<Vec<Op>>, TimedOut> {
         self.calls += 1;
-        if self.calls % CALLS_PER_CLOCK == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        let clock = self.calls % CALLS_PER_CLOCK == 1;
+        if clock && self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(TimedOut);
         }
         let groups = self.groups(s);
