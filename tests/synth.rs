@@ -359,8 +359,24 @@ fn stars_with_more_leaves_are_lifted_and_proved() {
         assert_eq!(j["lifted"]["variables"].as_array().unwrap().len(), 2, "{j}");
         verifies("star:5", &j["program"], "5", &["--target", target]);
     }
-    // The indicator's length 11 is the bound's own length: refuted by sat, not enumeration.
+    // The indicator's length 11 is the bound's own length: refuted by the read-once search.
     let j = synth_json(&["star:5", "--max", "4", "--target", "indicator"]);
+    let last = j["refutations"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (last["length"].as_u64(), last["by"].as_str()),
+        (Some(11), Some("read-once"))
+    );
+    // At width 16 the read-once search does not apply and SAT refutes it.
+    let j = synth_json(&[
+        "star:5",
+        "--max",
+        "4",
+        "--target",
+        "indicator",
+        "--width",
+        "16",
+    ]);
+    assert_eq!(j["minimal"], true, "{j}");
     let last = j["refutations"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(
         (last["length"].as_u64(), last["by"].as_str()),
@@ -369,6 +385,8 @@ fn stars_with_more_leaves_are_lifted_and_proved() {
 }
 
 /// On timeout a lifted program is still reported, as shortest found, with the length left open.
+/// At width 16 the read-once search does not apply, and SAT does not refute star:7's length 15
+/// within 2 s (it takes more than 30).
 #[test]
 fn a_timeout_after_lifting_reports_the_lifted_program_as_shortest_found() {
     let j = synth_json(&[
@@ -377,6 +395,8 @@ fn a_timeout_after_lifting_reports_the_lifted_program_as_shortest_found() {
         "3",
         "--target",
         "indicator",
+        "--width",
+        "16",
         "--timeout",
         "2",
     ]);
