@@ -208,7 +208,7 @@ fn main() {
         .unwrap_or(TIMEOUT);
     let stars = || {
         table(
-            "Stars with 5-8 leaves (auto: lifting, then SAT at the bound's length)",
+            "Stars with 5-8 leaves (auto: lifting, then the read-once search at the bound's length)",
             STARS,
             &["auto"],
             &variants,

@@ -28,6 +28,10 @@ use super::problem::{Example, Problem};
 use super::solver::{Found, LengthSearch};
 use crate::error::Error;
 
+/// Example points beyond which the tables (a byte per function and point, with an index of
+/// four bytes more) would take gigabytes: large orbits can bring thousands of members.
+const MAX_POINTS: usize = 2048;
+
 /// A search over the read-once programs of the dependency bound's length.
 pub struct ReadOnceSearch<'p> {
     problem: &'p Problem,
@@ -122,6 +126,14 @@ impl LengthSearch for ReadOnceSearch<'_> {
 
     fn solve(&mut self, deadline: Option<Instant>) -> Result<Found, Error> {
         let (points, sets, orbits) = self.constraints();
+        if points.len() > MAX_POINTS {
+            // `auto` hands the length to SAT with the same examples.
+            return Err(Error::Resource(format!(
+                "the read-once search takes at most {MAX_POINTS} example points, the examples \
+                 have {}",
+                points.len()
+            )));
+        }
         let coords: Vec<Vec<u8>> = self
             .vars
             .iter()

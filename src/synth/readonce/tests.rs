@@ -265,3 +265,36 @@ fn agrees_with_sat_at_the_bound() {
         "both answers are exercised: {seen:?}"
     );
 }
+
+/// Examples with more points than the tables allow are a resource error, on which `auto` hands
+/// the length to SAT with the same examples, which answers it.
+#[test]
+fn too_many_points_go_to_sat() {
+    use crate::synth::auto::AutoBackend;
+    use crate::synth::enumerate::EnumBackend;
+    let problem = boxed("star:2", 14, Target::Indicator, false);
+    assert!(problem.points.len() > super::MAX_POINTS);
+    let length = problem.lower_bound().0;
+    let mut ro = ReadOnceSearch::start(&problem, length).expect("applies");
+    for e in 0..problem.examples.len() {
+        ro.add_example(e).unwrap();
+    }
+    assert!(matches!(
+        ro.solve(None),
+        Err(crate::error::Error::Resource(_))
+    ));
+    let auto = AutoBackend {
+        first: EnumBackend {
+            threads: 1,
+            memory_limit: 1 << 30,
+        },
+        fallback: SatBackend::default(),
+    };
+    let mut search = auto.start(&problem, length).unwrap();
+    for e in 0..problem.examples.len() {
+        search.add_example(e).unwrap();
+    }
+    // star:2's indicator needs 6 instructions; the bound's 5 is refuted.
+    assert_eq!(search.solve(None).unwrap(), Found::Refuted);
+    assert_eq!(search.answered_by(), Some("sat"));
+}
