@@ -12,7 +12,8 @@
 //! its formula leaves an orbit without a 0, it branches on which member gives 0.
 //!
 //! Applies at width <= 8 (sets of 256 values) and with at most 31 variables and binary
-//! instructions.
+//! instructions; examples with more than [`MAX_POINTS`] points are a resource error, on which
+//! `auto` hands the length to SAT.
 
 mod search;
 mod sets;
