@@ -219,6 +219,34 @@ fn search_finds_a_formula_exactly_when_one_exists() {
     );
 }
 
+/// A failure under a forbidden root is remembered for that root only: with `+` alone, a sum
+/// of five variables has no formula whose root is not `+`, and still has one.
+#[test]
+fn failures_are_remembered_per_forbidden_root() {
+    let ops = [Op::Plus];
+    let m = mask(8);
+    let inverses: Vec<_> = ops.iter().map(|&o| Inverse::shared(o, m)).collect();
+    let coords: Vec<Vec<u8>> = (0..5u8)
+        .map(|v| (0..6u8).map(|j| (j * 7 + v * 3) % 5).collect())
+        .collect();
+    let sets: Vec<Set> = (0..6)
+        .map(|j| Set::single(coords.iter().map(|c| c[j]).sum()))
+        .collect();
+    let mut search = Search::new(
+        coords,
+        (0..5).collect(),
+        Vec::new(),
+        &ops,
+        &inverses,
+        Set::below(256),
+        None,
+    );
+    search.lookup_max = 1;
+    assert_eq!(search.solve(0b11111, sets.clone(), 1).unwrap(), None);
+    let p = search.solve(0b11111, sets, 0).unwrap().expect("a sum");
+    assert_eq!(p.iter().filter(|o| **o == Op::Plus).count(), 4);
+}
+
 /// On whole problems at the dependency bound's length, with every example given, the read-once
 /// search and SAT agree on whether a program exists, orbits included; what the read-once search
 /// returns satisfies every example.
