@@ -5,7 +5,7 @@ use super::search::Search;
 use super::sets::{Inverse, Set};
 use super::ReadOnceSearch;
 use crate::synth::interp::{mask, run};
-use crate::synth::lang::{Op, Program};
+use crate::synth::lang::{Op, Program, THESIS_OPS};
 use crate::synth::problem::tests::boxed;
 use crate::synth::problem::Target;
 use crate::synth::sat::SatBackend;
@@ -24,22 +24,15 @@ impl Rng {
     }
 }
 
-const BINARY: [Op; 14] = [
-    Op::Plus,
-    Op::Minus,
-    Op::Mul,
-    Op::Div,
-    Op::And,
-    Op::Or,
-    Op::Xor,
-    Op::LeftShift,
-    Op::RightShift,
-    Op::BooleanEq,
-    Op::Mod,
-    Op::Min,
-    Op::Max,
-    Op::Lt,
-];
+/// Every binary instruction: the thesis's and the extras `--ops` can add.
+fn binary() -> Vec<Op> {
+    THESIS_OPS
+        .iter()
+        .copied()
+        .filter(|o| o.arity() == 2)
+        .chain([Op::Mod, Op::Min, Op::Max, Op::Lt])
+        .collect()
+}
 
 /// Every read-once program over the variables in `set` (bits of `0..k`, pushed as `Push(i)`),
 /// in every leaf order and shape.
@@ -96,6 +89,7 @@ fn meets(p: &[Op], coords: &[Vec<u8>], sets: &[Set], m: u64) -> bool {
 #[test]
 fn search_finds_a_formula_exactly_when_one_exists() {
     let mut rng = Rng(7);
+    let binary = binary();
     let (mut found, mut refuted) = (0, 0);
     for case in 0..400 {
         let k = 2 + case % 4;
@@ -103,7 +97,7 @@ fn search_finds_a_formula_exactly_when_one_exists() {
         let m = mask(width);
         let mut ops: Vec<Op> = Vec::new();
         while ops.len() < if k == 5 { 3 } else { 4 } {
-            let op = BINARY[rng.below(BINARY.len() as u64) as usize];
+            let op = binary[rng.below(binary.len() as u64) as usize];
             if !ops.contains(&op) {
                 ops.push(op);
             }
