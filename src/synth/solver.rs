@@ -11,8 +11,10 @@ use crate::error::Error;
 pub enum Found {
     /// A valid program of exactly this length satisfying every example added so far.
     Program(Program),
-    /// Proof that no valid program of this length satisfies the examples added so far (hence
-    /// none satisfies all the data).
+    /// Proof that no valid program of this length satisfies all the data: usually because none
+    /// satisfies the examples added so far, but searches may also use facts of the whole data
+    /// (the variables every program reads, interchangeable variables), so a program outside
+    /// those facts may still satisfy the examples alone.
     Refuted,
     /// The deadline passed first.
     Timeout,

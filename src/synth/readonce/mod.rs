@@ -8,12 +8,13 @@
 //! the stars, where this length is where the minimal length is decided, the generic encodings
 //! spend minutes proving that no such tree exists; the sets settle it far sooner.
 //!
-//! Orbit examples ("some member gives 0") are not sets: the search first ignores them, and when
-//! its formula leaves an orbit without a 0, it branches on which member gives 0.
+//! Orbit examples ("some member gives 0") are not sets: the search first holds their members
+//! only to what every member must give (0 or 1 for the indicator), and when its formula leaves
+//! an orbit without a 0, it branches on which member gives 0.
 //!
-//! Applies at width <= 8 (sets of 256 values) and with at most 31 variables and binary
-//! instructions; examples with more than [`MAX_POINTS`] points are a resource error, on which
-//! `auto` hands the length to SAT.
+//! Applies at width <= 8 (sets of 256 values) and with at most 31 needed variables and 31
+//! binary instructions. Examples with more than [`MAX_POINTS`] points, or tables that outgrow
+//! their memory, are a resource error, on which `auto` hands the length to SAT.
 
 mod search;
 mod sets;
@@ -22,7 +23,7 @@ mod table;
 use std::sync::Arc;
 use std::time::Instant;
 
-use self::search::{Search, TimedOut};
+use self::search::{Search, Stop};
 use self::sets::{Inverse, Set};
 use super::lang::{Op, Program};
 use super::problem::{Example, Problem};
@@ -145,17 +146,10 @@ impl LengthSearch for ReadOnceSearch<'_> {
                     .collect()
             })
             .collect();
-        let bit = |v: usize| self.vars.iter().position(|&u| u == v);
-        let runs: Vec<u32> = self
-            .problem
-            .twin_runs()
-            .iter()
-            .map(|r| r.iter().filter_map(|&v| bit(v)).fold(0, |m, i| m | 1 << i))
-            .collect();
         let mut search = Search::new(
             coords,
             self.vars.iter().map(|&v| v as u8).collect(),
-            runs,
+            run_masks(&self.vars, &self.problem.twin_runs()),
             &self.ops,
             &self.inverses,
             Set::below(self.problem.mask() as usize + 1),
@@ -169,13 +163,26 @@ impl LengthSearch for ReadOnceSearch<'_> {
         match found {
             Ok(Some(p)) => Ok(Found::Program(Program(p))),
             Ok(None) => Ok(Found::Refuted),
-            Err(TimedOut) => Ok(Found::Timeout),
+            Err(Stop::Timeout) => Ok(Found::Timeout),
+            // `auto` hands the length to SAT with the same examples.
+            Err(Stop::TooLarge) => Err(Error::Resource(
+                "the read-once search's tables outgrew their memory".into(),
+            )),
         }
     }
 
     fn answered_by(&self) -> Option<&'static str> {
         Some("read-once")
     }
+}
+
+/// Twin runs (of the problem's variable indices) as sets of the search's variables, where bit
+/// i stands for `vars[i]`.
+fn run_masks(vars: &[usize], runs: &[Vec<usize>]) -> Vec<u32> {
+    let bit = |v: usize| vars.iter().position(|&u| u == v);
+    runs.iter()
+        .map(|r| r.iter().filter_map(|&v| bit(v)).fold(0, |m, i| m | 1 << i))
+        .collect()
 }
 
 /// A formula meeting the sets whose outputs (`output(program, j)` at point j) leave a 0 in
@@ -188,7 +195,7 @@ fn branch(
     sets: Vec<Set>,
     orbits: &[Vec<usize>],
     output: &dyn Fn(&[Op], usize) -> Option<u64>,
-) -> Result<Option<Vec<Op>>, TimedOut> {
+) -> Result<Option<Vec<Op>>, Stop> {
     let Some(p) = search.solve(all, sets.clone(), 0)? else {
         return Ok(None);
     };

@@ -10,7 +10,9 @@
 //!
 //! Twins (variables interchangeable on the data) are read in index order, as the other backends
 //! state it: a split sends each run's lower members to the left operand. Associative
-//! instructions keep chains leaning right: the left operand of `+` is never itself a `+`.
+//! instructions keep chains leaning right: the left operand of `+` is a function that some
+//! formula not rooted at `+` computes on the points (rotating `(a+b)+c` to `a+(b+c)` keeps the
+//! leaf order, so nothing is lost; the formula printed for such a function may still be a sum).
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -28,10 +30,20 @@ pub(crate) const LOOKUP_MAX: u32 = 4;
 const FAILED_BYTES: usize = 1 << 30;
 /// The deadline is read on the first call and then every this many.
 const CALLS_PER_CLOCK: u64 = 1024;
+/// Memory for the tables (their vectors are held twice while built).
+const TABLE_BYTES: usize = 2 << 30;
+/// Formulas a table builds between readings of the deadline.
+const FORMULAS_PER_CLOCK: usize = 1 << 16;
 
-/// The deadline passed.
+/// Why a search stopped without an answer.
 #[derive(Debug)]
-pub(crate) struct TimedOut;
+pub(crate) enum Stop {
+    /// The deadline passed.
+    Timeout,
+    /// The tables outgrew [`TABLE_BYTES`]: variables with no twins make the smaller side of a
+    /// split large (5 variables: millions of formulas).
+    TooLarge,
+}
 
 /// Groups of points on which a set of variables agrees.
 struct Groups {
@@ -58,10 +70,13 @@ pub(crate) struct Search<'a> {
     splits: AHashMap<u32, Rc<Vec<(u32, u32)>>>,
     failed: AHashSet<(u32, u32, Box<[Set]>)>,
     failed_bytes: usize,
+    table_bytes: usize,
     calls: u64,
     deadline: Option<Instant>,
     /// [`LOOKUP_MAX`]; tests lower it so that small searches split too.
     pub(crate) lookup_max: u32,
+    /// [`TABLE_BYTES`]; tests lower it.
+    pub(crate) table_limit: usize,
 }
 
 impl<'a> Search<'a> {
@@ -80,7 +95,7 @@ impl<'a> Search<'a> {
         let assoc = ops
             .iter()
             .enumerate()
-            .filter(|(_, o)| matches!(o, Op::Plus | Op::Mul | Op::And | Op::Or | Op::Xor))
+            .filter(|(_, o)| o.is_associative())
             .fold(0, |m, (k, _)| m | 1 << k);
         Search {
             points: coords.first().map_or(0, |c| c.len()),
@@ -96,38 +111,37 @@ impl<'a> Search<'a> {
             splits: AHashMap::new(),
             failed: AHashSet::new(),
             failed_bytes: 0,
+            table_bytes: 0,
             calls: 0,
             deadline,
             lookup_max: LOOKUP_MAX,
+            table_limit: TABLE_BYTES,
         }
     }
 
-    /// A formula over the variable set `s` whose value at every point j lies in `c[j]`, with
-    /// a root instruction not in `forbid` (bits of `ops`), or `None` when there is none.
-    pub fn solve(
-        &mut self,
-        s: u32,
-        mut c: Vec<Set>,
-        forbid: u32,
-    ) -> Result<Option<Vec<Op>>, TimedOut> {
+    /// A formula over the variable set `s` whose value at every point j lies in `c[j]`, or
+    /// `None` when there is none. Only functions that some formula with a root instruction not
+    /// in `forbid` (bits of `ops`) computes on the points are considered; the formula returned
+    /// computes the same values but may have any root.
+    pub fn solve(&mut self, s: u32, mut c: Vec<Set>, forbid: u32) -> Result<Option<Vec<Op>>, Stop> {
         self.calls += 1;
         let clock = self.calls % CALLS_PER_CLOCK == 1;
         if clock && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(TimedOut);
+            return Err(Stop::Timeout);
         }
         let groups = self.groups(s);
         let mut common = vec![self.domain; groups.count];
         for (j, &g) in groups.of.iter().enumerate() {
             common[g as usize] = common[g as usize].and(c[j]);
         }
-        if common.iter().any(|s| s.is_empty()) {
+        if common.iter().any(|set| set.is_empty()) {
             return Ok(None);
         }
         for (j, &g) in groups.of.iter().enumerate() {
             c[j] = common[g as usize];
         }
         if s.count_ones() <= self.lookup_max {
-            let t = self.table(s);
+            let t = self.table(s)?;
             return Ok(t.find(&c, forbid).map(|f| t.programs[f].clone()));
         }
         let key = (s, forbid, common.into_boxed_slice());
@@ -138,7 +152,7 @@ impl<'a> Search<'a> {
         let mut other = Vec::with_capacity(self.points);
         for &(a, b) in splits.iter() {
             let left_small = a.count_ones() <= b.count_ones();
-            let table = self.table(if left_small { a } else { b });
+            let table = self.table(if left_small { a } else { b })?;
             for k in 0..self.ops.len() {
                 let bit = 1u32 << k;
                 if forbid & bit != 0 {
@@ -152,13 +166,13 @@ impl<'a> Search<'a> {
                     let inv = &self.inverses[k];
                     other.clear();
                     let fits = table.values(f).iter().zip(&c).all(|(&x, &t)| {
-                        let s = if left_small {
+                        let operand = if left_small {
                             inv.right_of(x, t)
                         } else {
                             inv.left_of(x, t)
                         };
-                        other.push(s);
-                        !s.is_empty()
+                        other.push(operand);
+                        !operand.is_empty()
                     });
                     if !fits {
                         continue;
@@ -236,9 +250,9 @@ impl<'a> Search<'a> {
     }
 
     /// Every function a read-once formula over `s` computes on the points.
-    fn table(&mut self, s: u32) -> Rc<Table> {
+    fn table(&mut self, s: u32) -> Result<Rc<Table>, Stop> {
         if let Some(t) = self.tables.get(&s) {
-            return t.clone();
+            return Ok(t.clone());
         }
         let mut builder = Builder::new(self.points);
         if s.count_ones() == 1 {
@@ -246,13 +260,26 @@ impl<'a> Search<'a> {
             builder.add(&self.coords[i], LEAF, || vec![Op::Push(self.vars[i])]);
         } else {
             let mut vals = vec![0u8; self.points];
+            let mut built = 0usize;
             for &(a, b) in self.splits(s).iter() {
-                let (ta, tb) = (self.table(a), self.table(b));
+                let (ta, tb) = (self.table(a)?, self.table(b)?);
                 for (k, inv) in self.inverses.iter().enumerate() {
                     let bit = 1u32 << k;
                     for fa in 0..ta.len() {
                         if self.assoc & bit != 0 && !ta.allowed(fa, bit) {
                             continue;
+                        }
+                        built += tb.len();
+                        if built >= FORMULAS_PER_CLOCK {
+                            built = 0;
+                            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                                return Err(Stop::Timeout);
+                            }
+                            // Each new vector is held as a key and as a row.
+                            let bytes = 2 * builder.len() * self.points;
+                            if self.table_bytes + bytes > self.table_limit {
+                                return Err(Stop::TooLarge);
+                            }
                         }
                         let va = ta.values(fa);
                         for fb in 0..tb.len() {
@@ -271,8 +298,12 @@ impl<'a> Search<'a> {
             }
         }
         let t = Rc::new(builder.finish());
+        self.table_bytes += 2 * t.len() * self.points;
+        if self.table_bytes > self.table_limit {
+            return Err(Stop::TooLarge);
+        }
         self.tables.insert(s, t.clone());
-        t
+        Ok(t)
     }
 }
 

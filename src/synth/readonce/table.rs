@@ -18,8 +18,8 @@ pub(crate) struct Table {
     points: usize,
     /// `values[f * points + j]`: function f at point j.
     values: Vec<u8>,
-    /// Bit k: some formula of the function has root instruction k (of the search's binary
-    /// instructions), `LEAF` for a variable.
+    /// Bit k: some formula of the search's normal form computing this vector has root
+    /// instruction k (of the search's binary instructions); `LEAF` for a variable.
     pub roots: Vec<u32>,
     /// One formula per function, postfix.
     pub programs: Vec<Vec<Op>>,
@@ -70,6 +70,11 @@ impl Builder {
                 t.programs.push(program());
             }
         }
+    }
+
+    /// Distinct vectors so far.
+    pub fn len(&self) -> usize {
+        self.table.len()
     }
 
     pub fn finish(self) -> Table {

@@ -6,8 +6,12 @@ use super::sets::{Inverse, Set};
 use super::ReadOnceSearch;
 use crate::synth::interp::{mask, run};
 use crate::synth::lang::{Op, Program, THESIS_OPS};
+use std::time::Instant;
+
+use crate::synth::data::Dataset;
+use crate::synth::lang::OpSet;
 use crate::synth::problem::tests::boxed;
-use crate::synth::problem::Target;
+use crate::synth::problem::{Problem, Target};
 use crate::synth::sat::SatBackend;
 use crate::synth::solver::{Backend, Found, LengthSearch};
 
@@ -241,6 +245,28 @@ fn failures_are_remembered_per_forbidden_root() {
     assert_eq!(p.iter().filter(|o| **o == Op::Plus).count(), 4);
 }
 
+/// Whether the read-once search and SAT agree at the bound's length with every example
+/// given; checks what the read-once search returns. True when a program exists.
+fn agree_with_sat(problem: &Problem, what: &str) -> bool {
+    let length = problem.lower_bound().0;
+    let mut ro = ReadOnceSearch::start(problem, length).expect("applies");
+    let sat = SatBackend::default();
+    let mut s = sat.start(problem, length).unwrap();
+    for e in 0..problem.examples.len() {
+        ro.add_example(e).unwrap();
+        s.add_example(e).unwrap();
+    }
+    match (ro.solve(None).unwrap(), s.solve(None).unwrap()) {
+        (Found::Refuted, Found::Refuted) => false,
+        (Found::Program(p), Found::Program(_)) => {
+            assert_eq!(p.len(), length, "{what}");
+            assert!(problem.failures(&p).is_empty(), "{what}: {p}");
+            true
+        }
+        (a, b) => panic!("{what}, length {length}: read-once {a:?}, sat {b:?}"),
+    }
+}
+
 /// On whole problems at the dependency bound's length, with every example given, the read-once
 /// search and SAT agree on whether a program exists, orbits included; what the read-once search
 /// returns satisfies every example.
@@ -260,25 +286,8 @@ fn agrees_with_sat_at_the_bound() {
                     continue;
                 }
                 let problem = boxed(game, max, target, orbits);
-                let length = problem.lower_bound().0;
-                let what = format!("{game} {target:?} orbits {orbits}, length {length}");
-                let mut ro = ReadOnceSearch::start(&problem, length).expect("applies");
-                let sat = SatBackend::default();
-                let mut s = sat.start(&problem, length).unwrap();
-                for e in 0..problem.examples.len() {
-                    ro.add_example(e).unwrap();
-                    s.add_example(e).unwrap();
-                }
-                let (a, b) = (ro.solve(None).unwrap(), s.solve(None).unwrap());
-                match (&a, &b) {
-                    (Found::Refuted, Found::Refuted) => seen[0] += 1,
-                    (Found::Program(p), Found::Program(_)) => {
-                        assert_eq!(p.len(), length, "{what}");
-                        assert!(problem.failures(p).is_empty(), "{what}: {p}");
-                        seen[1] += 1;
-                    }
-                    _ => panic!("{what}: read-once {a:?}, sat {b:?}"),
-                }
+                let what = format!("{game} {target:?} orbits {orbits}");
+                seen[agree_with_sat(&problem, &what) as usize] += 1;
             }
         }
     }
@@ -286,6 +295,148 @@ fn agrees_with_sat_at_the_bound() {
         seen[0] > 2 && seen[1] > 2,
         "both answers are exercised: {seen:?}"
     );
+}
+
+/// A variable no program needs, in front of the others: the search maps its variables and
+/// twin runs to the problem's indices (star:3 with a constant x0 in front: the centre is x1,
+/// the twin leaves x2..x4).
+#[test]
+fn variables_that_do_not_matter_are_skipped() {
+    for target in [Target::Zero, Target::Indicator, Target::Sg] {
+        let star = boxed("star:3", 3, target, false);
+        let data = Dataset {
+            vars: 5,
+            points: star
+                .points
+                .iter()
+                .map(|x| [&[0u64][..], x].concat())
+                .collect(),
+            values: star.values.clone(),
+            source: "star:3 after a constant".into(),
+        };
+        let problem = Problem::new(data, OpSet::thesis(5), 8, target, None).unwrap();
+        assert_eq!(problem.lower_bound().1, vec![1, 2, 3, 4]);
+        assert_eq!(problem.twin_runs(), vec![vec![2, 3, 4]]);
+        let found = agree_with_sat(&problem, &format!("{target:?}"));
+        assert_eq!(found, target == Target::Zero, "{target:?}");
+    }
+}
+
+#[test]
+fn twin_runs_become_sets_of_the_searched_variables() {
+    // Variables 1..=4 searched, the twins 2..=4 are bits 1..=3.
+    assert_eq!(
+        super::run_masks(&[1, 2, 3, 4], &[vec![2, 3, 4]]),
+        vec![0b1110]
+    );
+    assert_eq!(
+        super::run_masks(&[0, 2, 5], &[vec![2, 3], vec![5, 6]]),
+        vec![0b010, 0b100]
+    );
+}
+
+/// Tables past their memory stop the search, which is not a refutation.
+#[test]
+fn tables_past_their_memory_stop_the_search() {
+    let ops = [Op::Plus, Op::Xor, Op::Mul];
+    let inverses: Vec<_> = ops.iter().map(|&o| Inverse::shared(o, 255)).collect();
+    let mut rng = Rng(5);
+    let coords: Vec<Vec<u8>> = (0..4)
+        .map(|_| (0..50).map(|_| rng.below(256) as u8).collect())
+        .collect();
+    let new = || {
+        Search::new(
+            coords.clone(),
+            (0..4).collect(),
+            Vec::new(),
+            &ops,
+            &inverses,
+            Set::below(256),
+            None,
+        )
+    };
+    let sets = vec![Set::single(7); 50];
+    assert!(matches!(new().solve(0b1111, sets.clone(), 0), Ok(None)));
+    let mut small = new();
+    small.table_limit = 10_000;
+    assert!(matches!(
+        small.solve(0b1111, sets, 0),
+        Err(super::search::Stop::TooLarge)
+    ));
+}
+
+/// A deadline already past gives a timeout, not an answer.
+#[test]
+fn a_past_deadline_is_a_timeout() {
+    let problem = boxed("star:3", 3, Target::Indicator, false);
+    let length = problem.lower_bound().0;
+    let mut ro = ReadOnceSearch::start(&problem, length).expect("applies");
+    for e in 0..problem.examples.len() {
+        ro.add_example(e).unwrap();
+    }
+    assert_eq!(ro.solve(Some(Instant::now())).unwrap(), Found::Timeout);
+}
+
+/// The failure memo tells variable sets apart even when their points group alike: with `And`
+/// alone and x0 = 0, x1 = x2 everywhere, no formula over {x0, x1} gives x1's non-zero values,
+/// and `x1 & x2` does.
+#[test]
+fn failures_are_remembered_per_variable_set() {
+    let ops = [Op::And];
+    let inverses: Vec<_> = ops.iter().map(|&o| Inverse::shared(o, 255)).collect();
+    let x1 = vec![1u8, 3, 5];
+    let coords = vec![vec![0u8; 3], x1.clone(), x1.clone()];
+    let sets: Vec<Set> = x1.iter().map(|&v| Set::single(v)).collect();
+    let mut search = Search::new(
+        coords,
+        (0..3).collect(),
+        Vec::new(),
+        &ops,
+        &inverses,
+        Set::below(256),
+        None,
+    );
+    search.lookup_max = 1;
+    assert_eq!(search.solve(0b011, sets.clone(), 0).unwrap(), None);
+    let p = search.solve(0b110, sets, 0).unwrap();
+    assert_eq!(p, Some(vec![Op::Push(1), Op::Push(2), Op::And]));
+}
+
+/// Only left operands are kept from the root of an associative instruction: a product whose
+/// right operand is itself a product is found, over twins in order.
+#[test]
+fn right_operands_may_share_the_root() {
+    let ops = [Op::Minus, Op::Mul];
+    let m = mask(8);
+    let inverses: Vec<_> = ops.iter().map(|&o| Inverse::shared(o, m)).collect();
+    let mut rng = Rng(3);
+    let coords: Vec<Vec<u8>> = (0..5)
+        .map(|_| (0..12).map(|_| rng.below(256) as u8).collect())
+        .collect();
+    let hidden: Program = "Push(0) Push(1) Minus Push(2) Minus Push(3) Push(4) Mul Mul"
+        .parse()
+        .unwrap();
+    let sets: Vec<Set> = (0..12)
+        .map(|j| {
+            let x: Vec<u64> = coords.iter().map(|c| c[j] as u64).collect();
+            Set::single(run(&hidden, &x, m).unwrap() as u8)
+        })
+        .collect();
+    for lookup in [1, 2, super::search::LOOKUP_MAX] {
+        let mut search = Search::new(
+            coords.clone(),
+            (0..5).collect(),
+            vec![0b11111],
+            &ops,
+            &inverses,
+            Set::below(256),
+            None,
+        );
+        search.lookup_max = lookup;
+        let p = search.solve(0b11111, sets.clone(), 0).unwrap();
+        let p = p.unwrap_or_else(|| panic!("lookup {lookup}: the product is missed"));
+        assert!(meets(&p, &coords, &sets, m), "lookup {lookup}: {p:?}");
+    }
 }
 
 /// Examples with more points than the tables allow are a resource error, on which `auto` hands
