@@ -3,7 +3,7 @@
 //! When k variables matter, a program of exactly 2k-1 instructions reads each of them exactly
 //! once and has no constant and no unary step (a program with p leaves and u unary steps has
 //! 2p-1+u instructions, and p >= k). It is a binary tree over the k variables, which this
-//! search explores top-down ([`search`]): from the sets of values the output may take at each
+//! search explores top-down (`search.rs`): from the sets of values the output may take at each
 //! example point, through the inverse images of each instruction, to sets for the operands. On
 //! the stars, where this length is where the minimal length is decided, the generic encodings
 //! spend minutes proving that no such tree exists; the sets settle it far sooner.
@@ -13,7 +13,7 @@
 //! an orbit without a 0, it branches on which member gives 0.
 //!
 //! Applies at width <= 8 (sets of 256 values) and with at most 31 needed variables and 31
-//! binary instructions. Examples with more than [`MAX_POINTS`] points, or tables that outgrow
+//! binary instructions. Examples with more than 2048 points (`MAX_POINTS`), or tables that outgrow
 //! their memory, are a resource error, on which `auto` hands the length to SAT.
 
 mod search;
