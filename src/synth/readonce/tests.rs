@@ -6,6 +6,7 @@ use super::sets::{Inverse, Set};
 use super::ReadOnceSearch;
 use crate::synth::interp::{mask, run};
 use crate::synth::lang::{Op, Program, THESIS_OPS};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::synth::data::Dataset;
@@ -36,6 +37,18 @@ fn binary() -> Vec<Op> {
         .filter(|o| o.arity() == 2)
         .chain([Op::Mod, Op::Min, Op::Max, Op::Lt])
         .collect()
+}
+
+/// A search over `coords`, variable i pushed as `Push(i)`, with no deadline.
+fn searcher<'a>(
+    coords: Vec<Vec<u8>>,
+    runs: Vec<u32>,
+    ops: &'a [Op],
+    inverses: &'a [Arc<Inverse>],
+    domain: Set,
+) -> Search<'a> {
+    let vars = (0..coords.len() as u8).collect();
+    Search::new(coords, vars, runs, ops, inverses, domain, None)
 }
 
 /// Every read-once program over the variables in `set` (bits of `0..k`, pushed as `Push(i)`),
@@ -176,16 +189,7 @@ fn search_finds_a_formula_exactly_when_one_exists() {
             .any(|p| twins_in_order(p, &runs) && meets(p, &coords, &sets, m) && zero_in_each(p));
         let inverses: Vec<_> = ops.iter().map(|&o| Inverse::shared(o, m)).collect();
         for lookup in [1, 2, super::search::LOOKUP_MAX] {
-            let vars = (0..k as u8).collect();
-            let mut search = Search::new(
-                coords.clone(),
-                vars,
-                runs.clone(),
-                &ops,
-                &inverses,
-                domain,
-                None,
-            );
+            let mut search = searcher(coords.clone(), runs.clone(), &ops, &inverses, domain);
             search.lookup_max = lookup;
             let got =
                 super::branch(&mut search, (1 << k) - 1, sets.clone(), &orbits, &output).unwrap();
@@ -230,15 +234,7 @@ fn failures_are_remembered_per_forbidden_root() {
     let sets: Vec<Set> = (0..6)
         .map(|j| Set::single(coords.iter().map(|c| c[j]).sum()))
         .collect();
-    let mut search = Search::new(
-        coords,
-        (0..5).collect(),
-        Vec::new(),
-        &ops,
-        &inverses,
-        Set::below(256),
-        None,
-    );
+    let mut search = searcher(coords, Vec::new(), &ops, &inverses, Set::below(256));
     search.lookup_max = 1;
     assert_eq!(search.solve(0b11111, sets.clone(), 1).unwrap(), None);
     let p = search.solve(0b11111, sets, 0).unwrap().expect("a sum");
@@ -344,17 +340,7 @@ fn tables_past_their_memory_stop_the_search() {
     let coords: Vec<Vec<u8>> = (0..4)
         .map(|_| (0..50).map(|_| rng.below(256) as u8).collect())
         .collect();
-    let new = || {
-        Search::new(
-            coords.clone(),
-            (0..4).collect(),
-            Vec::new(),
-            &ops,
-            &inverses,
-            Set::below(256),
-            None,
-        )
-    };
+    let new = || searcher(coords.clone(), Vec::new(), &ops, &inverses, Set::below(256));
     let sets = vec![Set::single(7); 50];
     assert!(matches!(new().solve(0b1111, sets.clone(), 0), Ok(None)));
     let mut small = new();
@@ -387,15 +373,7 @@ fn failures_are_remembered_per_variable_set() {
     let x1 = vec![1u8, 3, 5];
     let coords = vec![vec![0u8; 3], x1.clone(), x1.clone()];
     let sets: Vec<Set> = x1.iter().map(|&v| Set::single(v)).collect();
-    let mut search = Search::new(
-        coords,
-        (0..3).collect(),
-        Vec::new(),
-        &ops,
-        &inverses,
-        Set::below(256),
-        None,
-    );
+    let mut search = searcher(coords, Vec::new(), &ops, &inverses, Set::below(256));
     search.lookup_max = 1;
     assert_eq!(search.solve(0b011, sets.clone(), 0).unwrap(), None);
     let p = search.solve(0b110, sets, 0).unwrap();
@@ -423,14 +401,12 @@ fn right_operands_may_share_the_root() {
         })
         .collect();
     for lookup in [1, 2, super::search::LOOKUP_MAX] {
-        let mut search = Search::new(
+        let mut search = searcher(
             coords.clone(),
-            (0..5).collect(),
             vec![0b11111],
             &ops,
             &inverses,
             Set::below(256),
-            None,
         );
         search.lookup_max = lookup;
         let p = search.solve(0b11111, sets.clone(), 0).unwrap();
