@@ -85,13 +85,12 @@ enum Locate<'a> {
 impl<'a> Locate<'a> {
     fn new(problem: &'a Problem) -> Self {
         match problem.box_shape() {
-            Some(dims) => {
-                let mut strides = vec![1; dims.len()];
-                for v in (0..dims.len().saturating_sub(1)).rev() {
-                    strides[v] = strides[v + 1] * dims[v + 1];
-                }
-                Locate::Box { dims, strides }
-            }
+            Some(dims) => Locate::Box {
+                strides: (0..dims.len())
+                    .map(|v| dims[v + 1..].iter().product())
+                    .collect(),
+                dims,
+            },
             None => Locate::Index(
                 problem
                     .points
