@@ -8,12 +8,14 @@ use clap::Args;
 use super::synth::ProblemArgs;
 use crate::error::Error;
 use crate::game::HypergraphNim;
+use crate::game::Nimber;
 use crate::sg::sweep::sweep;
 use crate::sg::table::available_memory;
 use crate::sg::{SearchConfig, SearchEngine};
-use crate::synth::data::{Dataset, Points};
+use crate::synth::check::{self, Failure};
+use crate::synth::data::Dataset;
 use crate::synth::lang::Program;
-use crate::synth::problem::{Example, Problem};
+use crate::synth::problem::{Example, Problem, Target};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -41,7 +43,8 @@ pub struct CrossCheck {
     pub counterexample: Option<String>,
 }
 
-/// Recomputes [0,max)^n with `engine` and checks `program` under the same target and width.
+/// Recomputes [0,max)^n with `engine` and checks `program` under the same target and width,
+/// point by point ([`check`]): only the values are held, 4 bytes a position.
 pub fn check_with(
     game: &HypergraphNim,
     program: &Program,
@@ -62,6 +65,34 @@ pub fn check_with(
         )));
     }
     let dims = vec![max; n];
+    let recheck = ProblemArgs {
+        data: None,
+        max: None,
+        ..args.clone()
+    };
+    // A problem over a few of the box's points: it validates the options (the largest
+    // position must fit the width) and describes a failure as `synth` would.
+    let few = |points: &[(usize, Nimber)]| -> Result<Problem, Error> {
+        let data = Dataset {
+            vars: n,
+            points: points
+                .iter()
+                .map(|&(i, _)| {
+                    let x = check::coordinates(&dims, i);
+                    x.into_iter().map(u64::from).collect::<Vec<u64>>()
+                })
+                .collect(),
+            values: points.iter().map(|&(_, v)| v).collect(),
+            source: format!("{} on [0,{max})^{n}", game.name()),
+        };
+        recheck.problem_from(data, Some(game))
+    };
+    let last = dims
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .ok_or_else(|| Error::Resource("the box has too many positions to count".into()))?
+        - 1;
+    let problem = few(&[(last, 1)])?;
     let (_, values) = sweep(
         game,
         engine,
@@ -70,28 +101,43 @@ pub fn check_with(
         available_memory() / 5 * 4,
         true,
     )?;
-    // The sweep is row-major over `dims`, as `of_box` counts.
-    let points = Points::of_box(&dims);
-    debug_assert_eq!(points.len(), values.len());
-    let data = Dataset {
-        vars: n,
-        points,
-        values,
-        source: format!("{} on [0,{max})^{n}", game.name()),
+    if recheck.target == Target::Sg {
+        if let Some(i) = values.iter().position(|&v| v as u64 > problem.mask()) {
+            few(&[(i, values[i])])?;
+        }
+    }
+    let canon = |x: &[u64]| -> Vec<u64> {
+        let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
+        game.symmetry().canonicalize(&mut p);
+        p.into_iter().map(u64::from).collect()
     };
-    let recheck = ProblemArgs {
-        data: None,
-        max: None,
-        ..args.clone()
+    let orbits: Option<&(dyn Fn(&[u64]) -> Vec<u64> + Sync)> =
+        if recheck.orbits { Some(&canon) } else { None };
+    let failure = check::first_failure(
+        &dims,
+        &values,
+        program,
+        recheck.target,
+        problem.mask(),
+        orbits,
+    );
+    let counterexample = match failure {
+        None => None,
+        Some(f) => {
+            let points = match f {
+                Failure::Point(i) => vec![i],
+                Failure::Orbit { canonical, .. } => {
+                    check::orbit_members(&dims, &values, &canon, &canonical)
+                }
+            };
+            let points: Vec<(usize, Nimber)> = points.iter().map(|&i| (i, values[i])).collect();
+            let p = few(&points)?;
+            Some(describe(&p, program, &p.examples[0]))
+        }
     };
-    let problem = recheck.problem_from(data, Some(game))?;
-    let counterexample = problem
-        .failures(program)
-        .first()
-        .map(|&e| describe(&problem, program, &problem.examples[e]));
     Ok(CrossCheck {
         max,
-        points: problem.points.len(),
+        points: values.len(),
         engine: engine.to_string(),
         seconds: start.elapsed().as_secs_f64(),
         counterexample,

@@ -6,11 +6,13 @@
 //! [`bound`] and [`twins`] read facts every solution obeys off the data, [`cegis`] drives
 //! shortest-first counterexample-guided search over a [`solver::Backend`] (`sat`, `smt`,
 //! `enumerate`, or [`auto`] choosing among them and the [`readonce`] search of the dependency
-//! bound's length), and [`lift`] finds long programs from slices of the data.
+//! bound's length), [`lift`] finds long programs from slices of the data, and [`check`] checks
+//! a program on a box too large to hold as examples.
 
 pub mod auto;
 pub mod bound;
 pub mod cegis;
+pub mod check;
 pub mod data;
 pub mod enumerate;
 pub mod interp;
