@@ -15,7 +15,7 @@ use crate::sg::{SearchConfig, SearchEngine};
 use crate::synth::check::{self, Failure};
 use crate::synth::data::Dataset;
 use crate::synth::lang::Program;
-use crate::synth::problem::{Example, Problem, Target};
+use crate::synth::problem::{Canonical, Example, Problem, Target};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -111,8 +111,7 @@ pub fn check_with(
         game.symmetry().canonicalize(&mut p);
         p.into_iter().map(u64::from).collect()
     };
-    let orbits: Option<&(dyn Fn(&[u64]) -> Vec<u64> + Sync)> =
-        if recheck.orbits { Some(&canon) } else { None };
+    let orbits: Option<&Canonical<'_>> = if recheck.orbits { Some(&canon) } else { None };
     let failure = check::first_failure(
         &dims,
         &values,

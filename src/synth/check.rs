@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use super::interp::run;
 use super::lang::Program;
-use super::problem::Target;
+use super::problem::{Canonical, Target};
 use crate::game::Nimber;
 use crate::sg::sweep::advance;
 
@@ -37,6 +37,9 @@ impl Failure {
     }
 }
 
+/// Orbits of zero positions by canonical form.
+type Orbits = AHashMap<Vec<u64>, Seen>;
+
 /// What an orbit of zero positions has shown so far.
 #[derive(Clone, Copy)]
 struct Seen {
@@ -54,9 +57,9 @@ pub fn first_failure(
     program: &Program,
     target: Target,
     mask: u64,
-    canonical: Option<&(dyn Fn(&[u64]) -> Vec<u64> + Sync)>,
+    canonical: Option<&Canonical<'_>>,
 ) -> Option<Failure> {
-    let chunks: Vec<(Option<usize>, AHashMap<Vec<u64>, Seen>)> = values
+    let chunks: Vec<(Option<usize>, Orbits)> = values
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(c, vals)| {
@@ -64,7 +67,7 @@ pub fn first_failure(
             let mut p = coordinates(dims, start);
             let mut x = vec![0u64; dims.len()];
             let mut first = None;
-            let mut orbits: AHashMap<Vec<u64>, Seen> = AHashMap::new();
+            let mut orbits = Orbits::new();
             for (k, &v) in vals.iter().enumerate() {
                 if k > 0 {
                     advance(&mut p, dims);
@@ -100,7 +103,7 @@ pub fn first_failure(
         })
         .collect();
     let mut worst: Option<Failure> = chunks.iter().filter_map(|c| c.0).min().map(Failure::Point);
-    let mut orbits: AHashMap<Vec<u64>, Seen> = AHashMap::new();
+    let mut orbits = Orbits::new();
     for (_, part) in chunks {
         for (key, s) in part {
             orbits
@@ -130,7 +133,7 @@ pub fn first_failure(
 pub fn orbit_members(
     dims: &[usize],
     values: &[Nimber],
-    canonical: &(dyn Fn(&[u64]) -> Vec<u64> + Sync),
+    canonical: &Canonical<'_>,
     key: &[u64],
 ) -> Vec<usize> {
     (0..values.len())
@@ -234,8 +237,7 @@ mod tests {
                     }
                     let problem = boxed(game, 4, target, orbits);
                     let dims = vec![4; n];
-                    let c: Option<&(dyn Fn(&[u64]) -> Vec<u64> + Sync)> =
-                        if orbits { Some(&canon) } else { None };
+                    let c: Option<&Canonical<'_>> = if orbits { Some(&canon) } else { None };
                     for p in &candidates {
                         let want =
                             problem

@@ -26,8 +26,9 @@ pub enum Target {
     Sg,
 }
 
-/// Maps a position to the canonical member of its symmetry orbit.
-pub type Canonical<'a> = dyn Fn(&[u64]) -> Vec<u64> + 'a;
+/// Maps a position to the canonical member of its symmetry orbit (from any thread: checks run
+/// in parallel).
+pub type Canonical<'a> = dyn Fn(&[u64]) -> Vec<u64> + Sync + 'a;
 
 /// One requirement on the program's outputs; points are indices into the problem's points.
 #[derive(Clone, Debug, PartialEq, Eq)]
