@@ -48,6 +48,16 @@ pub struct ProblemArgs {
     pub threads: Option<usize>,
 }
 
+/// The map from a position of `game` to the canonical member of its orbit under the game's
+/// automorphisms, as `--orbits` groups zero positions.
+pub fn canonical(game: &HypergraphNim) -> impl Fn(&[u64]) -> Vec<u64> + Sync + '_ {
+    move |x: &[u64]| {
+        let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
+        game.symmetry().canonicalize(&mut p);
+        p.into_iter().map(u64::from).collect()
+    }
+}
+
 impl ProblemArgs {
     pub fn game(&self) -> Result<Option<HypergraphNim>, Error> {
         self.game.as_deref().map(spec::parse).transpose()
@@ -95,15 +105,10 @@ impl ProblemArgs {
             }
         }
         let ops = OpSet::with_edits(data.vars, &self.ops)?;
-        let canon = |x: &[u64]| -> Vec<u64> {
-            let g = game.expect("orbits need a game");
-            let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
-            g.symmetry().canonicalize(&mut p);
-            p.into_iter().map(u64::from).collect()
-        };
-        let orbits: Option<&Canonical<'_>> = match (self.orbits, game) {
+        let canon = game.map(canonical);
+        let orbits: Option<&Canonical<'_>> = match (self.orbits, &canon) {
             (false, _) => None,
-            (true, Some(_)) => Some(&canon),
+            (true, Some(canon)) => Some(canon),
             (true, None) => {
                 return Err(Error::Usage(
                     "--orbits needs a GAME for its automorphisms".into(),

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::synth::ProblemArgs;
+use super::synth::{canonical, ProblemArgs};
 use crate::error::Error;
 use crate::game::HypergraphNim;
 use crate::game::Nimber;
@@ -92,7 +92,7 @@ pub fn check_with(
         .try_fold(1usize, |a, &d| a.checked_mul(d))
         .ok_or_else(|| Error::Resource("the box has too many positions to count".into()))?
         - 1;
-    let problem = few(&[(last, 1)])?;
+    let probe = few(&[(last, 1)])?;
     let (_, values) = sweep(
         game,
         engine,
@@ -102,22 +102,19 @@ pub fn check_with(
         true,
     )?;
     if recheck.target == Target::Sg {
-        if let Some(i) = values.iter().position(|&v| v as u64 > problem.mask()) {
+        // An SG value too wide for the program: the same refusal as `synth`'s.
+        if let Some(i) = values.iter().position(|&v| v as u64 > probe.mask()) {
             few(&[(i, values[i])])?;
         }
     }
-    let canon = |x: &[u64]| -> Vec<u64> {
-        let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
-        game.symmetry().canonicalize(&mut p);
-        p.into_iter().map(u64::from).collect()
-    };
+    let canon = canonical(game);
     let orbits: Option<&Canonical<'_>> = if recheck.orbits { Some(&canon) } else { None };
     let failure = check::first_failure(
         &dims,
         &values,
         program,
         recheck.target,
-        problem.mask(),
+        probe.mask(),
         orbits,
     );
     let counterexample = match failure {
