@@ -32,7 +32,7 @@ fn main() {
         let opts = TableOptions {
             threads: t,
             memory_limit: 1 << 34,
-            progress: false,
+            ..TableOptions::default()
         };
         let start = Instant::now();
         let table = tabulate(game.graph(), &[16; 6], &opts).unwrap();

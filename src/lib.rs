@@ -1,11 +1,15 @@
-//! `grundy`: Sprague-Grundy values, whole tables, and (soon) formulas for impartial games.
+//! `grundy`: Sprague-Grundy values, whole tables, and formulas for impartial games.
 //!
 //! Data flows one way: a [`game`] defines positions and moves; the [`sg`] engines turn positions
-//! into nimbers or whole tables; the CLI in [`cli`] prints them.
+//! into nimbers or whole tables; [`synth`] finds the shortest program that reproduces a table's
+//! zero positions (or its values) and proves it minimal; the CLI in [`cli`] prints them.
 
 pub mod cli;
 pub mod error;
+pub mod files;
 pub mod game;
+pub mod memory;
+pub mod progress;
 pub mod sg;
 pub mod synth;
 pub mod units;

@@ -156,10 +156,6 @@ fn bad_synth_input_is_one_line_and_exit_2() {
             vec!["verify", "path:3", "--max", "4", "--program", "Push(7)"],
             "reads x7",
         ),
-        (
-            vec!["synth", "circular:4,2", "--max", "6", "--timeout", "0"],
-            "timed out",
-        ),
     ] {
         let out = grundy().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -167,6 +163,26 @@ fn bad_synth_input_is_one_line_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn a_timeout_without_a_program_is_undecided_with_exit_3() {
+    let args = ["synth", "circular:4,2", "--max", "6", "--timeout", "0"];
+    let out = grundy().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("timed out") && err.contains("undecided"),
+        "{err}"
+    );
+    // With --json the outcome is one object on stdout, with the bound established.
+    let out = grundy().args(args).arg("--json").output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["kind"], "timeout");
+    // circular:4,2 reads all 4 heaps, so lengths below 7 are refuted by the bound at once.
+    assert_eq!(v["lower_bound"], 7);
 }
 
 #[test]

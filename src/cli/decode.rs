@@ -7,10 +7,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::synth::{target_name, ProblemArgs};
+use super::output::Out;
+use super::Status;
 use crate::error::Error;
-use crate::synth::problem::Target;
+use crate::sg::table::TableOptions;
 use crate::synth::sat::decode_model;
+use crate::synth::setup::{target_name, Setup};
+use crate::synth::verify;
 
 #[derive(Args, Debug)]
 pub struct DecodeArgs {
@@ -22,83 +25,7 @@ pub struct DecodeArgs {
     model: PathBuf,
     /// Print one JSON object instead of text.
     #[arg(long)]
-    json: bool,
-}
-
-/// Rebuilds the problem options from `c note grundy KEY VALUE` lines (as `synth` exports them).
-fn options_from_comments(
-    cnf: &str,
-    path: &std::path::Path,
-) -> Result<(ProblemArgs, Option<Vec<usize>>), Error> {
-    let mut subset = None;
-    let mut args = ProblemArgs {
-        game: None,
-        max: None,
-        data: None,
-        target: Target::Zero,
-        orbits: false,
-        width: 8,
-        ops: String::new(),
-        threads: None,
-    };
-    let bad = |msg: String| Error::Data {
-        path: path.into(),
-        msg,
-    };
-    for line in cnf
-        .lines()
-        .take_while(|l| l.starts_with('c') || l.trim().is_empty())
-    {
-        let Some(rest) = line.strip_prefix("c note grundy ") else {
-            continue;
-        };
-        let (key, value) = rest.split_once(' ').unwrap_or((rest, ""));
-        let value = value.trim().to_string();
-        match key {
-            "game" => args.game = Some(value),
-            "max" => {
-                args.max = Some(
-                    value
-                        .parse()
-                        .map_err(|_| bad(format!("bad box size `{value}`")))?,
-                )
-            }
-            "data" => args.data = Some(value.into()),
-            "target" => {
-                args.target = match value.as_str() {
-                    "zero" => Target::Zero,
-                    "indicator" => Target::Indicator,
-                    "sg" => Target::Sg,
-                    _ => return Err(bad(format!("unknown target `{value}`"))),
-                }
-            }
-            "orbits" => args.orbits = value == "true",
-            "width" => {
-                args.width = value
-                    .parse()
-                    .map_err(|_| bad(format!("bad width `{value}`")))?
-            }
-            "ops" => {
-                args.ops = if value == "thesis" {
-                    String::new()
-                } else {
-                    value
-                }
-            }
-            "example-set" => {
-                let list: Result<Vec<usize>, _> = value.split(',').map(str::parse).collect();
-                subset = Some(list.map_err(|_| bad(format!("bad example list `{value}`")))?);
-            }
-            _ => {}
-        }
-    }
-    if args.game.is_none() && args.data.is_none() {
-        return Err(bad(
-            "no `c note grundy game` or `c note grundy data` line: not exported by grundy synth"
-                .into(),
-        ));
-    }
-    Ok((args, subset))
+    pub json: bool,
 }
 
 /// MiniSat writes `SAT` and a line of literals to its result file; rewrite that as the
@@ -115,23 +42,13 @@ fn competition_format(model: &str) -> String {
     }
 }
 
-pub fn run(args: &DecodeArgs) -> Result<(), Error> {
+pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     let cnf = std::fs::read_to_string(&args.cnf).map_err(|e| Error::io(&args.cnf, e))?;
     let model = std::fs::read_to_string(&args.model).map_err(|e| Error::io(&args.model, e))?;
-    let (opts, subset) = options_from_comments(&cnf, &args.cnf)?;
+    let (setup, subset) = Setup::from_notes(&cnf, &args.cnf)?;
     let program = decode_model(&cnf, &competition_format(&model))?;
-    let game = opts.game()?;
-    let problem = opts.problem(game.as_ref())?;
-    let failures = problem.failures(&program);
-    // A model must satisfy the examples its instance held; anything else is a wrong model.
-    if let Some(&bad) = subset.iter().flatten().find(|e| failures.contains(e)) {
-        let why = super::verify::describe(&problem, &program, &problem.examples[bad]);
-        let msg = format!("the model's program fails an example the instance holds: {why}");
-        return Err(Error::Data {
-            path: args.model.clone(),
-            msg,
-        });
-    }
+    let game = setup.game()?;
+    let problem = setup.problem(game.as_ref(), &TableOptions::default())?;
     if let Some(&bad) = subset
         .iter()
         .flatten()
@@ -143,46 +60,62 @@ pub fn run(args: &DecodeArgs) -> Result<(), Error> {
             msg,
         });
     }
-    let ok = failures.is_empty();
+    let failures = problem.failures(&program);
+    // A model must satisfy the examples its instance held; anything else is a wrong model.
+    if let Some(&bad) = subset.iter().flatten().find(|e| failures.contains(e)) {
+        let why = verify::describe(&problem, &program, &problem.examples[bad]);
+        let msg = format!("the model's program fails an example the instance holds: {why}");
+        return Err(Error::Data {
+            path: args.model.clone(),
+            msg,
+        });
+    }
+    let first_failure = failures
+        .first()
+        .map(|&e| verify::describe(&problem, &program, &problem.examples[e]));
+    let mut out = Out::new();
     if args.json {
-        let obj = serde_json::json!({
+        out.json(&serde_json::json!({
             "program": program.names(),
             "expression": program.infix(),
             "length": program.len(),
             "width": problem.width,
             "target": target_name(problem.target),
             "orbits": problem.orbits,
-            "verified_points": if ok { problem.points.len() } else { 0 },
-            "satisfies_data": ok,
-        });
-        println!("{obj}");
+            "data": problem.source,
+            "data_points": problem.points.len(),
+            "satisfies_data": first_failure.is_none(),
+            "counterexample": first_failure,
+        }))?;
     } else {
-        println!("program:      {program}");
-        println!("expression:   {}", program.infix());
-        println!(
+        out.line(format_args!("program:      {program}"))?;
+        out.line(format_args!("expression:   {}", program.infix()))?;
+        out.line(format_args!(
             "target:       {} (orbits: {}), width {}",
             target_name(problem.target),
             problem.orbits,
             problem.width
-        );
-        if ok {
-            println!(
+        ))?;
+        match &first_failure {
+            None => out.line(format_args!(
                 "data:         {}: verified on all {} points",
                 problem.source,
                 problem.points.len()
-            );
+            ))?,
+            Some(why) => out.line(format_args!("counterexample: {why}"))?,
         }
     }
-    if let Some(&e) = failures.first() {
-        let why = super::verify::describe(&problem, &program, &problem.examples[e]);
-        let held = if subset.is_some() {
-            "satisfies the exported examples but "
-        } else {
-            ""
-        };
-        return Err(Error::Failed(format!(
-            "the decoded program {held}fails on the data: {why}"
-        )));
-    }
-    Ok(())
+    Ok(match first_failure {
+        None => Status::Answered,
+        Some(why) => {
+            let held = if subset.is_some() {
+                "satisfies the exported examples but "
+            } else {
+                ""
+            };
+            Status::Counterexample(format!(
+                "the decoded program {held}fails on the data: {why}"
+            ))
+        }
+    })
 }

@@ -2,6 +2,8 @@
 
 use clap::Args;
 
+use super::output::Out;
+use super::Status;
 use crate::error::Error;
 use crate::game::hypergraph::format_face;
 use crate::game::spec;
@@ -12,10 +14,10 @@ pub struct InfoArgs {
     game: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
-pub fn run(args: &InfoArgs) -> Result<(), Error> {
+pub fn run(args: &InfoArgs) -> Result<Status, Error> {
     let game = spec::parse(&args.game)?;
     let g = game.graph();
     let sym = game.symmetry();
@@ -36,6 +38,7 @@ pub fn run(args: &InfoArgs) -> Result<(), Error> {
     } else {
         "hypergraph"
     };
+    let mut out = Out::new();
     if args.json {
         let obj = serde_json::json!({
             "game": game.name(),
@@ -47,16 +50,24 @@ pub fn run(args: &InfoArgs) -> Result<(), Error> {
             "automorphism_group_order": order,
             "twin_classes": twins,
         });
-        println!("{obj}");
-        return Ok(());
+        out.json(&obj)?;
+        return Ok(Status::Answered);
     }
-    println!("game: {}", game.name());
-    println!("kind: {kind}");
-    println!("vertices: {}", g.vertices());
-    println!("faces ({}): {}", faces.len(), faces.join(" "));
-    println!("maximal faces ({}): {}", maximal.len(), maximal.join(" "));
-    println!("circuits ({}): {}", circuits.len(), circuits.join(" "));
-    println!("automorphism group order: {order}");
+    out.line(format_args!("game: {}", game.name()))?;
+    out.line(format_args!("kind: {kind}"))?;
+    out.line(format_args!("vertices: {}", g.vertices()))?;
+    out.line(format_args!("faces ({}): {}", faces.len(), faces.join(" ")))?;
+    out.line(format_args!(
+        "maximal faces ({}): {}",
+        maximal.len(),
+        maximal.join(" ")
+    ))?;
+    out.line(format_args!(
+        "circuits ({}): {}",
+        circuits.len(),
+        circuits.join(" ")
+    ))?;
+    out.line(format_args!("automorphism group order: {order}"))?;
     if !twins.is_empty() {
         let shown: Vec<String> = twins
             .iter()
@@ -70,7 +81,10 @@ pub fn run(args: &InfoArgs) -> Result<(), Error> {
                 )
             })
             .collect();
-        println!("interchangeable vertices: {}", shown.join(" "));
+        out.line(format_args!(
+            "interchangeable vertices: {}",
+            shown.join(" ")
+        ))?;
     }
-    Ok(())
+    Ok(Status::Answered)
 }

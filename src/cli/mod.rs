@@ -1,15 +1,19 @@
 //! The `grundy` command line: argument parsing and dispatch; each subcommand has its own module.
 
 mod decode;
+mod games;
 mod info;
+mod interrupt;
 mod output;
+mod progress;
 mod report;
 mod sg;
 mod synth;
 mod table;
+mod values;
 mod verify;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::error::Error;
 use crate::game::MoveOrder;
@@ -17,10 +21,26 @@ use crate::sg::{Engine, Policy, SearchConfig, TtConfig};
 
 /// Sprague-Grundy values, tables and formulas for impartial games.
 #[derive(Parser, Debug)]
-#[command(name = "grundy", version, about, propagate_version = true)]
+#[command(
+    name = "grundy",
+    version,
+    about,
+    propagate_version = true,
+    after_help = after_help()
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// The games and the exit codes, below the command list of `grundy --help`.
+fn after_help() -> String {
+    format!(
+        "{}\nExit codes: 0 answered, 1 a check found a counterexample, 2 bad input or a limit, \
+         3 undecided within the time limit. With --json every outcome, errors included, is one \
+         JSON object on standard output.",
+        crate::game::spec::help_text()
+    )
 }
 
 #[derive(Subcommand, Debug)]
@@ -31,12 +51,30 @@ enum Command {
     Table(table::TableArgs),
     /// Vertices, faces, circuits and the automorphism group of a game.
     Info(info::InfoArgs),
+    /// Every game spec, with an example of each.
+    Games(games::GamesArgs),
     /// The shortest stack program classifying zero positions (or giving SG values), proved minimal.
     Synth(synth::SynthArgs),
-    /// Check a program against SG values recomputed on a box by a search engine.
+    /// Check a program against SG values recomputed on a box by a search engine, or against a
+    /// data file.
     Verify(verify::VerifyArgs),
     /// Rebuild a program from an external SAT solver's model of an exported CNF, and check it.
     Decode(decode::DecodeArgs),
+}
+
+impl Command {
+    /// Whether `--json` was given: errors are then JSON objects too.
+    fn json(&self) -> bool {
+        match self {
+            Command::Sg(a) => a.json,
+            Command::Table(_) => false,
+            Command::Info(a) => a.json,
+            Command::Games(a) => a.json,
+            Command::Synth(a) => a.json,
+            Command::Verify(a) => a.json,
+            Command::Decode(a) => a.json,
+        }
+    }
 }
 
 /// Options shared by every command that runs a search engine.
@@ -67,7 +105,7 @@ struct SearchArgs {
     /// Do not use values known by theorem (xor of unjoined piles, equal piles on a circuit).
     #[arg(long)]
     no_shortcuts: bool,
-    /// Worker threads for box tabulation (default: all cores).
+    /// Worker threads for box tabulation (0 or absent: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Memory limit for box tabulation in GiB (default: 80% of available memory).
@@ -98,66 +136,137 @@ impl SearchArgs {
         }
     }
 
-    fn threads(&self) -> Result<usize, Error> {
-        match self.threads {
-            Some(0) => Err(Error::Usage("--threads must be at least 1".into())),
-            Some(n) => Ok(n),
-            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-        }
+    /// Worker threads: 0 (the default) means every core, as everywhere in grundy.
+    fn threads(&self) -> usize {
+        self.threads.unwrap_or(0)
     }
 
     fn memory_limit(&self) -> Result<u64, Error> {
-        match self.mem_limit {
-            Some(g) if g.is_finite() && g > 0.0 => Ok((g * (1u64 << 30) as f64) as u64),
-            Some(g) => Err(Error::Usage(format!(
-                "--mem-limit must be a positive number of GiB, got {g}"
-            ))),
-            None => Ok(crate::sg::table::available_memory() / 5 * 4),
-        }
+        memory_limit(self.mem_limit)
     }
 }
 
-/// Runs the command line; returns the process exit code.
+/// `--mem-limit` in bytes: the GiB given, or the library's default (80% of what is available).
+fn memory_limit(gib: Option<f64>) -> Result<u64, Error> {
+    match gib {
+        Some(g) if g.is_finite() && g > 0.0 => Ok((g * (1u64 << 30) as f64) as u64),
+        Some(g) => Err(Error::Usage(format!(
+            "--mem-limit must be a positive number of GiB, got {g}"
+        ))),
+        None => Ok(crate::memory::default_limit()),
+    }
+}
+
+/// What a command that ran to the end found.
+pub enum Status {
+    /// The answer is printed.
+    Answered,
+    /// The answer is printed and it is a counterexample to the check asked for (exit code 1);
+    /// the message goes to standard error.
+    Counterexample(String),
+}
+
+/// Runs the command line; returns the process exit code (0 answered, 1 a counterexample,
+/// 2 bad input or a limit, 3 undecided within the time limit).
 pub fn main() -> i32 {
+    interrupt::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            // --help and --version.
-            let _ = e.print();
-            return 0;
-        }
-        Err(e) => {
-            // One line: clap's first line names the problem; its usage hint is noise here.
-            let text = e.render().to_string();
-            let first = text
-                .lines()
-                .next()
-                .unwrap_or("bad arguments")
-                .trim_start_matches("error: ");
-            eprintln!("grundy: error: {first} (see grundy --help)");
-            return 2;
-        }
+        Err(e) => return usage_error(e),
     };
+    let json = cli.command.json();
     let result = match &cli.command {
         Command::Sg(args) => sg::run(args),
         Command::Table(args) => table::run(args),
         Command::Info(args) => info::run(args),
+        Command::Games(args) => games::run(args),
         Command::Synth(args) => synth::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Decode(args) => decode::run(args),
     };
     match result {
-        Ok(()) => 0,
-        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(Error::Failed(msg)) => {
+        Ok(Status::Answered) => 0,
+        Ok(Status::Counterexample(msg)) => {
             eprintln!("grundy: {msg}");
-            1
+            crate::error::Kind::Counterexample.exit_code()
         }
-        Err(e) => {
-            eprintln!("grundy: error: {e}");
-            2
+        Err(e) => report_error(&e, json),
+    }
+}
+
+/// One line on standard error and, with `--json`, one object `{"error", "kind"}` (and the
+/// bounds a timeout established) on standard output; the exit code of the error's kind. A
+/// closed pipe is not an error: whoever read the output has what they wanted.
+fn report_error(e: &Error, json: bool) -> i32 {
+    if let Error::Io { source, .. } = e {
+        if source.kind() == std::io::ErrorKind::BrokenPipe {
+            return 0;
         }
     }
+    eprintln!("grundy: error: {e}");
+    if json {
+        let mut obj = serde_json::json!({"error": e.to_string(), "kind": e.kind()});
+        if let Error::Timeout(u) = e {
+            obj["lower_bound"] = u.lower_bound.into();
+            obj["seconds"] = u.seconds.into();
+        }
+        let _ = output::Out::new().json(&obj);
+    }
+    e.kind().exit_code()
+}
+
+/// Help and version go to standard output (exit 0); no arguments at all prints the help
+/// (exit 2); anything else is one line naming what is wrong, and a JSON object with `--json`.
+fn usage_error(e: clap::Error) -> i32 {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            return 0;
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `grundy` alone, or a subcommand alone that needs arguments: the help is the answer.
+            let _ = output::Out::new().line(format_args!("{}", e.render().ansi()));
+            return 2;
+        }
+        _ => {}
+    }
+    let context = |kind: ContextKind| match e.get(kind) {
+        Some(ContextValue::String(s)) => vec![s.clone()],
+        Some(ContextValue::Strings(v)) => v.clone(),
+        _ => vec![],
+    };
+    let msg = match e.kind() {
+        ErrorKind::MissingRequiredArgument => {
+            let missing = context(ContextKind::InvalidArg);
+            format!(
+                "missing required argument{}: {}",
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join(", ")
+            )
+        }
+        _ => {
+            // clap's first line names the problem; its usage hint is noise here.
+            let text = e.render().to_string();
+            text.lines()
+                .next()
+                .unwrap_or("bad arguments")
+                .trim_start_matches("error: ")
+                .to_string()
+        }
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let sub = args
+        .iter()
+        .find(|a| Cli::command().find_subcommand(a.as_str()).is_some());
+    let help = match sub {
+        Some(s) => format!("grundy {s} --help"),
+        None => "grundy --help".to_string(),
+    };
+    report_error(
+        &Error::Usage(format!("{msg} (see {help})")),
+        args.iter().any(|a| a == "--json"),
+    )
 }
 
 /// Parses a position typed as `3,0,3`, `3 0 3` or a mix.

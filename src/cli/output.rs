@@ -1,7 +1,6 @@
-//! Table files: row formats, and writes that never leave a partial file under the final name.
+//! What commands print: checked writes on standard output, and the row formats of tables.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
@@ -66,55 +65,38 @@ impl Format {
     }
 }
 
-/// A file written under a temporary name and renamed into place only when complete.
-pub struct AtomicFile {
-    path: PathBuf,
-    tmp: PathBuf,
-    out: Option<BufWriter<File>>,
-}
+/// Standard output for answers. Every write is checked, so a full disk or a closed pipe is an
+/// [`Error`] (one line, or silence for the pipe) rather than a panic.
+pub struct Out(io::StdoutLock<'static>);
 
-impl AtomicFile {
-    /// Starts writing `path` (through `path.partial-PID`).
-    pub fn create(path: &Path) -> Result<Self, Error> {
-        let mut name = path.file_name().unwrap_or_default().to_os_string();
-        name.push(format!(".partial-{}", std::process::id()));
-        let tmp = path.with_file_name(name);
-        let file = File::create(&tmp).map_err(|e| Error::io(path, e))?;
-        Ok(AtomicFile {
-            path: path.to_path_buf(),
-            tmp,
-            out: Some(BufWriter::with_capacity(1 << 20, file)),
-        })
+impl Out {
+    pub fn new() -> Self {
+        Out(io::stdout().lock())
     }
 
-    /// The writer.
-    pub fn writer(&mut self) -> &mut BufWriter<File> {
-        self.out.as_mut().expect("not yet committed")
+    /// Writes one line (standard output is line-buffered: the line is flushed now).
+    pub fn line(&mut self, args: std::fmt::Arguments<'_>) -> Result<(), Error> {
+        self.0
+            .write_fmt(args)
+            .and_then(|()| self.0.write_all(b"\n"))
+            .and_then(|()| self.0.flush())
+            .map_err(stdout_error)
     }
 
-    /// Flushes and renames into place.
-    pub fn commit(mut self) -> Result<(), Error> {
-        let out = self.out.take().expect("committed once");
-        let file = out
-            .into_inner()
-            .map_err(|e| Error::io(&self.path, e.into_error()))?;
-        file.sync_all().map_err(|e| Error::io(&self.path, e))?;
-        std::fs::rename(&self.tmp, &self.path).map_err(|e| Error::io(&self.path, e))
+    /// Writes one JSON object on one line.
+    pub fn json(&mut self, value: &serde_json::Value) -> Result<(), Error> {
+        self.line(format_args!("{value}"))
     }
 
-    /// The final path.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The raw writer, for bulk output; the caller flushes.
+    pub fn raw(&mut self) -> &mut io::StdoutLock<'static> {
+        &mut self.0
     }
 }
 
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if self.out.is_some() {
-            // Not committed: an error happened; leave nothing that looks complete.
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-    }
+/// A failed write on standard output.
+pub fn stdout_error(e: io::Error) -> Error {
+    Error::io("<stdout>", e)
 }
 
 /// `table.tsv` -> `table.zeros.tsv`: where zero positions go when only `--out` is given.
@@ -141,22 +123,6 @@ mod tests {
             String::from_utf8(buf).unwrap(),
             "x0\tx1\tsg\n1\t2\t3\n1,2,3\n{\"position\":[1,2],\"nimber\":3}\n"
         );
-    }
-
-    #[test]
-    fn uncommitted_files_vanish() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.tsv");
-        {
-            let mut f = AtomicFile::create(&path).unwrap();
-            writeln!(f.writer(), "half").unwrap();
-        }
-        assert!(!path.exists());
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-        let mut f = AtomicFile::create(&path).unwrap();
-        writeln!(f.writer(), "whole").unwrap();
-        f.commit().unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "whole\n");
     }
 
     #[test]

@@ -1,10 +1,13 @@
 //! How a synthesized program is reported: text for people, one JSON object for scripts.
 
-use super::synth::target_name;
-use super::verify::CrossCheck;
+use super::output::Out;
+use crate::error::Error;
 use crate::game::HypergraphNim;
 use crate::synth::cegis::{Outcome, Refutation};
 use crate::synth::problem::{Problem, Target};
+use crate::synth::setup::target_name;
+use crate::synth::solver::Method;
+use crate::synth::verify::CrossCheck;
 
 fn target_text(t: Target) -> &'static str {
     match t {
@@ -28,7 +31,7 @@ fn refutation_text(r: &[Refutation]) -> String {
         } else {
             format!("{}-{}", r[i].length, r[j].length)
         };
-        let how = if r[i].by == "dependency bound" {
+        let how = if r[i].by == Method::DependencyBound {
             "the dependency bound".to_string()
         } else {
             format!("{} (exhaustive on {} examples)", r[i].by, r[j].examples)
@@ -48,7 +51,8 @@ pub fn print(
     data_seconds: f64,
     cross: Option<&CrossCheck>,
     json: bool,
-) {
+) -> Result<(), Error> {
+    let mut out = Out::new();
     let n = problem.vars();
     let vars = match game {
         Some(g) => format!(
@@ -102,15 +106,17 @@ pub fn print(
             },
             "cross_check": cross,
         });
-        println!("{obj}");
-        return;
+        return out.json(&obj);
     }
-    println!("program:      {}", o.program);
-    println!("expression:   {}", o.program.infix());
-    println!("variables:    {vars}");
-    println!("target:       {}", target_text(problem.target));
+    out.line(format_args!("program:      {}", o.program))?;
+    out.line(format_args!("expression:   {}", o.program.infix()))?;
+    out.line(format_args!("variables:    {vars}"))?;
+    out.line(format_args!(
+        "target:       {}",
+        target_text(problem.target)
+    ))?;
     if let Some(r) = reading {
-        println!("reading:      {r} (orbit criterion)");
+        out.line(format_args!("reading:      {r} (orbit criterion)"))?;
     }
     let mut why = if o.refutations.is_empty() {
         String::new()
@@ -120,15 +126,18 @@ pub fn print(
     if let Some(u) = o.undecided {
         why.push_str(&format!("; {u} undecided (timed out)"));
     }
-    println!("length:       {} ({status}{why})", o.program.len());
-    println!("width:        {} bits", problem.width);
-    println!("instructions: {}", problem.ops.describe());
-    println!(
+    out.line(format_args!(
+        "length:       {} ({status}{why})",
+        o.program.len()
+    ))?;
+    out.line(format_args!("width:        {} bits", problem.width))?;
+    out.line(format_args!("instructions: {}", problem.ops.describe()))?;
+    out.line(format_args!(
         "data:         {}, {} points, {} examples; the program verified on every point",
         problem.source,
         problem.points.len(),
         problem.examples.len()
-    );
+    ))?;
     let how = match &o.lifted {
         Some(l) if !l.variables.is_empty() => {
             let vars: Vec<String> = l.variables.iter().map(|v| format!("x{v}")).collect();
@@ -141,22 +150,26 @@ pub fn print(
         }
         _ => String::new(),
     };
-    println!(
+    out.line(format_args!(
         "solver:       {solver}{how}, {} rounds, {} examples in the final solve",
         o.rounds,
         o.examples.len()
-    );
-    println!(
+    ))?;
+    out.line(format_args!(
         "time:         data {data_seconds:.3} s, search {:.3} s, verify {:.3} s",
         o.seconds_search, o.seconds_verify
-    );
+    ))?;
     if let Some(c) = cross {
         match &c.counterexample {
-            None => println!(
+            None => out.line(format_args!(
                 "cross-check:  holds on [0,{})^{n} ({} points, values by {}, {:.2} s)",
                 c.max, c.points, c.engine, c.seconds
-            ),
-            Some(bad) => println!("cross-check:  FAILS on [0,{})^{n}: {bad}", c.max),
+            ))?,
+            Some(bad) => out.line(format_args!(
+                "cross-check:  FAILS on [0,{})^{n}: {bad}",
+                c.max
+            ))?,
         }
     }
+    Ok(())
 }

@@ -2,7 +2,11 @@
 
 use clap::Args;
 
-use super::{format_position, parse_position, SearchArgs};
+use std::sync::Arc;
+
+use super::output::Out;
+use super::progress::Bar;
+use super::{format_position, parse_position, SearchArgs, Status};
 use crate::error::Error;
 use crate::game::spec;
 use crate::sg::solve::solve;
@@ -25,16 +29,16 @@ pub struct SgArgs {
     moves: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
-pub fn run(args: &SgArgs) -> Result<(), Error> {
+pub fn run(args: &SgArgs) -> Result<Status, Error> {
     let game = spec::parse(&args.game)?;
     let p = game.position(&parse_position(&args.position)?)?;
     let opts = TableOptions {
-        threads: args.search.threads()?,
+        threads: args.search.threads(),
         memory_limit: args.search.memory_limit()?,
-        progress: !args.json,
+        progress: Arc::new(Bar::new(!args.json)),
     };
     let s = solve(
         &game,
@@ -44,10 +48,7 @@ pub fn run(args: &SgArgs) -> Result<(), Error> {
         &opts,
         args.moves,
     )?;
-    let winning: Option<Vec<String>> = s
-        .winning_moves
-        .as_ref()
-        .map(|m| m.iter().map(|q| format_position(q)).collect());
+    let mut out = Out::new();
     if args.json {
         let mut obj = serde_json::json!({
             "game": game.name(),
@@ -61,25 +62,27 @@ pub fn run(args: &SgArgs) -> Result<(), Error> {
         if let Some(m) = &s.winning_moves {
             obj["winning_moves"] = m.iter().map(|q| q.to_vec()).collect::<Vec<_>>().into();
         }
-        println!("{obj}");
-        return Ok(());
+        out.json(&obj)?;
+        return Ok(Status::Answered);
     }
-    println!("{}", s.nimber);
+    out.line(format_args!("{}", s.nimber))?;
     if args.stats {
-        println!("engine: {}", s.engine);
-        println!("nodes: {}", s.stats.nodes);
-        println!("tt_lookups: {}", s.stats.tt_lookups);
-        println!("seconds: {:.6}", s.seconds);
+        out.line(format_args!("engine: {}", s.engine))?;
+        out.line(format_args!("nodes: {}", s.stats.nodes))?;
+        out.line(format_args!("tt_lookups: {}", s.stats.tt_lookups))?;
+        out.line(format_args!("seconds: {:.6}", s.seconds))?;
     }
-    if let Some(w) = winning {
+    if let Some(w) = &s.winning_moves {
         if w.is_empty() {
-            println!("winning moves: none (a zero position: every move loses)");
+            out.line(format_args!(
+                "winning moves: none (a zero position: every move loses)"
+            ))?;
         } else {
-            println!("winning moves ({}):", w.len());
+            out.line(format_args!("winning moves ({}):", w.len()))?;
             for q in w {
-                println!("  -> {q}");
+                out.line(format_args!("  -> {}", format_position(q)))?;
             }
         }
     }
-    Ok(())
+    Ok(Status::Answered)
 }

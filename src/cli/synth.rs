@@ -1,28 +1,33 @@
 //! `grundy synth`: the shortest program classifying zero positions (or giving the SG value).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::verify::cross_check;
+use super::progress::Bar;
+use super::Status;
 use crate::error::Error;
-use crate::game::{spec, HypergraphNim};
+use crate::files::{self, OutputFile};
 use crate::sg::table::TableOptions;
+use crate::sg::SearchEngine;
 use crate::synth::auto::AutoBackend;
 use crate::synth::cegis::{synthesize, synthesize_lifting, Outcome};
-use crate::synth::data::Dataset;
 use crate::synth::enumerate::EnumBackend;
-use crate::synth::lang::OpSet;
-use crate::synth::problem::{Canonical, Problem, Target};
+use crate::synth::problem::{Problem, Target};
 use crate::synth::sat::{self, SatBackend};
+use crate::synth::setup::Setup;
 use crate::synth::smt::{self, SmtBackend};
 use crate::synth::solver::Backend;
+use crate::synth::{size, verify};
+use crate::units::format_bytes;
 
-/// Where the data comes from and what programs must satisfy; shared by synth, verify, decode.
+/// Where the data comes from and what programs must satisfy; shared by synth and verify.
 #[derive(Args, Debug, Clone)]
 pub struct ProblemArgs {
-    /// Game spec (needed for --max and --orbits; names the variables).
+    /// Game spec (see `grundy games`): with --max it gives the data; it names the variables and
+    /// gives the automorphisms for --orbits.
     pub game: Option<String>,
     /// Tabulate the box [0,D)^n of GAME as the data.
     #[arg(long, value_name = "D")]
@@ -43,128 +48,56 @@ pub struct ProblemArgs {
     /// Edits to the thesis's instruction set, e.g. `+Mod,+Min,+Const(2),-Mul`.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub ops: String,
-    /// Worker threads (tabulation, enumeration; default: all cores).
+    /// Worker threads for tabulation and enumeration (0 or absent: every core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-}
-
-/// The map from a position of `game` to the canonical member of its orbit under the game's
-/// automorphisms, as `--orbits` groups zero positions.
-pub fn canonical(game: &HypergraphNim) -> impl Fn(&[u64]) -> Vec<u64> + Sync + '_ {
-    move |x: &[u64]| {
-        let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
-        game.symmetry().canonicalize(&mut p);
-        p.into_iter().map(u64::from).collect()
-    }
+    /// Memory limit in GiB for tabulation, enumeration and checks (default: 80% of the memory
+    /// available).
+    #[arg(long, value_name = "GIB")]
+    pub mem_limit: Option<f64>,
 }
 
 impl ProblemArgs {
-    pub fn game(&self) -> Result<Option<HypergraphNim>, Error> {
-        self.game.as_deref().map(spec::parse).transpose()
+    /// The library's description of the task.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            game: self.game.clone(),
+            max: self.max,
+            data: self.data.clone(),
+            target: self.target,
+            orbits: self.orbits,
+            width: self.width,
+            ops: self.ops.clone(),
+        }
     }
 
-    pub fn table_options(&self) -> TableOptions {
-        TableOptions {
+    /// The memory limit in bytes.
+    pub fn memory_limit(&self) -> Result<u64, Error> {
+        super::memory_limit(self.mem_limit)
+    }
+
+    /// Tabulation options: threads, memory, and a progress bar on standard error.
+    pub fn table_options(&self) -> Result<TableOptions, Error> {
+        Ok(TableOptions {
             threads: self.threads.unwrap_or(0),
-            ..TableOptions::default()
-        }
-    }
-
-    /// The data and examples.
-    pub fn problem(&self, game: Option<&HypergraphNim>) -> Result<Problem, Error> {
-        let data = match (&self.data, self.max, game) {
-            (Some(path), _, _) => Dataset::from_file(path)?,
-            (None, Some(d), Some(g)) if d >= 1 => Dataset::from_box(g, d, &self.table_options())?,
-            (None, Some(_), Some(_)) => {
-                return Err(Error::Usage("--max must be at least 1".into()))
-            }
-            (None, Some(_), None) => return Err(Error::Usage("--max needs a GAME".into())),
-            (None, None, _) => {
-                return Err(Error::Usage(
-                    "give the data: GAME --max D, or --data FILE".into(),
-                ))
-            }
-        };
-        self.problem_from(data, game)
-    }
-
-    /// The examples of `data` under these options.
-    pub fn problem_from(
-        &self,
-        data: Dataset,
-        game: Option<&HypergraphNim>,
-    ) -> Result<Problem, Error> {
-        if let Some(g) = game {
-            if g.graph().vertices() != data.vars {
-                return Err(Error::Usage(format!(
-                    "the data has {} variables but {} has {} vertices",
-                    data.vars,
-                    g.name(),
-                    g.graph().vertices()
-                )));
-            }
-        }
-        let ops = OpSet::with_edits(data.vars, &self.ops)?;
-        let canon = game.map(canonical);
-        let orbits: Option<&Canonical<'_>> = match (self.orbits, &canon) {
-            (false, _) => None,
-            (true, Some(canon)) => Some(canon),
-            (true, None) => {
-                return Err(Error::Usage(
-                    "--orbits needs a GAME for its automorphisms".into(),
-                ))
-            }
-        };
-        if self.orbits && data.points.flat().iter().any(|&x| x > u32::MAX as u64) {
-            return Err(Error::Usage("positions too large for the game".into()));
-        }
-        Problem::new(data, ops, self.width, self.target, orbits)
-    }
-
-    /// `c`/`;` comment lines recording what an exported instance is about.
-    pub fn notes(&self, problem: &Problem, examples: &str) -> Vec<String> {
-        let mut notes = vec![];
-        if let Some(g) = &self.game {
-            notes.push(format!("grundy game {g}"));
-        }
-        if let Some(d) = self.max {
-            notes.push(format!("grundy max {d}"));
-        }
-        if let Some(p) = &self.data {
-            notes.push(format!("grundy data {}", p.display()));
-        }
-        notes.push(format!("grundy target {}", target_name(problem.target)));
-        notes.push(format!("grundy orbits {}", problem.orbits));
-        notes.push(format!("grundy width {}", problem.width));
-        notes.push(format!(
-            "grundy ops {}",
-            if self.ops.is_empty() {
-                "thesis"
-            } else {
-                &self.ops
-            }
-        ));
-        notes.push(format!("grundy examples {examples}"));
-        notes
-    }
-}
-
-pub fn target_name(t: Target) -> &'static str {
-    match t {
-        Target::Zero => "zero",
-        Target::Indicator => "indicator",
-        Target::Sg => "sg",
+            memory_limit: self.memory_limit()?,
+            progress: Arc::new(Bar::new(true)),
+        })
     }
 }
 
 /// Which backend searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SolverChoice {
-    /// Enumeration, with SAT for any length whose enumeration would not fit in memory (SAT
-    /// alone when --proof is given).
+    /// Enumeration; the read-once search at the dependency bound's length; SAT for lengths
+    /// enumeration cannot hold in memory; lifting from slices for long bounds (SAT alone with
+    /// --proof).
     Auto,
+    /// CNF solved by varisat in a counterexample-guided loop (--proof keeps DRAT proofs).
     Sat,
+    /// Bit-vector formulas solved by z3 in the same loop.
     Smt,
+    /// Bottom-up enumeration keeping one program per distinct output vector on the examples.
     Enum,
 }
 
@@ -179,7 +112,8 @@ pub struct SynthArgs {
     #[arg(long, default_value_t = 20)]
     max_len: usize,
     /// Stop searching after this many seconds: a program found by lifting is then reported as
-    /// shortest found, with the undecided length; without one it is an error (exit 2).
+    /// shortest found, with the undecided length; without one the run ends undecided (exit 3)
+    /// with the lengths refuted so far.
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
     /// Keep SAT refutations as checkable proofs: FILE.len<L>.<ext> per refuted length.
@@ -204,23 +138,34 @@ pub struct SynthArgs {
     /// Program length for --export-cnf / --export-smt.
     #[arg(long, value_name = "L")]
     length: Option<usize>,
+    /// Write exports even when they are estimated past 1 GiB.
+    #[arg(long)]
+    force: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
 /// Which examples an exported instance holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportExamples {
+    /// All the data when it has at most 2000 examples, else the final CEGIS set.
     Auto,
+    /// All the data.
     All,
+    /// The examples the final solve of a search used (small, and enough to refute every
+    /// shorter length).
     Cegis,
 }
 
 /// Data sets with at most this many examples are exported whole.
 const EXPORT_ALL_MAX: usize = 2000;
 
-fn backend(choice: SolverChoice, args: &SynthArgs) -> Box<dyn Backend> {
+/// Exports larger than this (estimated) are refused without --force.
+const EXPORT_LIMIT: u64 = 1 << 30;
+
+fn backend(choice: SolverChoice, args: &SynthArgs, memory: u64) -> Box<dyn Backend> {
+    let threads = args.problem.threads.unwrap_or(0);
     match choice {
         SolverChoice::Sat => Box::new(SatBackend {
             proof: args.proof.clone(),
@@ -228,44 +173,85 @@ fn backend(choice: SolverChoice, args: &SynthArgs) -> Box<dyn Backend> {
         }),
         SolverChoice::Smt => Box::new(SmtBackend),
         SolverChoice::Enum => Box::new(EnumBackend {
-            threads: args.problem.threads.unwrap_or(0),
-            memory_limit: enum_memory(),
+            threads,
+            memory_limit: memory,
         }),
         // Proofs come from SAT only; otherwise enumeration, with SAT for lengths it cannot hold.
-        SolverChoice::Auto if args.proof.is_some() => backend(SolverChoice::Sat, args),
+        SolverChoice::Auto if args.proof.is_some() => backend(SolverChoice::Sat, args, memory),
         SolverChoice::Auto => Box::new(AutoBackend {
             first: EnumBackend {
-                threads: args.problem.threads.unwrap_or(0),
-                memory_limit: enum_memory(),
+                threads,
+                memory_limit: memory,
             },
             fallback: SatBackend::default(),
         }),
     }
 }
 
-/// Memory enumeration may use: 80% of what is available.
-fn enum_memory() -> u64 {
-    crate::sg::table::available_memory() / 5 * 4
+/// The export files, checked to be distinct and created before any work.
+struct Exports {
+    cnf: Option<OutputFile>,
+    smt: Option<OutputFile>,
+    sygus: Option<OutputFile>,
 }
 
-pub fn run(args: &SynthArgs) -> Result<(), Error> {
+impl Exports {
+    fn create(args: &SynthArgs) -> Result<Self, Error> {
+        if args.length.is_some() && args.export_cnf.is_none() && args.export_smt.is_none() {
+            return Err(Error::Usage(
+                "--length sets the length of --export-cnf or --export-smt; give one of them".into(),
+            ));
+        }
+        let named: Vec<(&str, &Path)> = [
+            ("--export-cnf", &args.export_cnf),
+            ("--export-smt", &args.export_smt),
+            ("--export-sygus", &args.export_sygus),
+        ]
+        .into_iter()
+        .filter_map(|(name, p)| p.as_deref().map(|p| (name, p)))
+        .collect();
+        files::check_distinct(&named)?;
+        let create = |p: &Option<PathBuf>| p.as_deref().map(OutputFile::create).transpose();
+        Ok(Exports {
+            cnf: create(&args.export_cnf)?,
+            smt: create(&args.export_smt)?,
+            sygus: create(&args.export_sygus)?,
+        })
+    }
+
+    fn any(&self) -> bool {
+        self.cnf.is_some() || self.smt.is_some() || self.sygus.is_some()
+    }
+}
+
+pub fn run(args: &SynthArgs) -> Result<Status, Error> {
     let t0 = Instant::now();
-    let game = args.problem.game()?;
-    let problem = args.problem.problem(game.as_ref())?;
+    let exports = Exports::create(args)?;
+    if let Some(p) = &args.proof {
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+        if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+            return Err(Error::Usage(format!(
+                "--proof: the directory {} does not exist",
+                dir.display()
+            )));
+        }
+    }
+    let setup = args.problem.setup();
+    let game = setup.game()?;
+    let memory = args.problem.memory_limit()?;
+    let problem = setup.problem(game.as_ref(), &args.problem.table_options()?)?;
     let data_seconds = t0.elapsed().as_secs_f64();
     let deadline = args
         .timeout
         .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
-    let exporting =
-        args.export_cnf.is_some() || args.export_smt.is_some() || args.export_sygus.is_some();
-    let backend = backend(args.solver, args);
+    let backend = backend(args.solver, args, memory);
 
     let export_all = match args.export_examples {
         ExportExamples::All => true,
         ExportExamples::Cegis => false,
         ExportExamples::Auto => problem.examples.len() <= EXPORT_ALL_MAX,
     };
-    let outcome = if exporting && export_all {
+    let outcome = if exports.any() && export_all {
         None
     } else {
         // Auto also lifts from slices for long bounds; the named solvers search plainly.
@@ -275,19 +261,27 @@ pub fn run(args: &SynthArgs) -> Result<(), Error> {
         };
         Some(search(&problem, backend.as_ref(), args.max_len, deadline)?)
     };
-    if exporting {
-        export(args, &problem, outcome.as_ref())?;
-        if outcome.is_none() {
-            return Ok(());
-        }
+    if exports.any() {
+        export(args, exports, &setup, &problem, outcome.as_ref())?;
     }
-    let outcome = outcome.expect("searched");
+    let Some(outcome) = outcome else {
+        return Ok(Status::Answered);
+    };
     let cross = match args.verify_max {
         Some(d2) => {
             let g = game
                 .as_ref()
                 .ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))?;
-            Some(cross_check(g, &outcome.program, &args.problem, d2)?)
+            let bar = Bar::new(true);
+            Some(verify::on_box(
+                g,
+                &outcome.program,
+                &setup,
+                d2,
+                SearchEngine::Naive,
+                memory,
+                &bar,
+            )?)
         }
         None => None,
     };
@@ -295,22 +289,26 @@ pub fn run(args: &SynthArgs) -> Result<(), Error> {
         &problem,
         game.as_ref(),
         &outcome,
-        backend.name(),
+        backend.method().name(),
         data_seconds,
         cross.as_ref(),
         args.json,
-    );
-    if let Some(c) = &cross {
-        if let Some(bad) = &c.counterexample {
-            return Err(Error::Resource(format!(
-                "the program fails on the larger box at {bad}"
-            )));
-        }
+    )?;
+    match cross.and_then(|c| c.counterexample) {
+        Some(bad) => Ok(Status::Counterexample(format!(
+            "the program fails on the larger box at {bad}"
+        ))),
+        None => Ok(Status::Answered),
     }
-    Ok(())
 }
 
-fn export(args: &SynthArgs, problem: &Problem, outcome: Option<&Outcome>) -> Result<(), Error> {
+fn export(
+    args: &SynthArgs,
+    exports: Exports,
+    setup: &Setup,
+    problem: &Problem,
+    outcome: Option<&Outcome>,
+) -> Result<(), Error> {
     let (examples, which): (Vec<usize>, String) = match outcome {
         None => ((0..problem.examples.len()).collect(), "all".to_string()),
         Some(o) => (
@@ -318,15 +316,38 @@ fn export(args: &SynthArgs, problem: &Problem, outcome: Option<&Outcome>) -> Res
             format!("cegis {} of {}", o.examples.len(), problem.examples.len()),
         ),
     };
-    let mut notes = args.problem.notes(problem, &which);
-    if outcome.is_some() {
-        let list: Vec<String> = examples.iter().map(|e| e.to_string()).collect();
-        notes.push(format!("grundy example-set {}", list.join(",")));
+    let notes = setup.notes(&which, outcome.map(|_| examples.as_slice()));
+    let check_size = |what: &str, render: &dyn Fn(usize, &[usize]) -> Result<usize, Error>| {
+        let length = args.length.expect("required by clap");
+        let bytes = size::estimate(problem, length, &examples, render)?;
+        if bytes > EXPORT_LIMIT && !args.force {
+            return Err(Error::Resource(format!(
+                "the {what} for length {length} on {} examples would take about {} \
+                 (estimated), over the limit of {}; pass --force to write it anyway",
+                examples.len(),
+                format_bytes(bytes),
+                format_bytes(EXPORT_LIMIT)
+            )));
+        }
+        Ok(())
+    };
+    if exports.cnf.is_some() {
+        check_size("CNF", &|l, e| {
+            sat::export_dimacs(problem, l, e, &[]).map(|s| s.len())
+        })?;
     }
-    let write = |path: &PathBuf, text: String| -> Result<(), Error> {
-        let mut f = super::output::AtomicFile::create(path)?;
-        std::io::Write::write_all(f.writer(), text.as_bytes()).map_err(|e| Error::io(path, e))?;
-        f.commit()?;
+    if exports.smt.is_some() {
+        check_size("SMT-LIB script", &|l, e| {
+            smt::export_smtlib(problem, l, e, &[]).map(|s| s.len())
+        })?;
+    }
+    let write = |file: OutputFile, text: String| -> Result<(), Error> {
+        let mut file = file;
+        let path = file.path().to_path_buf();
+        file.writer()
+            .write_all(text.as_bytes())
+            .map_err(|e| Error::io(&path, e))?;
+        file.commit()?;
         eprintln!(
             "wrote {} ({} examples: {which})",
             path.display(),
@@ -334,20 +355,16 @@ fn export(args: &SynthArgs, problem: &Problem, outcome: Option<&Outcome>) -> Res
         );
         Ok(())
     };
-    if let Some(path) = &args.export_cnf {
-        write(
-            path,
-            sat::export_dimacs(problem, args.length.expect("required"), &examples, &notes)?,
-        )?;
+    if let Some(f) = exports.cnf {
+        let length = args.length.expect("required by clap");
+        write(f, sat::export_dimacs(problem, length, &examples, &notes)?)?;
     }
-    if let Some(path) = &args.export_smt {
-        write(
-            path,
-            smt::export_smtlib(problem, args.length.expect("required"), &examples, &notes)?,
-        )?;
+    if let Some(f) = exports.smt {
+        let length = args.length.expect("required by clap");
+        write(f, smt::export_smtlib(problem, length, &examples, &notes)?)?;
     }
-    if let Some(path) = &args.export_sygus {
-        write(path, smt::export_sygus(problem, &examples, &notes)?)?;
+    if let Some(f) = exports.sygus {
+        write(f, smt::export_sygus(problem, &examples, &notes)?)?;
     }
     Ok(())
 }

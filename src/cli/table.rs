@@ -1,17 +1,20 @@
 //! `grundy table GAME --max D`: every position of [0,D)^n with its nimber, and the zero positions.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
 
-use super::output::{zeros_path, AtomicFile, Format};
-use super::{peak_memory, SearchArgs};
+use super::output::{stdout_error, zeros_path, Format, Out};
+use super::progress::Bar;
+use super::{peak_memory, SearchArgs, Status};
 use crate::error::Error;
-use crate::game::{spec, Nimber};
+use crate::files::{self, OutputFile};
+use crate::game::{spec, Grid, Nimber};
 use crate::sg::engine::Engine;
-use crate::sg::sweep::{advance, sweep};
+use crate::sg::sweep::sweep;
 use crate::sg::table::{self, BoxTable, TableOptions};
 use crate::sg::Stats;
 
@@ -28,7 +31,8 @@ pub struct TableArgs {
     /// Write the table to FILE (default: standard output).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Write the zero positions to FILE (default with --out: FILE's name plus `.zeros`).
+    /// Write the zero positions to FILE (default with --out: FILE's name plus `.zeros` before
+    /// the extension; none when --out is a device or FIFO).
     #[arg(long, value_name = "FILE")]
     zeros: Option<PathBuf>,
     /// Row format.
@@ -41,39 +45,57 @@ pub struct TableArgs {
     stats: bool,
 }
 
-pub fn run(args: &TableArgs) -> Result<(), Error> {
+/// The zeros file: `--zeros`, or beside a regular `--out` file (a device or FIFO given as
+/// `--out` gets no zeros file unless `--zeros` names one).
+fn zeros_target(args: &TableArgs) -> Option<PathBuf> {
+    args.zeros.clone().or_else(|| {
+        args.out
+            .as_deref()
+            .filter(|p| !files::is_special(p))
+            .map(zeros_path)
+    })
+}
+
+pub fn run(args: &TableArgs) -> Result<Status, Error> {
     let game = spec::parse(&args.game)?;
     let n = game.graph().vertices();
     if args.max == 0 {
         return Err(Error::Usage("--max must be at least 1".into()));
     }
-    let dims = vec![args.max; n];
-    let count = dims
-        .iter()
-        .try_fold(1usize, |a, &d| a.checked_mul(d))
-        .ok_or_else(|| {
-            Error::Resource(format!(
-                "the box [0,{})^{n} has too many positions to count",
-                args.max
-            ))
-        })?;
+    if args.orbits {
+        game.symmetry().require_complete()?;
+    }
+    let grid = Grid::cube(n, args.max)?;
+    let bar = Arc::new(Bar::new(true));
     let opts = TableOptions {
-        threads: args.search.threads()?,
+        threads: args.search.threads(),
         memory_limit: args.search.memory_limit()?,
-        progress: true,
+        progress: bar.clone(),
     };
-    // Create output files before the long computation, so a bad path fails fast.
-    let mut out = args.out.as_deref().map(AtomicFile::create).transpose()?;
-    let zeros = args
-        .zeros
-        .clone()
-        .or_else(|| args.out.as_deref().map(zeros_path));
-    let mut zeros = zeros.as_deref().map(AtomicFile::create).transpose()?;
+    // Outputs are checked and created before the long computation, so a bad path fails fast.
+    let zeros = zeros_target(args);
+    let mut named: Vec<(&str, &Path)> = Vec::new();
+    if let Some(p) = &args.out {
+        named.push(("--out", p));
+    }
+    if let Some(p) = &zeros {
+        named.push((
+            if args.zeros.is_some() {
+                "--zeros"
+            } else {
+                "the zeros file"
+            },
+            p,
+        ));
+    }
+    files::check_distinct(&named)?;
+    let mut out = args.out.as_deref().map(OutputFile::create).transpose()?;
+    let mut zeros = zeros.as_deref().map(OutputFile::create).transpose()?;
 
     let start = Instant::now();
     let (engine, stats, values) = match args.search.engine {
         Engine::Auto | Engine::Table => {
-            let t = table::tabulate(game.graph(), &dims, &opts)?;
+            let t = table::tabulate(game.graph(), grid.sides(), &opts)?;
             let stats = Stats {
                 nodes: t.len() as u64,
                 tt_lookups: 0,
@@ -85,30 +107,34 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
                 &game,
                 s,
                 args.search.config(),
-                &dims,
+                &grid,
                 opts.memory_limit,
-                true,
+                bar.as_ref(),
             )?;
             (s.to_string(), stats, Values::Searched(values))
         }
     };
     let computed = start.elapsed().as_secs_f64();
 
-    let stdout = io::stdout();
+    let mut stdout = Out::new();
     let mut lock;
     let w: &mut dyn Write = match out.as_mut() {
         Some(f) => f.writer(),
         None => {
-            lock = io::BufWriter::new(stdout.lock());
+            lock = io::BufWriter::with_capacity(1 << 20, stdout.raw());
             &mut lock
         }
     };
-    let io_err = |e: io::Error| Error::io(args.out.clone().unwrap_or_else(|| "<stdout>".into()), e);
+    let io_err = |e: io::Error| match &args.out {
+        Some(p) => Error::io(p, e),
+        None => stdout_error(e),
+    };
     args.format.header(w, n).map_err(io_err)?;
     if let Some(z) = zeros.as_mut() {
+        let path = z.path().to_path_buf();
         args.format
             .header(z.writer(), n)
-            .map_err(|e| Error::io(z.path(), e))?;
+            .map_err(|e| Error::io(&path, e))?;
     }
     let (mut rows, mut zero_rows) = (0u64, 0u64);
     let mut p = vec![0u32; n];
@@ -119,13 +145,14 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
             if v == 0 {
                 zero_rows += 1;
                 if let Some(z) = zeros.as_mut() {
+                    let path = z.path().to_path_buf();
                     args.format
                         .row(z.writer(), &p, v)
-                        .map_err(|e| Error::io(z.path(), e))?;
+                        .map_err(|e| Error::io(&path, e))?;
                 }
             }
         }
-        advance(&mut p, &dims);
+        grid.advance(&mut p);
     }
     w.flush().map_err(io_err)?;
     let what = if args.orbits {
@@ -145,7 +172,7 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
     }
     if args.stats {
         eprintln!("engine: {engine}");
-        eprintln!("positions: {count}");
+        eprintln!("positions: {}", grid.len());
         eprintln!("nodes: {}", stats.nodes);
         eprintln!("tt_lookups: {}", stats.tt_lookups);
         eprintln!("seconds (compute): {computed:.3}");
@@ -154,7 +181,7 @@ pub fn run(args: &TableArgs) -> Result<(), Error> {
             eprintln!("peak memory: {:.1} MiB", m as f64 / (1u64 << 20) as f64);
         }
     }
-    Ok(())
+    Ok(Status::Answered)
 }
 
 /// The values of the box, row-major, however they were computed.

@@ -1,21 +1,16 @@
-//! `grundy verify`: a program checked against SG values recomputed on a (larger) box by a
-//! search engine, never the tabulation that made the synthesis data.
-
-use std::time::Instant;
+//! `grundy verify`: a program checked against SG values recomputed on a box by a search
+//! engine (never the tabulation that made `synth`'s data), or against a data file.
 
 use clap::Args;
 
-use super::synth::{canonical, ProblemArgs};
+use super::output::Out;
+use super::progress::Bar;
+use super::synth::ProblemArgs;
+use super::Status;
 use crate::error::Error;
-use crate::game::HypergraphNim;
-use crate::game::Nimber;
-use crate::sg::sweep::sweep;
-use crate::sg::table::available_memory;
-use crate::sg::{SearchConfig, SearchEngine};
-use crate::synth::check::{self, Failure};
-use crate::synth::data::Dataset;
+use crate::sg::SearchEngine;
 use crate::synth::lang::Program;
-use crate::synth::problem::{Canonical, Example, Problem, Target};
+use crate::synth::verify;
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -24,210 +19,89 @@ pub struct VerifyArgs {
     /// The program, e.g. "Push(2) Push(0) BooleanEq Push(1) RightShift BooleanNot".
     #[arg(long)]
     program: String,
-    /// Search engine recomputing the values.
-    #[arg(long, default_value = "naive")]
+    /// Search engine recomputing the values on the box: naive, lv, def, scut, cut with
+    /// suffixes _R _E _cE _A.
+    #[arg(long, default_value = "naive", value_parser = parse_engine)]
     engine: SearchEngine,
     /// Print one JSON object instead of text.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
-/// The result of checking a program on a box.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct CrossCheck {
-    pub max: usize,
-    pub points: usize,
-    pub engine: String,
-    pub seconds: f64,
-    /// The first failing example, described.
-    pub counterexample: Option<String>,
-}
-
-/// Recomputes [0,max)^n with `engine` and checks `program` under the same target and width,
-/// point by point ([`check`]): only the values are held, 4 bytes a position.
-pub fn check_with(
-    game: &HypergraphNim,
-    program: &Program,
-    args: &ProblemArgs,
-    max: usize,
-    engine: SearchEngine,
-) -> Result<CrossCheck, Error> {
-    let start = Instant::now();
-    if max == 0 {
-        return Err(Error::Usage("the box size must be at least 1".into()));
-    }
-    let n = game.graph().vertices();
-    if program.max_var().is_some_and(|v| v >= n) {
-        return Err(Error::Usage(format!(
-            "the program reads x{} but {} has {n} vertices",
-            program.max_var().unwrap(),
-            game.name()
-        )));
-    }
-    let dims = vec![max; n];
-    let recheck = ProblemArgs {
-        data: None,
-        max: None,
-        ..args.clone()
-    };
-    // A problem over a few of the box's points: it validates the options (the largest
-    // position must fit the width) and describes a failure as `synth` would.
-    let few = |points: &[(usize, Nimber)]| -> Result<Problem, Error> {
-        let data = Dataset {
-            vars: n,
-            points: points
-                .iter()
-                .map(|&(i, _)| {
-                    let x = check::coordinates(&dims, i);
-                    x.into_iter().map(u64::from).collect::<Vec<u64>>()
-                })
-                .collect(),
-            values: points.iter().map(|&(_, v)| v).collect(),
-            source: format!("{} on [0,{max})^{n}", game.name()),
-        };
-        recheck.problem_from(data, Some(game))
-    };
-    let last = dims
-        .iter()
-        .try_fold(1usize, |a, &d| a.checked_mul(d))
-        .ok_or_else(|| Error::Resource("the box has too many positions to count".into()))?
-        - 1;
-    let probe = few(&[(last, 1)])?;
-    let (_, values) = sweep(
-        game,
-        engine,
-        SearchConfig::default(),
-        &dims,
-        available_memory() / 5 * 4,
-        true,
-    )?;
-    if recheck.target == Target::Sg {
-        // An SG value too wide for the program: the same refusal as `synth`'s.
-        if let Some(i) = values.iter().position(|&v| v as u64 > probe.mask()) {
-            few(&[(i, values[i])])?;
-        }
-    }
-    let canon = canonical(game);
-    let orbits: Option<&Canonical<'_>> = if recheck.orbits { Some(&canon) } else { None };
-    let failure = check::first_failure(
-        &dims,
-        &values,
-        program,
-        recheck.target,
-        probe.mask(),
-        orbits,
-    );
-    let counterexample = match failure {
-        None => None,
-        Some(f) => {
-            let points = match f {
-                Failure::Point(i) => vec![i],
-                Failure::Orbit { canonical, .. } => {
-                    check::orbit_members(&dims, &values, &canon, &canonical)
-                }
-            };
-            let points: Vec<(usize, Nimber)> = points.iter().map(|&i| (i, values[i])).collect();
-            let p = few(&points)?;
-            Some(describe(&p, program, &p.examples[0]))
-        }
-    };
-    Ok(CrossCheck {
-        max,
-        points: values.len(),
-        engine: engine.to_string(),
-        seconds: start.elapsed().as_secs_f64(),
-        counterexample,
-    })
-}
-
-/// `synth --verify-max`: the default engine.
-pub fn cross_check(
-    game: &HypergraphNim,
-    program: &Program,
-    args: &ProblemArgs,
-    max: usize,
-) -> Result<CrossCheck, Error> {
-    check_with(game, program, args, max, SearchEngine::Naive)
-}
-
-/// Says which requirement fails, where, and what the program gives.
-pub fn describe(problem: &Problem, program: &Program, ex: &Example) -> String {
-    let out = |i: usize| {
-        crate::synth::interp::run(program, &problem.points[i], problem.mask())
-            .map_or("nothing".into(), |v| v.to_string())
-    };
-    let at = |i: usize| {
-        format!(
-            "({})",
-            problem.points[i]
-                .iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        )
-    };
-    match ex {
-        Example::Equals { point, value } => {
-            format!(
-                "{} (SG {}): wanted {value}, the program gives {}",
-                at(*point),
-                problem.values[*point],
-                out(*point)
-            )
-        }
-        Example::NonZero { point } => {
-            format!(
-                "{} (SG {}): wanted non-zero, the program gives 0",
-                at(*point),
-                problem.values[*point]
-            )
-        }
-        Example::SomeZero { points, boolean } => {
-            let outs: Vec<String> = points
-                .iter()
-                .map(|&i| format!("{} -> {}", at(i), out(i)))
-                .collect();
-            let want = if *boolean {
-                "some member 0 and all in {0,1}"
-            } else {
-                "some member 0"
-            };
-            format!(
-                "orbit of zero positions: wanted {want}; got {}",
-                outs.join(", ")
-            )
-        }
+/// A search engine; `table` and `auto` are refused with the reason.
+fn parse_engine(s: &str) -> Result<SearchEngine, String> {
+    match s {
+        "table" | "auto" => Err(format!(
+            "verify recomputes values with a search engine, not `{s}`: tabulation made the \
+             data synth learned from; use naive, lv, or a member of the cut family (e.g. cut_cEA)"
+        )),
+        _ => s.parse(),
     }
 }
 
-pub fn run(args: &VerifyArgs) -> Result<(), Error> {
-    let game = args
-        .problem
-        .game()?
-        .ok_or_else(|| Error::Usage("verify needs a GAME".into()))?;
-    let max = args
-        .problem
-        .max
-        .ok_or_else(|| Error::Usage("verify needs --max D".into()))?;
+pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
     let program: Program = args.program.parse()?;
-    let c = check_with(&game, &program, &args.problem, max, args.engine)?;
-    if args.json {
-        println!("{}", serde_json::to_string(&serde_json::json!({"program": program.names(), "expression": program.infix(), "check": c})).expect("serialisable"));
+    let setup = args.problem.setup();
+    let game = setup.game()?;
+    let mut out = Out::new();
+    let found = if setup.data.is_some() {
+        // The data file is the reference: the program is checked on every row.
+        let problem = setup.problem(game.as_ref(), &args.problem.table_options()?)?;
+        let bad = verify::on_data(&problem, &program)?;
+        if args.json {
+            out.json(&serde_json::json!({
+                "program": program.names(),
+                "expression": program.infix(),
+                "data": problem.source,
+                "points": problem.points.len(),
+                "counterexample": bad,
+            }))?;
+        } else if bad.is_none() {
+            out.line(format_args!(
+                "ok: {} holds on all {} points of {}",
+                program.infix(),
+                problem.points.len(),
+                problem.source
+            ))?;
+        }
+        bad
     } else {
-        match &c.counterexample {
-            None => println!(
+        let game = game.ok_or_else(|| {
+            Error::Usage("verify needs the data: GAME --max D, or --data FILE".into())
+        })?;
+        let max = setup
+            .max
+            .ok_or_else(|| Error::Usage("verify needs --max D (or --data FILE)".into()))?;
+        let bar = Bar::new(!args.json);
+        let memory = args.problem.memory_limit()?;
+        let c = verify::on_box(&game, &program, &setup, max, args.engine, memory, &bar)?;
+        if args.json {
+            out.json(&serde_json::json!({
+                "program": program.names(),
+                "expression": program.infix(),
+                "check": c,
+            }))?;
+        } else if c.counterexample.is_none() {
+            out.line(format_args!(
                 "ok: {} holds on all {} points of [0,{max})^{} (values by {}, {:.2} s)",
                 program.infix(),
                 c.points,
                 game.graph().vertices(),
                 c.engine,
                 c.seconds
-            ),
-            Some(bad) => println!("counterexample: {bad}"),
+            ))?;
         }
-    }
-    match c.counterexample {
-        None => Ok(()),
-        Some(bad) => Err(Error::Failed(format!("the program fails at {bad}"))),
+        c.counterexample
+    };
+    match found {
+        None => Ok(Status::Answered),
+        Some(bad) => {
+            if !args.json {
+                out.line(format_args!("counterexample: {bad}"))?;
+            }
+            Ok(Status::Counterexample(format!(
+                "the program fails at {bad}"
+            )))
+        }
     }
 }

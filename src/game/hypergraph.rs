@@ -288,6 +288,14 @@ impl HypergraphNim {
         &self.symmetry
     }
 
+    /// The canonical member of `x`'s orbit under the automorphisms (as `--orbits` groups zero
+    /// positions), for positions written as plain numbers.
+    pub fn canonical_point(&self, x: &[u64]) -> Vec<u64> {
+        let mut p = x.to_vec();
+        self.symmetry.canonicalize(&mut p);
+        p
+    }
+
     /// Checks that `values` is a position of this game.
     pub fn position(&self, values: &[u64]) -> Result<Stones, Error> {
         let n = self.graph.n;

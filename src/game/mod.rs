@@ -1,5 +1,6 @@
 //! Impartial games under normal play: the trait every engine works on, and the games we ship.
 
+pub mod grid;
 pub mod hypergraph;
 pub mod spec;
 pub mod symmetry;
@@ -7,6 +8,7 @@ pub mod symmetry;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+pub use grid::Grid;
 pub use hypergraph::{Hypergraph, HypergraphNim};
 
 /// A Sprague-Grundy value. Bounded by the number of moves, so 32 bits is plenty for anything we
@@ -16,7 +18,7 @@ pub type Nimber = u32;
 /// The order in which a game lists the moves of a position.
 ///
 /// Pruning engines cut more when small subtrees come first; the paper's benchmarks use both.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MoveOrder {
     /// The game's plain enumeration (for heap games: take the fewest stones first).

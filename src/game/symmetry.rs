@@ -5,8 +5,22 @@
 //! symmetric groups on the classes, as a normal subgroup. We never enumerate N (star:12 has
 //! 12! automorphisms): a canonical form sorts within each class, and only one automorphism per
 //! coset of N, the one monotone on every class, is enumerated.
+//!
+//! An automorphism maps twins to twins, so it maps each class onto a class of the same size,
+//! and the monotone one maps the i-th member to the i-th member. The coset representatives
+//! are therefore maps between *classes*, searched class by class: nim:64, one class of 64
+//! vertices, has one representative and is found at once. Games whose classes can be permuted
+//! in too many ways (32 disjoint edges: 32! arrangements) stop at [`MAX_COSETS`]; the group is
+//! then *incomplete*: canonical forms use N alone (sound, since N is a subgroup, only less
+//! sharing), and whatever needs the whole group's orbits refuses with a clear message.
 
 use super::hypergraph::{vertices_of, Hypergraph};
+use crate::error::Error;
+
+/// Most coset representatives enumerated; canonical forms cost one image per representative.
+pub const MAX_COSETS: usize = 10_000;
+/// Most partial maps the search of representatives may try before it gives up.
+const MAX_SEARCH_NODES: usize = 1_000_000;
 
 /// The automorphism group G = N ⋊ (coset representatives) of a hypergraph.
 #[derive(Clone, Debug)]
@@ -14,8 +28,11 @@ pub struct Symmetry {
     n: usize,
     /// Twin classes, each ascending; singleton classes included.
     classes: Vec<Vec<usize>>,
-    /// One automorphism per coset of N: `perm[v]` is the image of vertex `v`.
+    /// One automorphism per coset of N: `perm[v]` is the image of vertex `v`. The identity
+    /// alone when the enumeration was capped.
     reps: Vec<Vec<usize>>,
+    /// Whether `reps` holds every coset (false when the enumeration was capped).
+    complete: bool,
     /// True when the group is trivial: canonical forms are the identity.
     trivial: bool,
 }
@@ -25,8 +42,58 @@ fn map_mask(perm: &[usize], mask: u64) -> u64 {
     vertices_of(mask).fold(0, |m, v| m | 1 << perm[v])
 }
 
+/// The search for coset representatives: classes are mapped to classes in order.
+struct CosetSearch<'a> {
+    g: &'a Hypergraph,
+    classes: &'a [Vec<usize>],
+    /// A class's signature: its size and its members' face counts by size (shared by twins).
+    signature: Vec<(usize, Vec<usize>)>,
+    /// Faces (maximal ones for a complex) to check once the class of their largest vertex
+    /// is mapped.
+    check_at: Vec<Vec<u64>>,
+    perm: Vec<usize>,
+    used: Vec<bool>,
+    reps: Vec<Vec<usize>>,
+    nodes: usize,
+}
+
+impl CosetSearch<'_> {
+    /// Extends the map to class `c`; false when a cap was reached.
+    fn extend(&mut self, c: usize) -> bool {
+        if c == self.classes.len() {
+            self.reps.push(self.perm.clone());
+            return self.reps.len() <= MAX_COSETS;
+        }
+        for d in 0..self.classes.len() {
+            if self.used[d] || self.signature[d] != self.signature[c] {
+                continue;
+            }
+            self.nodes += 1;
+            if self.nodes > MAX_SEARCH_NODES {
+                return false;
+            }
+            for (&v, &w) in self.classes[c].iter().zip(&self.classes[d]) {
+                self.perm[v] = w;
+            }
+            let g = self.g;
+            if self.check_at[c]
+                .iter()
+                .all(|&f| g.is_face(map_mask(&self.perm, f)))
+            {
+                self.used[d] = true;
+                let go_on = self.extend(c + 1);
+                self.used[d] = false;
+                if !go_on {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
 impl Symmetry {
-    /// Computes the automorphism group of `g`.
+    /// Computes the automorphism group of `g` (capped: see the module documentation).
     pub fn of(g: &Hypergraph) -> Self {
         let n = g.vertices();
         // Complexes are determined by their maximal faces; hypergraphs need every face.
@@ -52,81 +119,78 @@ impl Symmetry {
             }
         }
         let mut classes: Vec<Vec<usize>> = Vec::new();
+        let mut index_of = vec![0; n];
         for v in 0..n {
             if class_of[v] == v {
-                classes.push((0..n).filter(|&w| class_of[w] == v).collect());
+                let members: Vec<usize> = (0..n).filter(|&w| class_of[w] == v).collect();
+                for &w in &members {
+                    index_of[w] = classes.len();
+                }
+                classes.push(members);
             }
         }
 
-        // Invariants a vertex image must share: number of faces of each size containing it.
-        let invariant: Vec<Vec<usize>> = (0..n)
-            .map(|v| {
+        // Invariants an image must share: the number of faces of each size containing a vertex.
+        let signature: Vec<(usize, Vec<usize>)> = classes
+            .iter()
+            .map(|c| {
                 let mut counts = vec![0usize; n + 1];
                 for &f in g.faces() {
-                    if f >> v & 1 == 1 {
+                    if f >> c[0] & 1 == 1 {
                         counts[f.count_ones() as usize] += 1;
                     }
                 }
-                counts
+                (c.len(), counts)
             })
             .collect();
-        // Faces bucketed by their largest vertex, checked once that vertex is mapped.
-        let mut by_last: Vec<Vec<u64>> = vec![Vec::new(); n];
+        let mut check_at: Vec<Vec<u64>> = vec![Vec::new(); classes.len()];
         for &f in faces {
-            by_last[63 - f.leading_zeros() as usize].push(f);
+            let last = vertices_of(f).map(|v| index_of[v]).max().unwrap_or(0);
+            check_at[last].push(f);
         }
 
-        let mut reps = Vec::new();
-        let mut perm = vec![usize::MAX; n];
-        let mut used = vec![false; n];
-        Self::extend(
-            g, 0, &mut perm, &mut used, &class_of, &invariant, &by_last, &mut reps,
-        );
+        let mut search = CosetSearch {
+            g,
+            classes: &classes,
+            signature,
+            check_at,
+            perm: vec![usize::MAX; n],
+            used: vec![false; classes.len()],
+            reps: Vec::new(),
+            nodes: 0,
+        };
+        let complete = search.extend(0);
+        let reps = if complete {
+            search.reps
+        } else {
+            vec![(0..n).collect()]
+        };
         let trivial = reps.len() == 1 && classes.iter().all(|c| c.len() == 1);
         Symmetry {
             n,
             classes,
             reps,
+            complete,
             trivial,
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn extend(
-        g: &Hypergraph,
-        v: usize,
-        perm: &mut [usize],
-        used: &mut [bool],
-        class_of: &[usize],
-        invariant: &[Vec<usize>],
-        by_last: &[Vec<u64>],
-        reps: &mut Vec<Vec<usize>>,
-    ) {
-        let n = perm.len();
-        if v == n {
-            reps.push(perm.to_vec());
-            return;
+    /// Whether every automorphism is known. When not, canonical forms are those of the twin
+    /// product alone: sound for search, but not the whole group's orbits.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// Refuses, with the reason, what needs the whole group's orbits when it is not known.
+    pub fn require_complete(&self) -> Result<(), Error> {
+        if self.complete {
+            return Ok(());
         }
-        // Monotone on twin classes: the previous member of v's class fixes the target class and
-        // a lower bound.
-        let prev = (0..v).rev().find(|&u| class_of[u] == class_of[v]);
-        for w in 0..n {
-            if used[w] || invariant[w] != invariant[v] {
-                continue;
-            }
-            if let Some(u) = prev {
-                if w < perm[u] || class_of[w] != class_of[perm[u]] {
-                    continue;
-                }
-            }
-            perm[v] = w;
-            if by_last[v].iter().all(|&f| g.is_face(map_mask(perm, f))) {
-                used[w] = true;
-                Self::extend(g, v + 1, perm, used, class_of, invariant, by_last, reps);
-                used[w] = false;
-            }
-        }
-        perm[v] = usize::MAX;
+        Err(Error::Resource(format!(
+            "the automorphism group is too large to enumerate (more than {MAX_COSETS} ways to \
+             permute the classes of interchangeable vertices), so its orbits are not known; \
+             drop --orbits"
+        )))
     }
 
     /// Twin classes: sets of freely interchangeable vertices.
@@ -139,9 +203,19 @@ impl Symmetry {
         self.reps.len()
     }
 
-    /// The group order, or `None` when it overflows `u128`.
+    /// The group order, or `None` when it overflows `u128` or the group is incomplete.
     pub fn order(&self) -> Option<u128> {
-        let mut order = self.reps.len() as u128;
+        if !self.complete {
+            return None;
+        }
+        self.twin_product_order()?
+            .checked_mul(self.reps.len() as u128)
+    }
+
+    /// The order of the product of the symmetric groups on the twin classes (a subgroup, known
+    /// even when the group is incomplete), or `None` when it overflows `u128`.
+    pub fn twin_product_order(&self) -> Option<u128> {
+        let mut order = 1u128;
         for c in &self.classes {
             for k in 2..=c.len() as u128 {
                 order = order.checked_mul(k)?;
@@ -155,10 +229,10 @@ impl Symmetry {
         self.trivial
     }
 
-    fn sort_classes(&self, p: &mut [u32]) {
+    fn sort_classes<T: Copy + Ord>(&self, p: &mut [T]) {
         for c in &self.classes {
             if c.len() > 1 {
-                let mut vals: smallvec::SmallVec<[u32; 16]> = c.iter().map(|&v| p[v]).collect();
+                let mut vals: smallvec::SmallVec<[T; 16]> = c.iter().map(|&v| p[v]).collect();
                 vals.sort_unstable();
                 for (&v, x) in c.iter().zip(vals) {
                     p[v] = x;
@@ -167,8 +241,9 @@ impl Symmetry {
         }
     }
 
-    /// Replaces `p` by the lexicographically least member of its orbit.
-    pub fn canonicalize(&self, p: &mut [u32]) {
+    /// Replaces `p` by the lexicographically least member of its orbit (of its orbit under the
+    /// twin product when the group is incomplete). Stone counts of any integer type.
+    pub fn canonicalize<T: Copy + Ord + Default>(&self, p: &mut [T]) {
         if self.trivial {
             return;
         }
@@ -176,9 +251,9 @@ impl Symmetry {
             self.sort_classes(p);
             return;
         }
-        let mut best: smallvec::SmallVec<[u32; 16]> = p.iter().copied().collect();
+        let mut best: smallvec::SmallVec<[T; 16]> = p.iter().copied().collect();
         self.sort_classes(&mut best);
-        let mut img: smallvec::SmallVec<[u32; 16]> = best.clone();
+        let mut img: smallvec::SmallVec<[T; 16]> = best.clone();
         for perm in &self.reps[1..] {
             for v in 0..self.n {
                 img[perm[v]] = p[v];

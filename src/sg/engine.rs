@@ -65,6 +65,16 @@ impl fmt::Display for Engine {
     }
 }
 
+/// The search engines as `--engine` spells them, for messages.
+pub const SEARCH_ENGINES: &str =
+    "naive, lv, def, scut, cut, with suffixes _R, _E, _cE, _A (e.g. cut_cEA)";
+
+/// Whether `s` names a search engine, perhaps with bad suffixes (which its parser reports).
+fn names_search_engine(s: &str) -> bool {
+    let base = s.split('_').next().unwrap_or(s);
+    matches!(s, "naive" | "lv") || matches!(base, "def" | "scut" | "cut")
+}
+
 impl FromStr for SearchEngine {
     type Err = String;
 
@@ -72,13 +82,10 @@ impl FromStr for SearchEngine {
         match s {
             "naive" => Ok(SearchEngine::Naive),
             "lv" => Ok(SearchEngine::Lv),
-            _ => s.parse().map(SearchEngine::Cut).map_err(|e: String| {
-                if e.starts_with("unknown engine") {
-                    format!("{e}; known: naive, lv, table, auto, def, scut, cut, and suffixes _R, _E, _cE, _A (e.g. cut_cEA)")
-                } else {
-                    e
-                }
-            }),
+            _ if names_search_engine(s) => s.parse().map(SearchEngine::Cut),
+            _ => Err(format!(
+                "unknown search engine `{s}`; known: {SEARCH_ENGINES}"
+            )),
         }
     }
 }
@@ -90,7 +97,10 @@ impl FromStr for Engine {
         match s {
             "table" => Ok(Engine::Table),
             "auto" => Ok(Engine::Auto),
-            _ => s.parse().map(Engine::Search),
+            _ if names_search_engine(s) => s.parse().map(Engine::Search),
+            _ => Err(format!(
+                "unknown engine `{s}`; known: auto, table, {SEARCH_ENGINES}"
+            )),
         }
     }
 }

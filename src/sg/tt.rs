@@ -9,7 +9,7 @@ use std::hash::Hash;
 use ahash::AHashMap;
 
 /// What to evict when a bounded table is full.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Policy {
     /// Evict the entry stored earliest (the paper's setting).

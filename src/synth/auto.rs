@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use super::problem::Problem;
 use super::readonce::ReadOnceSearch;
-use super::solver::{Backend, Found, LengthSearch};
+use super::solver::{Backend, Found, LengthSearch, Method};
 use crate::error::Error;
 
 /// Dependency bounds up to this (k <= 5 needed variables) leave the length 2k (and 2k-1 where
@@ -38,8 +38,8 @@ pub struct AutoBackend<E, S> {
 
 struct AutoSearch<'p> {
     current: Box<dyn LengthSearch + 'p>,
-    /// The names of the first backend and of the fallback.
-    names: [&'static str; 2],
+    /// The first backend and the fallback.
+    methods: [Method; 2],
     switched: bool,
     /// Structure built up front (cheap); examples are replayed on a switch.
     fallback: Option<Box<dyn LengthSearch + 'p>>,
@@ -47,8 +47,8 @@ struct AutoSearch<'p> {
 }
 
 impl<E: Backend, S: Backend> Backend for AutoBackend<E, S> {
-    fn name(&self) -> &'static str {
-        "auto"
+    fn method(&self) -> Method {
+        Method::Auto
     }
 
     fn start<'p>(
@@ -71,7 +71,7 @@ impl<E: Backend, S: Backend> Backend for AutoBackend<E, S> {
         Ok(Box::new(AutoSearch {
             current,
             fallback,
-            names: [self.first.name(), self.fallback.name()],
+            methods: [self.first.method(), self.fallback.method()],
             switched,
             examples: Vec::new(),
         }))
@@ -86,7 +86,8 @@ impl LengthSearch for AutoSearch<'_> {
 
     fn solve(&mut self, deadline: Option<Instant>) -> Result<Found, Error> {
         match self.current.solve(deadline) {
-            Err(Error::Resource(msg)) if !msg.contains("timed out") => match self.fallback.take() {
+            // A resource limit hands the length on; timeouts and bugs are reported as they are.
+            Err(Error::Resource(msg)) => match self.fallback.take() {
                 Some(mut next) => {
                     for &e in &self.examples {
                         next.add_example(e)?;
@@ -101,9 +102,9 @@ impl LengthSearch for AutoSearch<'_> {
         }
     }
 
-    fn answered_by(&self) -> Option<&'static str> {
+    fn answered_by(&self) -> Option<Method> {
         self.current
             .answered_by()
-            .or(Some(self.names[self.switched as usize]))
+            .or(Some(self.methods[self.switched as usize]))
     }
 }

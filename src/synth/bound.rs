@@ -4,20 +4,22 @@
 use ahash::AHashMap;
 
 use super::problem::{Example, Problem, Target};
+use crate::game::Grid;
 
 impl Problem {
-    /// The sides of the box when the points are a whole box [0,d_0) x ... in row-major order
-    /// (last coordinate fastest), as tabulation and `grundy table` produce them.
-    pub fn box_shape(&self) -> Option<Vec<usize>> {
+    /// The box, when the points are a whole box [0,d_0) x ... in row-major order (last
+    /// coordinate fastest), as tabulation and `grundy table` produce them.
+    pub fn box_shape(&self) -> Option<Grid> {
         let n = self.vars();
         // The largest coordinates, in one pass over the points.
         let mut dims = vec![0usize; n];
         for x in self.points.iter() {
             for (d, &c) in dims.iter_mut().zip(x) {
-                *d = (*d).max(c as usize + 1);
+                *d = (*d).max(usize::try_from(c).ok()?.checked_add(1)?);
             }
         }
-        if dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d)) != Some(self.points.len()) {
+        let grid = Grid::new(&dims).ok()?;
+        if grid.len() != self.points.len() {
             return None;
         }
         let mut expect = vec![0u64; n];
@@ -25,15 +27,9 @@ impl Problem {
             if x != expect {
                 return None;
             }
-            for v in (0..n).rev() {
-                expect[v] += 1;
-                if (expect[v] as usize) < dims[v] {
-                    break;
-                }
-                expect[v] = 0;
-            }
+            grid.advance(&mut expect);
         }
-        Some(dims)
+        Some(grid)
     }
 
     /// The dependency lower bound: a classifier must read every variable it depends on, and
@@ -54,7 +50,7 @@ impl Problem {
         let shape = self.box_shape();
         let deps: Vec<usize> = (0..self.vars())
             .filter(|&v| {
-                let lines = self.lines(v, shape.as_deref());
+                let lines = self.lines(v, shape.as_ref());
                 if self.orbits {
                     self.orbit_needs(&lines)
                 } else {
@@ -75,12 +71,13 @@ impl Problem {
 
     /// The v-lines of the points (the points equal to each other off v); `shape` is
     /// [`Problem::box_shape`].
-    fn lines(&self, v: usize, shape: Option<&[usize]>) -> Lines {
-        if let Some(dims) = shape {
+    fn lines(&self, v: usize, shape: Option<&Grid>) -> Lines {
+        if let Some(grid) = shape {
+            let side = grid.sides()[v];
             return Lines::Box {
-                stride: dims[v + 1..].iter().product(),
-                side: dims[v],
-                count: self.points.len().checked_div(dims[v]).unwrap_or(0),
+                stride: grid.strides()[v],
+                side,
+                count: grid.len() / side,
             };
         }
         let mut ids: AHashMap<Vec<u64>, usize> = AHashMap::new();
@@ -191,11 +188,7 @@ mod tests {
             let game = spec::parse(name).unwrap();
             let n = game.graph().vertices();
             let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
-            let canon = |x: &[u64]| {
-                let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
-                game.symmetry().canonicalize(&mut p);
-                p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
-            };
+            let canon = |x: &[u64]| game.canonical_point(x);
             let pr = Problem::new(data, OpSet::thesis(n), 8, Target::Zero, Some(&canon)).unwrap();
             let (bound, _) = pr.lower_bound();
             assert!(bound > 1, "{name}: the bound says something");
@@ -239,7 +232,7 @@ mod tests {
                 None,
             )
             .unwrap();
-            assert_eq!(a.box_shape(), Some(vec![4; game.graph().vertices()]));
+            assert_eq!(a.box_shape(), Grid::cube(game.graph().vertices(), 4).ok());
             assert_eq!(b.box_shape(), None);
             assert_eq!(a.lower_bound(), b.lower_bound(), "{name}");
         }

@@ -8,8 +8,8 @@ use std::time::Instant;
 use super::lang::Program;
 use super::lift::{self, Lifted};
 use super::problem::{Example, Problem};
-use super::solver::{Backend, Found};
-use crate::error::Error;
+use super::solver::{Backend, Found, Method};
+use crate::error::{Error, Undecided};
 
 /// Counterexamples added per failed candidate.
 const COUNTEREXAMPLES_PER_ROUND: usize = 4;
@@ -18,8 +18,8 @@ const COUNTEREXAMPLES_PER_ROUND: usize = 4;
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Refutation {
     pub length: usize,
-    /// `dependency bound`, or the backend that proved it on `examples` examples.
-    pub by: String,
+    /// The dependency bound, or the backend that proved it on `examples` examples.
+    pub by: Method,
     pub examples: usize,
     pub seconds: f64,
 }
@@ -184,7 +184,7 @@ fn search(
         if length < bound {
             run.refutations.push(Refutation {
                 length,
-                by: "dependency bound".into(),
+                by: Method::DependencyBound,
                 examples: 0,
                 seconds: 0.0,
             });
@@ -207,7 +207,7 @@ fn search(
                 Found::Refuted => {
                     run.refutations.push(Refutation {
                         length,
-                        by: search.answered_by().unwrap_or(backend.name()).to_string(),
+                        by: search.answered_by().unwrap_or(backend.method()),
                         examples: run.examples.len(),
                         seconds: t.elapsed().as_secs_f64(),
                     });
@@ -217,16 +217,17 @@ fn search(
                     if let Some(l) = lifted {
                         return Ok(run.finish(l.program.clone(), Some(length), Some(l)));
                     }
-                    return Err(Error::Resource(format!(
-                        "timed out after {:.1} s: lengths below {length} are refuted, {length} is undecided",
-                        start.elapsed().as_secs_f64()
-                    )));
+                    return Err(Error::Timeout(Undecided {
+                        seconds: start.elapsed().as_secs_f64(),
+                        lower_bound: Some(length),
+                        what: format!("length {length}"),
+                    }));
                 }
                 Found::Program(p) => {
                     if p.len() != length || !p.is_valid() {
-                        return Err(Error::Resource(format!(
-                            "{} returned `{p}` for length {length}: a bug",
-                            backend.name()
+                        return Err(Error::internal(format!(
+                            "{} returned `{p}` for length {length}",
+                            backend.method()
                         )));
                     }
                     let v = Instant::now();
@@ -241,9 +242,9 @@ fn search(
                         .filter(|e| !run.examples.contains(e))
                         .collect();
                     if fresh.is_empty() {
-                        return Err(Error::Resource(format!(
-                            "{} returned `{p}`, which fails examples it was given: a bug",
-                            backend.name()
+                        return Err(Error::internal(format!(
+                            "{} returned `{p}`, which fails examples it was given",
+                            backend.method()
                         )));
                     }
                     for e in pick(problem, fresh, COUNTEREXAMPLES_PER_ROUND) {
@@ -266,8 +267,8 @@ fn search(
             let ok = problem.failures(&l.program).is_empty();
             run.verify_seconds += v.elapsed().as_secs_f64();
             if !ok {
-                return Err(Error::Resource(format!(
-                    "lifting returned `{}`, which fails the data: a bug",
+                return Err(Error::internal(format!(
+                    "lifting returned `{}`, which fails the data",
                     l.program
                 )));
             }

@@ -12,8 +12,7 @@ use rayon::prelude::*;
 use super::interp::run;
 use super::lang::Program;
 use super::problem::{Canonical, Target};
-use crate::game::Nimber;
-use crate::sg::sweep::advance;
+use crate::game::{Grid, Nimber};
 
 /// Positions per parallel chunk.
 const CHUNK: usize = 1 << 16;
@@ -48,11 +47,10 @@ struct Seen {
     all_boolean: bool,
 }
 
-/// The first requirement `program` fails on the box `dims` whose row-major values are
-/// `values`, under `target` at width `mask`; zero positions are grouped into orbits by
-/// `canonical` when given.
+/// The first requirement `program` fails on `grid` whose row-major values are `values`, under
+/// `target` at width `mask`; zero positions are grouped into orbits by `canonical` when given.
 pub fn first_failure(
-    dims: &[usize],
+    grid: &Grid,
     values: &[Nimber],
     program: &Program,
     target: Target,
@@ -64,13 +62,13 @@ pub fn first_failure(
         .enumerate()
         .map(|(c, vals)| {
             let start = c * CHUNK;
-            let mut p = coordinates(dims, start);
-            let mut x = vec![0u64; dims.len()];
+            let mut p = grid.point(start);
+            let mut x = vec![0u64; grid.dims()];
             let mut first = None;
             let mut orbits = Orbits::new();
             for (k, &v) in vals.iter().enumerate() {
                 if k > 0 {
-                    advance(&mut p, dims);
+                    grid.advance(&mut p);
                 }
                 for (xi, &pi) in x.iter_mut().zip(&p) {
                     *xi = pi as u64;
@@ -131,7 +129,7 @@ pub fn first_failure(
 
 /// The row-major indices of the zero positions whose canonical form is `key`.
 pub fn orbit_members(
-    dims: &[usize],
+    grid: &Grid,
     values: &[Nimber],
     canonical: &Canonical<'_>,
     key: &[u64],
@@ -140,21 +138,11 @@ pub fn orbit_members(
         .into_par_iter()
         .filter(|&i| {
             values[i] == 0 && {
-                let x: Vec<u64> = coordinates(dims, i).into_iter().map(u64::from).collect();
+                let x: Vec<u64> = grid.point(i).into_iter().map(u64::from).collect();
                 canonical(&x) == key
             }
         })
         .collect()
-}
-
-/// The coordinates of the position with row-major index `i`.
-pub fn coordinates(dims: &[usize], mut i: usize) -> Vec<u32> {
-    let mut p = vec![0u32; dims.len()];
-    for (x, &d) in p.iter_mut().zip(dims).rev() {
-        *x = (i % d) as u32;
-        i /= d;
-    }
-    p
 }
 
 #[cfg(test)]
@@ -223,11 +211,7 @@ mod tests {
         for (game, classifier) in known {
             let g = crate::game::spec::parse(game).unwrap();
             let n = g.graph().vertices();
-            let canon = |x: &[u64]| {
-                let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
-                g.symmetry().canonicalize(&mut p);
-                p.into_iter().map(u64::from).collect::<Vec<u64>>()
-            };
+            let canon = |x: &[u64]| g.canonical_point(x);
             let mut candidates = programs(n as u8, 40);
             candidates.push(classifier.parse().unwrap());
             for target in [Target::Zero, Target::Indicator, Target::Sg] {
@@ -236,7 +220,7 @@ mod tests {
                         continue;
                     }
                     let problem = boxed(game, 4, target, orbits);
-                    let dims = vec![4; n];
+                    let grid = Grid::cube(n, 4).unwrap();
                     let c: Option<&Canonical<'_>> = if orbits { Some(&canon) } else { None };
                     for p in &candidates {
                         let want =
@@ -251,14 +235,14 @@ mod tests {
                                     other => Failure::Point(other.points()[0]),
                                 });
                         let got =
-                            first_failure(&dims, &problem.values, p, target, problem.mask(), c);
+                            first_failure(&grid, &problem.values, p, target, problem.mask(), c);
                         assert_eq!(got, want, "{game} {target:?} orbits {orbits}: {p}");
                         match &got {
                             None => passes += 1,
                             Some(Failure::Orbit { canonical, first }) => {
                                 orbit_failures += 1;
                                 let members =
-                                    orbit_members(&dims, &problem.values, &canon, canonical);
+                                    orbit_members(&grid, &problem.values, &canon, canonical);
                                 assert_eq!(members[0], *first);
                                 let Example::SomeZero { points, .. } =
                                     &problem.examples[problem.failures(p)[0]]
@@ -277,15 +261,5 @@ mod tests {
             passes >= 6 && orbit_failures > 5,
             "{passes} passes, {orbit_failures} orbit failures"
         );
-    }
-
-    #[test]
-    fn coordinates_are_row_major() {
-        let dims = [2, 3, 4];
-        let mut p = vec![0u32; 3];
-        for i in 0..24 {
-            assert_eq!(coordinates(&dims, i), p, "{i}");
-            advance(&mut p, &dims);
-        }
     }
 }

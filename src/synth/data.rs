@@ -5,7 +5,7 @@ use std::ops::Index;
 use std::path::Path;
 
 use crate::error::Error;
-use crate::game::{HypergraphNim, Nimber};
+use crate::game::{Grid, HypergraphNim, Nimber};
 use crate::sg::table::{self, TableOptions};
 
 /// Data points of `vars` coordinates each, stored row after row in one flat vector.
@@ -31,27 +31,14 @@ impl Points {
         }
     }
 
-    /// Every position of the box [0,d_0) x ... in row-major order (last coordinate fastest),
-    /// the order of tabulation and sweeps, counted up in place: no per-point work but the copy.
-    ///
-    /// # Panics
-    /// When the box has more positions than fit in memory's address space.
-    pub fn of_box(dims: &[usize]) -> Self {
-        let count = dims
-            .iter()
-            .try_fold(1usize, |a, &d| a.checked_mul(d))
-            .expect("the box has too many positions");
-        let mut points = Points::with_capacity(dims.len(), count);
-        let mut p = vec![0u64; dims.len()];
-        for _ in 0..count {
+    /// Every position of `grid` in row-major order (last coordinate fastest), the order of
+    /// tabulation and sweeps, counted up in place: no per-point work but the copy.
+    pub fn of_box(grid: &Grid) -> Self {
+        let mut points = Points::with_capacity(grid.dims(), grid.len());
+        let mut p = vec![0u64; grid.dims()];
+        for _ in 0..grid.len() {
             points.push(&p);
-            for (x, &d) in p.iter_mut().zip(dims).rev() {
-                *x += 1;
-                if (*x as usize) < d {
-                    break;
-                }
-                *x = 0;
-            }
+            grid.advance(&mut p);
         }
         points
     }
@@ -142,8 +129,8 @@ impl Dataset {
     pub fn from_box(game: &HypergraphNim, max: usize, opts: &TableOptions) -> Result<Self, Error> {
         let n = game.graph().vertices();
         let t = table::tabulate(game.graph(), &vec![max; n], opts)?;
-        // The table is row-major over its dims, as `of_box` counts.
-        let points = Points::of_box(t.dims());
+        // The table is row-major over its box, as `of_box` counts.
+        let points = Points::of_box(t.grid());
         debug_assert_eq!(points.len(), t.len());
         Ok(Dataset {
             vars: n,
@@ -240,7 +227,7 @@ mod tests {
         none.push(&[]);
         none.push(&[]);
         assert_eq!((none.len(), none.iter().count(), &none[1]), (2, 2, &[][..]));
-        assert_eq!(Points::of_box(&[]).len(), 1);
+        assert_eq!(Points::of_box(&Grid::new(&[]).unwrap()).len(), 1);
         let empty: Points = std::iter::empty::<Vec<u64>>().collect();
         assert!(empty.is_empty() && empty.iter().next().is_none());
     }
@@ -255,7 +242,7 @@ mod tests {
     fn box_points_follow_the_table_order() {
         let game = spec::parse("star:3").unwrap();
         let t = table::tabulate(game.graph(), &[2, 3, 1, 4], &TableOptions::default()).unwrap();
-        let points = Points::of_box(t.dims());
+        let points = Points::of_box(t.grid());
         assert_eq!(points.len(), t.len());
         let mut p = [0u32; 4];
         for (i, x) in points.iter().enumerate() {

@@ -54,7 +54,7 @@ pub fn find(
                 variables: Vec::new(),
             })),
             // Out of time, memory or length: lifting has nothing to offer here.
-            Err(Error::Resource(_)) => Ok(None),
+            Err(Error::Resource(_) | Error::Timeout(_)) => Ok(None),
             Err(e) => Err(e),
         };
     }

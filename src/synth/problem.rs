@@ -15,7 +15,7 @@ use crate::error::Error;
 use crate::game::Nimber;
 
 /// What the program's output must be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Target {
     /// 0 exactly on the zero positions, non-zero elsewhere.
@@ -244,11 +244,7 @@ pub(crate) mod tests {
     pub(crate) fn boxed(game: &str, max: usize, target: Target, orbits: bool) -> Problem {
         let game = spec::parse(game).unwrap();
         let data = Dataset::from_box(&game, max, &TableOptions::default()).unwrap();
-        let canon = |x: &[u64]| {
-            let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
-            game.symmetry().canonicalize(&mut p);
-            p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
-        };
+        let canon = |x: &[u64]| game.canonical_point(x);
         Problem::new(
             data,
             OpSet::thesis(game.graph().vertices()),
@@ -284,11 +280,7 @@ pub(crate) mod tests {
         assert_eq!(plain.examples.len(), grouped.examples.len());
         let star = spec::parse("star:3").unwrap();
         let data = Dataset::from_box(&star, 3, &TableOptions::default()).unwrap();
-        let canon = |x: &[u64]| {
-            let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
-            star.symmetry().canonicalize(&mut p);
-            p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
-        };
+        let canon = |x: &[u64]| star.canonical_point(x);
         let pr = Problem::new(data, OpSet::thesis(4), 8, Target::Zero, Some(&canon)).unwrap();
         let orbits = pr
             .examples

@@ -6,6 +6,52 @@ use super::lang::Program;
 use super::problem::Problem;
 use crate::error::Error;
 
+/// What settles a length: the dependency bound, or the backend whose exhaustive search did.
+///
+/// Reports group refutations by it and `auto` credits each length to the backend that proved
+/// it, so it is a type, not a string compared against names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Method {
+    /// Every program shorter than 2k-1 misses one of the k variables the data depends on.
+    #[serde(rename = "dependency bound")]
+    DependencyBound,
+    /// CNF solved by varisat.
+    #[serde(rename = "sat")]
+    Sat,
+    /// Bit-vectors solved by z3.
+    #[serde(rename = "smt")]
+    Smt,
+    /// Bottom-up enumeration with observational equivalence.
+    #[serde(rename = "enum")]
+    Enum,
+    /// The top-down search of read-once trees at the dependency bound's length.
+    #[serde(rename = "read-once")]
+    ReadOnce,
+    /// The `auto` backend, before it says which of its parts answered.
+    #[serde(rename = "auto")]
+    Auto,
+}
+
+impl Method {
+    /// The name `--solver` and reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::DependencyBound => "dependency bound",
+            Method::Sat => "sat",
+            Method::Smt => "smt",
+            Method::Enum => "enum",
+            Method::ReadOnce => "read-once",
+            Method::Auto => "auto",
+        }
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What a search for programs of one length found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Found {
@@ -29,15 +75,15 @@ pub trait LengthSearch {
     fn solve(&mut self, deadline: Option<Instant>) -> Result<Found, Error>;
     /// The backend answering now, when it is not the one that started the search (`auto`
     /// hands lengths on), so refutations are credited to what proved them.
-    fn answered_by(&self) -> Option<&'static str> {
+    fn answered_by(&self) -> Option<Method> {
         None
     }
 }
 
 /// A family of searches: one per length.
 pub trait Backend: Sync {
-    /// The name `--solver` uses.
-    fn name(&self) -> &'static str;
+    /// The backend, as `--solver` names it.
+    fn method(&self) -> Method;
     /// A search over programs of exactly `length` instructions for `problem`.
     fn start<'p>(
         &self,

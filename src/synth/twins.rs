@@ -6,6 +6,7 @@
 use ahash::AHashMap;
 
 use super::problem::{Example, Problem};
+use crate::game::Grid;
 
 impl Problem {
     /// Runs of consecutive variable indices (two or more) whose members are pairwise twins,
@@ -75,22 +76,14 @@ impl Problem {
 /// Finds a point's index: by arithmetic on a box in row-major order (the usual data: star:8 on
 /// [0,6)^9 has 10 million points, and hashing each took 20 s), else through a hash index.
 enum Locate<'a> {
-    Box {
-        dims: Vec<usize>,
-        strides: Vec<usize>,
-    },
+    Box(Grid),
     Index(AHashMap<&'a [u64], usize>),
 }
 
 impl<'a> Locate<'a> {
     fn new(problem: &'a Problem) -> Self {
         match problem.box_shape() {
-            Some(dims) => Locate::Box {
-                strides: (0..dims.len())
-                    .map(|v| dims[v + 1..].iter().product())
-                    .collect(),
-                dims,
-            },
+            Some(grid) => Locate::Box(grid),
             None => Locate::Index(
                 problem
                     .points
@@ -104,13 +97,7 @@ impl<'a> Locate<'a> {
 
     fn find(&self, x: &[u64]) -> Option<usize> {
         match self {
-            Locate::Box { dims, strides } => x
-                .iter()
-                .zip(dims)
-                .zip(strides)
-                .try_fold(0usize, |at, ((&c, &d), &s)| {
-                    ((c as usize) < d).then_some(at + c as usize * s)
-                }),
+            Locate::Box(grid) => grid.index(x),
             Locate::Index(index) => index.get(x).copied(),
         }
     }
@@ -128,11 +115,7 @@ mod tests {
         let g = spec::parse(game).unwrap();
         let n = g.graph().vertices();
         let data = Dataset::from_box(&g, max, &TableOptions::default()).unwrap();
-        let canon = |x: &[u64]| {
-            let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
-            g.symmetry().canonicalize(&mut p);
-            p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
-        };
+        let canon = |x: &[u64]| g.canonical_point(x);
         let c: Option<&crate::synth::problem::Canonical> = if orbits { Some(&canon) } else { None };
         Problem::new(data, OpSet::thesis(n), 8, target, c).unwrap()
     }

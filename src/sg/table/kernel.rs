@@ -25,17 +25,17 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use ahash::AHashMap;
-use indicatif::ProgressBar;
 
 use super::Layout;
 use crate::error::Error;
 use crate::game::hypergraph::vertices_of;
+use crate::progress::Progress;
 use crate::units::format_bytes;
 
 /// Positions per published batch: small enough that a follower slab rarely waits. Tests use
 /// tiny batches so that even small boxes interleave slabs inside the pipeline.
 const BATCH: usize = if cfg!(test) { 16 } else { 4096 };
-/// Positions between progress bar updates.
+/// Positions between progress reports.
 const BAR_STEP: usize = 1 << 16;
 /// Compiled ops kept before the program cache starts over (boxes with many row classes).
 const CACHE_OPS: usize = 1 << 18;
@@ -44,9 +44,9 @@ const CACHE_OPS: usize = 1 << 18;
 pub(super) fn run(
     layout: &Layout,
     threads: usize,
-    bar: Option<&ProgressBar>,
+    progress: &dyn Progress,
 ) -> Result<Vec<u32>, Error> {
-    let mut values = zeroed::<u32>(layout.len, "the table")?;
+    let mut values = zeroed::<u32>(layout.grid.len(), "the table")?;
     let mut shared = zeroed::<u64>(layout.ring_words(0) as usize, "the slab ring")?;
     let mut private = (0..threads)
         .map(|_| zeroed::<u64>(layout.private_words() as usize, "the rings"))
@@ -58,7 +58,7 @@ pub(super) fn run(
         ring: SharedPtr(shared.as_mut_ptr()),
         done: (0..threads).map(|_| Counter::default()).collect(),
         failed: AtomicBool::new(false),
-        bar,
+        progress,
     };
     let work = match layout.chunk {
         1 => worker::<1>,
@@ -120,13 +120,13 @@ struct Pipeline<'a> {
     done: Vec<Counter>,
     /// Set when a worker panics, so that the others stop waiting for it.
     failed: AtomicBool,
-    bar: Option<&'a ProgressBar>,
+    progress: &'a dyn Progress,
 }
 
 impl Pipeline<'_> {
     /// Blocks until slab `a` has finished its first `count` positions.
     fn wait(&self, a: usize, count: usize) {
-        let target = a * self.layout.strides[0] + count;
+        let target = a * self.layout.grid.strides()[0] + count;
         let counter = &self.done[a % self.threads].0;
         let mut spins = 0u32;
         while counter.load(Ordering::Acquire) < target {
@@ -194,7 +194,7 @@ impl Programs {
             self.reads.clear();
             self.rows.clear();
         }
-        let n = layout.dims.len();
+        let n = layout.grid.dims();
         self.class.clear();
         self.class
             .extend((0..n - 1).map(|i| (key >> (2 * i)) as u8 & 3));
@@ -224,14 +224,14 @@ impl Programs {
                     let back = if i == group.vertex {
                         0
                     } else {
-                        layout.strides[i] * slot_words
+                        layout.grid.strides()[i] * slot_words
                     };
                     self.reads.push(back);
                 }
                 self.ops.push(Op {
                     group: g,
                     local: l * words,
-                    sg_back: vertices_of(face).map(|i| layout.strides[i]).sum(),
+                    sg_back: vertices_of(face).map(|i| layout.grid.strides()[i]).sum(),
                     reads: first..self.reads.len(),
                 });
             }
@@ -244,9 +244,9 @@ impl Programs {
 fn worker<const C: usize>(pipe: &Pipeline, k: usize, private: &mut [u64]) {
     let _guard = FailGuard(&pipe.failed);
     let layout = pipe.layout;
-    let (dims, groups) = (&layout.dims, &layout.groups);
+    let (dims, groups) = (layout.grid.sides(), &layout.groups);
     let n = dims.len();
-    let slab = layout.strides[0];
+    let slab = layout.grid.strides()[0];
     let words = layout.words();
     // Ring bases: the shared slab ring for vertex 0, then the private rings one after another.
     let private = private.as_mut_ptr();
@@ -318,8 +318,8 @@ fn worker<const C: usize>(pipe: &Pipeline, k: usize, private: &mut [u64]) {
             }
             pipe.publish(k, a * slab + end * row_len);
             unreported += (end - row) * row_len;
-            if let Some(bar) = pipe.bar.filter(|_| unreported >= BAR_STEP || end == rows) {
-                bar.inc(unreported as u64);
+            if unreported >= BAR_STEP || end == rows {
+                pipe.progress.advance(unreported as u64);
                 unreported = 0;
             }
             row = end;

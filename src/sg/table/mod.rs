@@ -47,31 +47,39 @@ mod kernel;
 #[cfg(test)]
 mod tests;
 
-use std::fmt::Write as _;
-
-use indicatif::{ProgressBar, ProgressStyle};
+use std::sync::Arc;
 
 use crate::error::Error;
 use crate::game::hypergraph::vertices_of;
-use crate::game::{Hypergraph, Nimber};
+use crate::game::{Grid, Hypergraph, Nimber};
+use crate::progress::{Progress, Silent};
 
 /// Options for a box tabulation.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct TableOptions {
     /// Worker threads; 0 means every available core. More than `d_0` are not used.
     pub threads: usize,
     /// Refuse a box whose [`estimate_bytes`] exceeds this many bytes.
     pub memory_limit: u64,
-    /// Show a progress bar on stderr.
-    pub progress: bool,
+    /// Where the positions done are reported.
+    pub progress: Arc<dyn Progress>,
+}
+
+impl std::fmt::Debug for TableOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableOptions")
+            .field("threads", &self.threads)
+            .field("memory_limit", &self.memory_limit)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for TableOptions {
     fn default() -> Self {
         TableOptions {
             threads: 0,
-            memory_limit: available_memory() / 5 * 4,
-            progress: false,
+            memory_limit: crate::memory::default_limit(),
+            progress: Arc::new(Silent),
         }
     }
 }
@@ -79,15 +87,19 @@ impl Default for TableOptions {
 /// Every SG value of a box, row-major with the last coordinate fastest.
 #[derive(Clone, Debug)]
 pub struct BoxTable {
-    dims: Vec<usize>,
-    strides: Vec<usize>,
+    grid: Grid,
     values: Vec<u32>,
 }
 
 impl BoxTable {
+    /// The box.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
     /// The side lengths `d_i` of the box.
     pub fn dims(&self) -> &[usize] {
-        &self.dims
+        self.grid.sides()
     }
 
     /// Number of positions.
@@ -122,21 +134,7 @@ impl BoxTable {
     /// # Panics
     /// When `index >= self.len()` or `out` has the wrong length.
     pub fn position_of(&self, index: usize, out: &mut [u32]) {
-        assert!(
-            index < self.len(),
-            "index {index} is outside a box of {} positions",
-            self.len()
-        );
-        assert_eq!(
-            out.len(),
-            self.dims.len(),
-            "position length does not match the box"
-        );
-        let mut rest = index;
-        for (o, &s) in out.iter_mut().zip(&self.strides) {
-            *o = (rest / s) as u32;
-            rest %= s;
-        }
+        self.grid.point_into(index, out);
     }
 
     /// The row-major index of position `p`.
@@ -144,22 +142,9 @@ impl BoxTable {
     /// # Panics
     /// When `p` lies outside the box or has the wrong length.
     pub fn index_of(&self, p: &[u32]) -> usize {
-        assert_eq!(
-            p.len(),
-            self.dims.len(),
-            "position length does not match the box"
-        );
-        p.iter()
-            .zip(&self.dims)
-            .zip(&self.strides)
-            .fold(0, |acc, ((&x, &d), &s)| {
-                assert!(
-                    (x as usize) < d,
-                    "position {p:?} is outside the box {}",
-                    describe_box(&self.dims)
-                );
-                acc + x as usize * s
-            })
+        self.grid
+            .index(p)
+            .unwrap_or_else(|| panic!("position {p:?} is outside the box {}", self.grid))
     }
 
     /// All values, row-major.
@@ -184,6 +169,20 @@ pub fn estimate_bytes(graph: &Hypergraph, dims: &[usize], threads: usize) -> u64
     }
 }
 
+/// Word operations the tabulation would do: per position, one set union per vertex of every
+/// face, each `ceil((max SG + 1) / 64)` words. `None` when the box cannot be tabulated.
+pub fn estimate_work(graph: &Hypergraph, dims: &[usize]) -> Option<f64> {
+    let layout = Layout::new(graph, dims).ok()?;
+    let per_position: usize = layout
+        .groups
+        .iter()
+        .flat_map(|g| &g.faces)
+        .map(|f| f.count_ones() as usize + 1)
+        .sum::<usize>()
+        .max(1);
+    Some(layout.grid.len() as f64 * per_position as f64 * layout.words() as f64)
+}
+
 /// Tabulates every SG value of the box `[0,dims[0]) x ... x [0,dims[n-1])`.
 ///
 /// Refuses with [`Error::Resource`] when the box does not fit the game (`dims.len()` differs from
@@ -199,48 +198,19 @@ pub fn tabulate(
     let need = layout.bytes(threads);
     if need > opts.memory_limit {
         return Err(Error::Resource(format!(
-            "box {} needs about {}; the limit is {}",
-            describe_box(dims),
+            "box {} needs about {}; the limit is {} (raise it with --mem-limit)",
+            layout.grid,
             crate::units::format_bytes(need),
             crate::units::format_bytes(opts.memory_limit)
         )));
     }
-    let bar = opts.progress.then(|| {
-        let bar = ProgressBar::new(layout.len as u64);
-        let style =
-            ProgressStyle::with_template("tabulating {bar:40} {pos}/{len} positions, eta {eta}")
-                .expect("the template is valid");
-        bar.set_style(style);
-        bar
-    });
-    let values = kernel::run(&layout, threads, bar.as_ref())?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    opts.progress.start("positions", layout.grid.len() as u64);
+    let values = kernel::run(&layout, threads, opts.progress.as_ref());
+    opts.progress.finish();
     Ok(BoxTable {
-        dims: layout.dims,
-        strides: layout.strides,
-        values,
+        grid: layout.grid,
+        values: values?,
     })
-}
-
-/// Bytes of memory the system can still hand out (`MemAvailable` in `/proc/meminfo`), or 8 GiB
-/// when that cannot be read; callers take about 80% of it as the default limit.
-pub fn available_memory() -> u64 {
-    const FALLBACK: u64 = 8 << 30;
-    let Ok(info) = std::fs::read_to_string("/proc/meminfo") else {
-        return FALLBACK;
-    };
-    info.lines()
-        .find_map(|line| line.strip_prefix("MemAvailable:"))
-        .and_then(|rest| {
-            rest.trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<u64>()
-                .ok()
-        })
-        .map_or(FALLBACK, |kib| kib.saturating_mul(1024))
 }
 
 /// The faces whose smallest vertex is `vertex`, and the ring that holds their sets.
@@ -263,10 +233,7 @@ impl Group {
 /// Everything about a box that the kernel and the memory estimate share.
 #[derive(Clone, Debug)]
 struct Layout {
-    dims: Vec<usize>,
-    strides: Vec<usize>,
-    /// Number of positions.
-    len: usize,
+    grid: Grid,
     /// Words handled per pass of the kernel (a const generic: 1 to 4).
     chunk: usize,
     /// Passes per position: a set is `chunk * blocks` words.
@@ -286,22 +253,13 @@ impl Layout {
                 dims.len()
             )));
         }
-        if let Some(i) = dims.iter().position(|&d| d == 0) {
-            return Err(Error::Resource(format!("side {i} of the box is empty")));
-        }
-        let too_big =
-            || Error::Resource(format!("box {} has too many positions", describe_box(dims)));
-        let len = dims
-            .iter()
-            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-            .ok_or_else(too_big)?;
-        let mut strides = vec![1; n];
-        for i in (0..n.saturating_sub(1)).rev() {
-            strides[i] = strides[i + 1] * dims[i + 1];
-        }
+        let grid = Grid::new(dims)?;
+        let strides = grid.strides();
         let max_sg: u64 = dims.iter().map(|&d| d as u64 - 1).sum();
         if max_sg >= u64::from(Nimber::MAX) {
-            return Err(too_big());
+            return Err(Error::Resource(format!(
+                "box {grid} allows SG values past 2^32"
+            )));
         }
         let words = (max_sg as usize) / 64 + 1;
         let (chunk, blocks) = if words <= 4 {
@@ -329,9 +287,7 @@ impl Layout {
             .max()
             .unwrap_or(0);
         Ok(Layout {
-            dims: dims.to_vec(),
-            strides,
-            len,
+            grid,
             chunk,
             blocks,
             groups,
@@ -350,7 +306,7 @@ impl Layout {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
         };
-        requested.clamp(1, self.dims[0])
+        requested.clamp(1, self.grid.sides().first().copied().unwrap_or(1))
     }
 
     /// Words of the ring of group `g`.
@@ -366,29 +322,12 @@ impl Layout {
 
     /// Bytes of the output, the shared ring and `threads` sets of private rings.
     fn bytes(&self, threads: usize) -> u64 {
-        let output = self.len as u64 * 4;
+        let output = self.grid.len() as u64 * 4;
         let rings = self.ring_words(0) + threads as u64 * self.private_words();
         // Compiled move programs and thread stacks: small, but not nothing.
         let overhead = threads as u64 * (4 << 20);
         output
             .saturating_add(rings.saturating_mul(8))
             .saturating_add(overhead)
-    }
-}
-
-/// `[0,16)^6` for a cube, `[0,3)x[0,5)x[0,2)` otherwise.
-fn describe_box(dims: &[usize]) -> String {
-    match dims {
-        [d, rest @ ..] if rest.iter().all(|e| e == d) && !rest.is_empty() => {
-            format!("[0,{d})^{}", dims.len())
-        }
-        _ => {
-            let mut s = String::new();
-            for (i, d) in dims.iter().enumerate() {
-                let sep = if i == 0 { "" } else { "x" };
-                let _ = write!(s, "{sep}[0,{d})");
-            }
-            s
-        }
     }
 }

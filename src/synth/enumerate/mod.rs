@@ -107,7 +107,7 @@ use self::search::{Gen, Group, Halt, Stop};
 use self::store::Meter;
 use super::lang::Op;
 use super::problem::Problem;
-use super::solver::{Backend, Found, LengthSearch};
+use super::solver::{Backend, Found, LengthSearch, Method};
 use crate::error::Error;
 
 /// Enumeration with observational equivalence (`--solver enum`).
@@ -120,8 +120,8 @@ pub struct EnumBackend {
 }
 
 impl Backend for EnumBackend {
-    fn name(&self) -> &'static str {
-        "enum"
+    fn method(&self) -> Method {
+        Method::Enum
     }
 
     fn start<'p>(

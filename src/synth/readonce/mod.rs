@@ -27,7 +27,7 @@ use self::search::{Search, Stop};
 use self::sets::{Inverse, Set};
 use super::lang::{Op, Program};
 use super::problem::{Example, Problem};
-use super::solver::{Found, LengthSearch};
+use super::solver::{Found, LengthSearch, Method};
 use crate::error::Error;
 
 /// Example points beyond which the tables (a byte per function and point, with an index of
@@ -171,8 +171,8 @@ impl LengthSearch for ReadOnceSearch<'_> {
         }
     }
 
-    fn answered_by(&self) -> Option<&'static str> {
-        Some("read-once")
+    fn answered_by(&self) -> Option<Method> {
+        Some(Method::ReadOnce)
     }
 }
 

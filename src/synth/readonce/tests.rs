@@ -14,7 +14,7 @@ use crate::synth::lang::OpSet;
 use crate::synth::problem::tests::boxed;
 use crate::synth::problem::{Problem, Target};
 use crate::synth::sat::SatBackend;
-use crate::synth::solver::{Backend, Found, LengthSearch};
+use crate::synth::solver::{Backend, Found, LengthSearch, Method};
 
 /// splitmix64.
 struct Rng(u64);
@@ -445,5 +445,5 @@ fn too_many_points_go_to_sat() {
     }
     // star:2's indicator needs 6 instructions; the bound's 5 is refuted.
     assert_eq!(search.solve(None).unwrap(), Found::Refuted);
-    assert_eq!(search.answered_by(), Some("sat"));
+    assert_eq!(search.answered_by(), Some(Method::Sat));
 }

@@ -191,8 +191,8 @@ impl<'p> Encoder<'p> {
             match chosen[..] {
                 [op] => prog.push(op),
                 _ => {
-                    return Err(Error::Resource(format!(
-                        "the SAT model chooses {} instructions at step {t}: a bug",
+                    return Err(Error::internal(format!(
+                        "the SAT model chooses {} instructions at step {t}",
                         chosen.len()
                     )))
                 }

@@ -45,7 +45,7 @@ pub use dimacs::{decode_model, export_dimacs};
 use encode::Encoder;
 
 use super::problem::Problem;
-use super::solver::{Backend, Found, LengthSearch};
+use super::solver::{Backend, Found, LengthSearch, Method};
 use crate::error::Error;
 
 /// The SAT backend. With `proof`, every refuted length leaves a DRAT proof
@@ -98,8 +98,8 @@ impl Default for Options {
 }
 
 impl Backend for SatBackend {
-    fn name(&self) -> &'static str {
-        "sat"
+    fn method(&self) -> Method {
+        Method::Sat
     }
 
     fn start<'p>(
@@ -217,7 +217,7 @@ impl<'p> SatSearch<'p> {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     Ok(Run::Stopped)
                 } else {
-                    Err(Error::Resource(format!("the SAT solver failed: {e}")))
+                    Err(Error::internal(format!("the SAT solver failed: {e}")))
                 }
             }
         }
@@ -258,19 +258,16 @@ impl<'p> SatSearch<'p> {
         }
         match solver.solve() {
             Ok(false) => {
-                solver.close_proof().map_err(|e| {
-                    Error::Resource(format!("writing {}: {e}", drat_path.display()))
-                })?;
+                solver
+                    .close_proof()
+                    .map_err(|e| Error::io(&drat_path, std::io::Error::other(e.to_string())))?;
                 Ok(true)
             }
-            Ok(true) => Err(Error::Resource(format!(
-                "length {length} was refuted incrementally but is satisfiable from scratch: a bug"
+            Ok(true) => Err(Error::internal(format!(
+                "length {length} was refuted incrementally but is satisfiable from scratch"
             ))),
             Err(_) if deadline.is_some_and(|d| Instant::now() >= d) => Ok(false),
-            Err(e) => Err(Error::Resource(format!(
-                "writing {}: {e}",
-                drat_path.display()
-            ))),
+            Err(e) => Err(Error::io(&drat_path, std::io::Error::other(e.to_string()))),
         }
     }
 }

@@ -241,11 +241,7 @@ fn p3_shriek_and_circular() {
 fn orbit_examples_are_some_member_zero() {
     let g = spec::parse("star:3").unwrap();
     let data = Dataset::from_box(&g, 3, &TableOptions::default()).unwrap();
-    let canon = |x: &[u64]| {
-        let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
-        g.symmetry().canonicalize(&mut p);
-        p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
-    };
+    let canon = |x: &[u64]| g.canonical_point(x);
     for target in [Target::Zero, Target::Indicator] {
         let problem =
             Problem::new(data.clone(), OpSet::thesis(4), 8, target, Some(&canon)).unwrap();

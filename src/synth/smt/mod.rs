@@ -48,7 +48,7 @@ use std::time::Instant;
 use z3::{Params, SatResult, Solver};
 
 use super::problem::Problem;
-use super::solver::{Backend, Found, LengthSearch};
+use super::solver::{Backend, Found, LengthSearch, Method};
 use crate::error::Error;
 use encode::Encoding;
 
@@ -60,8 +60,8 @@ pub use sygus::export_sygus;
 pub struct SmtBackend;
 
 impl Backend for SmtBackend {
-    fn name(&self) -> &'static str {
-        "smt"
+    fn method(&self) -> Method {
+        Method::Smt
     }
 
     fn start<'p>(

@@ -16,6 +16,7 @@ use crate::synth::lang::rules::Constants;
 use crate::synth::lang::{Op, OpSet, Program};
 use crate::synth::problem::tests::boxed;
 use crate::synth::problem::Target;
+use crate::synth::solver::Method;
 
 /// A problem whose points are `inputs`, over the thesis's set plus every extra.
 fn with_points(vars: usize, width: u32, konst: u64, inputs: Vec<Vec<u64>>) -> Problem {
@@ -153,7 +154,7 @@ fn p3_zero_and_indicator_are_minimal() {
         out.program
     );
     assert!(ind.failures(&out.program).is_empty());
-    assert_eq!(out.refutations.last().unwrap().by, "smt");
+    assert_eq!(out.refutations.last().unwrap().by, Method::Smt);
     eprintln!("P3 zero and indicator: {:.2?}", t.elapsed());
 }
 
@@ -198,17 +199,13 @@ fn orbits_refute_short_lengths_by_search() {
     // lengths 5 and 6 itself.
     let game = spec::parse("circular:3,3").unwrap();
     let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
-    let canon = |x: &[u64]| {
-        let mut p: Vec<u32> = x.iter().map(|&v| v as u32).collect();
-        game.symmetry().canonicalize(&mut p);
-        p.iter().map(|&v| v as u64).collect::<Vec<u64>>()
-    };
+    let canon = |x: &[u64]| game.canonical_point(x);
     let problem = Problem::new(data, OpSet::thesis(3), 8, Target::Indicator, Some(&canon)).unwrap();
     let out = cegis::synthesize(&problem, &SmtBackend, 8, None).unwrap();
     assert!(out.minimal && problem.failures(&out.program).is_empty());
-    let by: Vec<&str> = out.refutations.iter().map(|r| r.by.as_str()).collect();
-    assert_eq!(by[..4], ["dependency bound"; 4]);
-    assert!(by[4..].iter().all(|&b| b == "smt") && by.len() > 4);
+    let by: Vec<Method> = out.refutations.iter().map(|r| r.by).collect();
+    assert_eq!(by[..4], [Method::DependencyBound; 4]);
+    assert!(by[4..].iter().all(|&b| b == Method::Smt) && by.len() > 4);
     assert_eq!(out.program.len(), out.refutations.len() + 1);
 }
 
@@ -344,7 +341,7 @@ fn timings() {
         for r in out
             .refutations
             .iter()
-            .filter(|r| r.by != "dependency bound")
+            .filter(|r| r.by != Method::DependencyBound)
         {
             eprintln!(
                 "  length {} refuted by {} on {} examples in {:.2} s",

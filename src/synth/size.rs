@@ -1,0 +1,71 @@
+//! Estimated sizes of exported instances, so that `--export-cnf --length 500` is refused with
+//! its size before gigabytes are written (the CNF grows about as L^2 per example plus L^3 for
+//! the structure, the SMT-LIB script as L^2 per example).
+//!
+//! The instance is rendered for a sample of the examples at two short lengths, and its size
+//! extrapolated in the length by the power the two fit and in the examples by their points.
+
+use super::problem::Problem;
+use crate::error::Error;
+
+/// The longest length rendered to measure the growth.
+const PROBE: usize = 24;
+/// Examples rendered.
+const SAMPLE: usize = 8;
+
+/// Bytes an instance of `length` instructions over `examples` takes, estimated; `render(l, e)`
+/// gives the size of the instance for length `l` and examples `e`. Exact when the length is
+/// at most [`PROBE`] and there are at most [`SAMPLE`] examples.
+pub fn estimate(
+    problem: &Problem,
+    length: usize,
+    examples: &[usize],
+    render: impl Fn(usize, &[usize]) -> Result<usize, Error>,
+) -> Result<u64, Error> {
+    let weight = |e: &usize| problem.examples[*e].points().len();
+    let step = examples.len().div_ceil(SAMPLE).max(1);
+    let sample: Vec<usize> = examples.iter().copied().step_by(step).collect();
+    let total: usize = examples.iter().map(weight).sum();
+    let sampled: usize = sample.iter().map(weight).sum();
+    let per_points = total as f64 / sampled.max(1) as f64;
+    let at = length.min(PROBE);
+    let measured = render(at, &sample)? as f64;
+    if length <= PROBE {
+        return Ok((measured * per_points) as u64);
+    }
+    let half = at / 2;
+    let shorter = render(half, &sample)? as f64;
+    let power = ((measured / shorter).ln() / (at as f64 / half as f64).ln()).clamp(1.0, 3.0);
+    Ok((measured * (length as f64 / at as f64).powf(power) * per_points) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::problem::tests::boxed;
+    use crate::synth::problem::Target;
+    use crate::synth::sat::export_dimacs;
+
+    fn cnf_size(problem: &Problem, l: usize, e: &[usize]) -> Result<usize, Error> {
+        export_dimacs(problem, l, e, &[]).map(|s| s.len())
+    }
+
+    #[test]
+    fn estimates_are_exact_when_small_and_close_when_extrapolated() {
+        let problem = boxed("path:3", 4, Target::Zero, false);
+        let few = [0, 5, 9];
+        let exact = cnf_size(&problem, 6, &few).unwrap() as u64;
+        assert_eq!(
+            estimate(&problem, 6, &few, |l, e| cnf_size(&problem, l, e)).unwrap(),
+            exact
+        );
+        // Past the probe length and the sample: within a factor of 2 of the real size.
+        let all: Vec<usize> = (0..problem.examples.len()).collect();
+        let real = cnf_size(&problem, 40, &all).unwrap() as f64;
+        let guess = estimate(&problem, 40, &all, |l, e| cnf_size(&problem, l, e)).unwrap() as f64;
+        assert!(
+            (0.5..2.0).contains(&(guess / real)),
+            "estimated {guess}, real {real}"
+        );
+    }
+}

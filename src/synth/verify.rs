@@ -1,0 +1,279 @@
+//! A program checked against SG values recomputed on a (larger) box by a search engine, never
+//! the tabulation that made the synthesis data; or against a data file.
+
+use std::time::Instant;
+
+use super::check::{self, Failure};
+use super::data::Dataset;
+use super::interp::run;
+use super::lang::Program;
+use super::problem::{Canonical, Example, Problem, Target};
+use super::setup::Setup;
+use crate::error::Error;
+use crate::game::{Grid, HypergraphNim, Nimber};
+use crate::progress::Progress;
+use crate::sg::sweep::sweep;
+use crate::sg::{SearchConfig, SearchEngine};
+
+/// The result of checking a program on a box.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CrossCheck {
+    /// The box is [0,max)^n.
+    pub max: usize,
+    pub points: usize,
+    /// The engine that recomputed the values.
+    pub engine: String,
+    pub seconds: f64,
+    /// The first failing example, described.
+    pub counterexample: Option<String>,
+}
+
+/// Recomputes [0,max)^n of `game` with `engine` and checks `program` under the target, orbits,
+/// width and instructions of `setup`, point by point ([`check`]): only the values are held,
+/// 4 bytes a position, within `memory_limit` bytes.
+pub fn on_box(
+    game: &HypergraphNim,
+    program: &Program,
+    setup: &Setup,
+    max: usize,
+    engine: SearchEngine,
+    memory_limit: u64,
+    progress: &dyn Progress,
+) -> Result<CrossCheck, Error> {
+    let start = Instant::now();
+    if max == 0 {
+        return Err(Error::Usage("the box size must be at least 1".into()));
+    }
+    let n = game.graph().vertices();
+    if let Some(v) = program.max_var().filter(|&v| v >= n) {
+        return Err(Error::Usage(format!(
+            "the program reads x{v} but {} has {n} vertices",
+            game.name()
+        )));
+    }
+    let grid = Grid::cube(n, max)?;
+    let recheck = Setup {
+        data: None,
+        max: None,
+        ..setup.clone()
+    };
+    // A problem over a few of the box's points: it validates the options (the largest
+    // position must fit the width) and describes a failure as `synth` would.
+    let few = |points: &[(usize, Nimber)]| -> Result<Problem, Error> {
+        let data = Dataset {
+            vars: n,
+            points: points
+                .iter()
+                .map(|&(i, _)| {
+                    grid.point(i)
+                        .into_iter()
+                        .map(u64::from)
+                        .collect::<Vec<u64>>()
+                })
+                .collect(),
+            values: points.iter().map(|&(_, v)| v).collect(),
+            source: format!("{} on {grid}", game.name()),
+        };
+        recheck.problem_from(data, Some(game))
+    };
+    let probe = few(&[(grid.len() - 1, 1)])?;
+    let (_, values) = sweep(
+        game,
+        engine,
+        SearchConfig::default(),
+        &grid,
+        memory_limit,
+        progress,
+    )?;
+    if recheck.target == Target::Sg {
+        // An SG value too wide for the program: the same refusal as `synth`'s.
+        if let Some(i) = values.iter().position(|&v| v as u64 > probe.mask()) {
+            few(&[(i, values[i])])?;
+        }
+    }
+    let canon = |x: &[u64]| game.canonical_point(x);
+    let orbits: Option<&Canonical<'_>> = recheck.orbits.then_some(&canon);
+    let failure = check::first_failure(
+        &grid,
+        &values,
+        program,
+        recheck.target,
+        probe.mask(),
+        orbits,
+    );
+    let counterexample = match failure {
+        None => None,
+        Some(f) => {
+            let points = match f {
+                Failure::Point(i) => vec![i],
+                Failure::Orbit { canonical, .. } => {
+                    check::orbit_members(&grid, &values, &canon, &canonical)
+                }
+            };
+            let points: Vec<(usize, Nimber)> = points.iter().map(|&i| (i, values[i])).collect();
+            let p = few(&points)?;
+            Some(describe(&p, program, &p.examples[0]))
+        }
+    };
+    Ok(CrossCheck {
+        max,
+        points: values.len(),
+        engine: engine.to_string(),
+        seconds: start.elapsed().as_secs_f64(),
+        counterexample,
+    })
+}
+
+/// The first example of `problem` that `program` fails, described; `None` when it passes them
+/// all.
+pub fn on_data(problem: &Problem, program: &Program) -> Result<Option<String>, Error> {
+    let n = problem.vars();
+    if let Some(v) = program.max_var().filter(|&v| v >= n) {
+        return Err(Error::Usage(format!(
+            "the program reads x{v} but the data has {n} variables"
+        )));
+    }
+    Ok(problem
+        .failures(program)
+        .first()
+        .map(|&e| describe(problem, program, &problem.examples[e])))
+}
+
+/// Says which requirement fails, where, and what the program gives.
+pub fn describe(problem: &Problem, program: &Program, ex: &Example) -> String {
+    let out = |i: usize| {
+        run(program, &problem.points[i], problem.mask()).map_or("nothing".into(), |v| v.to_string())
+    };
+    let at = |i: usize| {
+        format!(
+            "({})",
+            problem.points[i]
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        )
+    };
+    match ex {
+        Example::Equals { point, value } => {
+            format!(
+                "{} (SG {}): wanted {value}, the program gives {}",
+                at(*point),
+                problem.values[*point],
+                out(*point)
+            )
+        }
+        Example::NonZero { point } => {
+            format!(
+                "{} (SG {}): wanted non-zero, the program gives 0",
+                at(*point),
+                problem.values[*point]
+            )
+        }
+        Example::SomeZero { points, boolean } => {
+            let outs: Vec<String> = points
+                .iter()
+                .map(|&i| format!("{} -> {}", at(i), out(i)))
+                .collect();
+            let want = if *boolean {
+                "some member 0 and all in {0,1}"
+            } else {
+                "some member 0"
+            };
+            format!(
+                "orbit of zero positions: wanted {want}; got {}",
+                outs.join(", ")
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::spec;
+    use crate::progress::Silent;
+    use crate::synth::problem::tests::boxed;
+
+    fn setup(target: Target, orbits: bool) -> Setup {
+        Setup {
+            target,
+            orbits,
+            ..Setup::default()
+        }
+    }
+
+    #[test]
+    fn a_classifier_holds_and_a_wrong_program_fails_where_synth_would_say() {
+        let game = spec::parse("path:3").unwrap();
+        let right: Program = "Push(0) Push(2) BooleanEq Push(1) RightShift BooleanNot"
+            .parse()
+            .unwrap();
+        let wrong: Program = "Push(0) Push(2) BooleanEq BooleanNot".parse().unwrap();
+        for engine in [SearchEngine::Naive, "cut_cEA".parse().unwrap()] {
+            let c = on_box(
+                &game,
+                &right,
+                &setup(Target::Indicator, false),
+                7,
+                engine,
+                1 << 30,
+                &Silent,
+            )
+            .unwrap();
+            assert_eq!((c.counterexample, c.points), (None, 343));
+            let c = on_box(
+                &game,
+                &wrong,
+                &setup(Target::Indicator, false),
+                7,
+                engine,
+                1 << 30,
+                &Silent,
+            )
+            .unwrap();
+            // (0,1,0) is not a zero position, and the program gives 0 there: the first failure
+            // in row-major order.
+            assert_eq!(
+                c.counterexample.as_deref(),
+                Some("(0,1,0) (SG 1): wanted 1, the program gives 0")
+            );
+        }
+    }
+
+    #[test]
+    fn data_checks_name_the_first_failure() {
+        let problem = boxed("path:3", 4, Target::Zero, false);
+        let right: Program = "Push(1) Push(0) Push(2) Xor Plus".parse().unwrap();
+        assert_eq!(on_data(&problem, &right).unwrap(), None);
+        let wrong: Program = "Push(0) Push(2) Xor".parse().unwrap();
+        let msg = on_data(&problem, &wrong).unwrap().unwrap();
+        assert_eq!(msg, "(0,1,0) (SG 1): wanted non-zero, the program gives 0");
+        let far: Program = "Push(5)".parse().unwrap();
+        assert!(on_data(&problem, &far).is_err());
+    }
+
+    #[test]
+    fn options_are_checked_before_the_sweep() {
+        let game = spec::parse("path:3").unwrap();
+        let p: Program = "Push(0)".parse().unwrap();
+        let narrow = Setup {
+            width: 2,
+            ..Setup::default()
+        };
+        // [0,9)^3 holds 8, which does not fit in 2 bits.
+        let err = on_box(&game, &p, &narrow, 9, SearchEngine::Naive, 1 << 30, &Silent);
+        assert!(err.unwrap_err().to_string().contains("does not fit"));
+        let far: Program = "Push(3)".parse().unwrap();
+        let err = on_box(
+            &game,
+            &far,
+            &Setup::default(),
+            4,
+            SearchEngine::Naive,
+            1 << 30,
+            &Silent,
+        );
+        assert!(err.unwrap_err().to_string().contains("reads x3"));
+    }
+}
