@@ -16,9 +16,30 @@ pub fn format_bytes(bytes: u64) -> String {
     }
 }
 
+/// A duration for people: `0.25 s`, `12 s`, `29 min`, `3.1 h`, `5.2 days`.
+pub fn format_seconds(seconds: f64) -> String {
+    match seconds {
+        s if s < 0.01 => "under 0.01 s".to_string(),
+        s if s < 10.0 => format!("{s:.2} s"),
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
+        s => format!("{:.1} days", s / 86_400.0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::format_bytes;
+    use super::{format_bytes, format_seconds};
+
+    #[test]
+    fn durations() {
+        assert_eq!(format_seconds(0.25), "0.25 s");
+        assert_eq!(format_seconds(59.4), "59 s");
+        assert_eq!(format_seconds(1750.0), "29 min");
+        assert_eq!(format_seconds(4.0 * 3600.0), "4.0 h");
+        assert_eq!(format_seconds(5.0 * 86_400.0), "5.0 days");
+    }
 
     #[test]
     fn units() {

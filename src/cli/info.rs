@@ -7,10 +7,11 @@ use super::Status;
 use crate::error::Error;
 use crate::game::hypergraph::format_face;
 use crate::game::spec;
+use crate::game::symmetry::MAX_COSETS;
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {
-    /// Game spec, e.g. projective-plane.
+    /// Game spec, e.g. projective-plane (`grundy games` lists them all).
     game: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -30,9 +31,16 @@ pub fn run(args: &InfoArgs) -> Result<Status, Error> {
         .filter(|c| c.len() > 1)
         .cloned()
         .collect();
-    let order = sym
-        .order()
-        .map_or_else(|| "more than 2^128".to_string(), |o| o.to_string());
+    let order = match (sym.order(), sym.twin_product_order()) {
+        (Some(o), _) => o.to_string(),
+        (None, _) if sym.is_complete() => "more than 2^128".to_string(),
+        (None, Some(t)) => format!(
+            "not enumerated: it contains the {t} permutations within classes of \
+             interchangeable vertices, and more than {MAX_COSETS} ways to permute those classes"
+        ),
+        (None, None) => "not enumerated (more than 2^128)".to_string(),
+    };
+    let isolated = g.isolated();
     let kind = if g.is_closed_downward() {
         "simplicial complex"
     } else {
@@ -48,7 +56,9 @@ pub fn run(args: &InfoArgs) -> Result<Status, Error> {
             "maximal_faces": maximal,
             "circuits": circuits,
             "automorphism_group_order": order,
+            "automorphism_group_complete": sym.is_complete(),
             "twin_classes": twins,
+            "isolated_vertices": isolated,
         });
         out.json(&obj)?;
         return Ok(Status::Answered);
@@ -63,11 +73,18 @@ pub fn run(args: &InfoArgs) -> Result<Status, Error> {
         maximal.join(" ")
     ))?;
     out.line(format_args!(
-        "circuits ({}): {}",
+        "circuits ({}, the minimal sets of vertices that are not a face): {}",
         circuits.len(),
         circuits.join(" ")
     ))?;
     out.line(format_args!("automorphism group order: {order}"))?;
+    if !isolated.is_empty() {
+        let list: Vec<String> = isolated.iter().map(|v| v.to_string()).collect();
+        out.line(format_args!(
+            "isolated vertices (no face joins them to another: each is a plain nim heap): {}",
+            list.join(" ")
+        ))?;
+    }
     if !twins.is_empty() {
         let shown: Vec<String> = twins
             .iter()
@@ -82,7 +99,7 @@ pub fn run(args: &InfoArgs) -> Result<Status, Error> {
             })
             .collect();
         out.line(format_args!(
-            "interchangeable vertices: {}",
+            "interchangeable vertices (swapping two in one class is a symmetry): {}",
             shown.join(" ")
         ))?;
     }

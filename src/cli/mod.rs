@@ -226,7 +226,7 @@ fn usage_error(e: clap::Error) -> i32 {
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             // `grundy` alone, or a subcommand alone that needs arguments: the help is the answer.
-            let _ = output::Out::new().line(format_args!("{}", e.render().ansi()));
+            let _ = output::Out::new().line(format_args!("{}", e.render()));
             return 2;
         }
         _ => {}

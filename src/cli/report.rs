@@ -4,6 +4,7 @@ use super::output::Out;
 use crate::error::Error;
 use crate::game::HypergraphNim;
 use crate::synth::cegis::{Outcome, Refutation};
+use crate::synth::lang::words;
 use crate::synth::problem::{Problem, Target};
 use crate::synth::setup::target_name;
 use crate::synth::solver::Method;
@@ -71,6 +72,33 @@ pub fn print(
     let reading = problem
         .orbits
         .then_some("p is a zero position iff some symmetric image of p gives 0");
+    // Where the output is 0, in words, for the targets whose zeros are the zero positions.
+    let words = match problem.target {
+        Target::Sg => None,
+        Target::Zero | Target::Indicator => words::zero_set(&o.program, problem.mask()),
+    };
+    let words_text = words.as_ref().map(|w| {
+        if problem.orbits {
+            format!("p is a zero position iff some symmetric image of p has {w}")
+        } else {
+            format!("p is a zero position iff {w}")
+        }
+    });
+    // Vertices in no face with another: easy to make by mistake (`complex:0-1,1-9`).
+    let isolated = game.map(|g| g.graph().isolated()).unwrap_or_default();
+    let isolated_note = (!isolated.is_empty() && isolated.len() < n).then(|| {
+        let list: Vec<String> = isolated.iter().map(|v| format!("x{v}")).collect();
+        match list.len() {
+            1 => format!(
+                "{} lies in no face with another vertex: it is a plain nim heap",
+                list[0]
+            ),
+            _ => format!(
+                "{} lie in no face with another vertex: each is a plain nim heap",
+                list.join(", ")
+            ),
+        }
+    });
     if json {
         let obj = serde_json::json!({
             "program": o.program.names(),
@@ -82,6 +110,8 @@ pub fn print(
             "target": target_name(problem.target),
             "orbits": problem.orbits,
             "reading": reading,
+            "words": words_text,
+            "note": isolated_note,
             "variables": vars,
             "instructions": problem.ops.describe(),
             "data": problem.source,
@@ -110,7 +140,13 @@ pub fn print(
     }
     out.line(format_args!("program:      {}", o.program))?;
     out.line(format_args!("expression:   {}", o.program.infix()))?;
+    if let Some(w) = &words_text {
+        out.line(format_args!("in words:     {w}"))?;
+    }
     out.line(format_args!("variables:    {vars}"))?;
+    if let Some(note) = &isolated_note {
+        out.line(format_args!("note:         {note}"))?;
+    }
     out.line(format_args!(
         "target:       {}",
         target_text(problem.target)

@@ -14,7 +14,8 @@ use crate::sg::table::TableOptions;
 
 #[derive(Args, Debug)]
 pub struct SgArgs {
-    /// Game spec, e.g. path:3, star:4, circular:5,2, projective-plane, complex:0-1,1-2.
+    /// Game spec, e.g. path:3, star:4, circular:5,2, complex:0-1,1-2 (`grundy games` lists them
+    /// all).
     game: String,
     /// Stones per vertex, e.g. `3,0,3` or `3 0 3`.
     #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
@@ -55,6 +56,7 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
             "position": p.to_vec(),
             "nimber": s.nimber,
             "engine": s.engine,
+            "engine_reason": s.reason,
             "nodes": s.stats.nodes,
             "tt_lookups": s.stats.tt_lookups,
             "seconds": s.seconds,
@@ -67,7 +69,10 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
     }
     out.line(format_args!("{}", s.nimber))?;
     if args.stats {
-        out.line(format_args!("engine: {}", s.engine))?;
+        match &s.reason {
+            Some(why) => out.line(format_args!("engine: {} (auto: {why})", s.engine))?,
+            None => out.line(format_args!("engine: {}", s.engine))?,
+        }
         out.line(format_args!("nodes: {}", s.stats.nodes))?;
         out.line(format_args!("tt_lookups: {}", s.stats.tt_lookups))?;
         out.line(format_args!("seconds: {:.6}", s.seconds))?;

@@ -317,7 +317,7 @@ fn export(
         ),
     };
     let notes = setup.notes(&which, outcome.map(|_| examples.as_slice()));
-    let check_size = |what: &str, render: &dyn Fn(usize, &[usize]) -> Result<usize, Error>| {
+    let check_size = |what: &str, render: &size::Render<'_>| {
         let length = args.length.expect("required by clap");
         let bytes = size::estimate(problem, length, &examples, render)?;
         if bytes > EXPORT_LIMIT && !args.force {

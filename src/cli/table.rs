@@ -20,7 +20,7 @@ use crate::sg::Stats;
 
 #[derive(Args, Debug)]
 pub struct TableArgs {
-    /// Game spec, e.g. path:3, projective-plane.
+    /// Game spec, e.g. path:3, projective-plane (`grundy games` lists them all).
     game: String,
     /// Box size: every vertex holds 0..D-1 stones.
     #[arg(long, value_name = "D")]

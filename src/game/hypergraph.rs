@@ -219,6 +219,13 @@ impl Hypergraph {
         out
     }
 
+    /// Vertices no face joins to another vertex: each is a plain nim heap beside the rest.
+    pub fn isolated(&self) -> Vec<usize> {
+        (0..self.n)
+            .filter(|&v| !self.links.iter().any(|&l| l >> v & 1 == 1))
+            .collect()
+    }
+
     /// Sum of face sizes: the per-position cost of box tabulation.
     pub fn total_face_size(&self) -> usize {
         self.faces.iter().map(|f| f.count_ones() as usize).sum()

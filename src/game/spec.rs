@@ -302,10 +302,40 @@ mod tests {
             ("shriek:2", "no argument"),
             ("complex:0-0", "twice"),
             ("complex-file:/nonexistent/x.json", "No such file"),
+            ("path:99999999999", "too large"),
+            ("star:64", "at most 63"),
+            ("nim:65", "at most 64"),
+            ("circular:99999999999,2", "at most 64"),
+            ("complex:0-99999999999", "out of range"),
+            ("hypergraph:0-64", "out of range"),
+            ("complex", "needs faces"),
         ] {
             let err = parse(spec).unwrap_err().to_string();
             assert!(err.contains(needle), "{spec}: {err}");
         }
+    }
+
+    /// Every example in the registry builds the game it describes.
+    #[test]
+    fn every_family_example_parses() {
+        for f in FAMILIES.iter().filter(|f| f.name != "complex-file") {
+            let g = parse(f.example).unwrap_or_else(|e| panic!("{}: {e}", f.example));
+            assert_eq!(g.name(), f.example);
+            assert!(f.example.starts_with(f.name), "{}", f.form);
+        }
+        assert!(help_text().lines().count() > FAMILIES.len());
+        let err = parse("pathh:3").unwrap_err().to_string();
+        assert!(
+            err.contains("grundy games") && err.contains("circular:N,K"),
+            "{err}"
+        );
+        // The largest games set up at once (the group search is per class, not per vertex).
+        assert_eq!(parse("nim:64").unwrap().symmetry().coset_count(), 1);
+        assert_eq!(parse("star:63").unwrap().graph().vertices(), 64);
+        assert_eq!(
+            parse("circular:64,3").unwrap().symmetry().order(),
+            Some(128)
+        );
     }
 
     #[test]

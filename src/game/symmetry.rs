@@ -383,6 +383,51 @@ mod tests {
         }
     }
 
+    /// One class of 64 interchangeable vertices: one coset, found without trying the 2^64
+    /// increasing partial maps into the class that the vertex-by-vertex search tried.
+    #[test]
+    fn big_twin_classes_are_mapped_whole() {
+        let nim = Hypergraph::complex(64, &[]).unwrap();
+        let s = Symmetry::of(&nim);
+        assert!(s.is_complete());
+        assert_eq!((s.coset_count(), s.twin_classes().len()), (1, 1));
+        assert_eq!(s.order(), None, "64! overflows u128");
+        let path =
+            Hypergraph::complex(64, &(1..64).map(|v| vec![v - 1, v]).collect::<Vec<_>>()).unwrap();
+        assert_eq!(Symmetry::of(&path).order(), Some(2));
+        let cycle = Hypergraph::complex(
+            64,
+            &(0..64).map(|v| vec![v, (v + 1) % 64]).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert_eq!(Symmetry::of(&cycle).order(), Some(128));
+    }
+
+    /// 10 disjoint edges: 2^10 swaps within edges times 10! arrangements of the edges, past
+    /// the cap. The group is then incomplete: canonical forms sort within classes only, which
+    /// is still a canonical form under a subgroup, and orbits are refused.
+    #[test]
+    fn too_many_cosets_leave_the_group_incomplete() {
+        let edges: Vec<Vec<usize>> = (0..10).map(|i| vec![2 * i, 2 * i + 1]).collect();
+        let s = Symmetry::of(&Hypergraph::complex(20, &edges).unwrap());
+        assert!(!s.is_complete());
+        assert_eq!(s.order(), None);
+        assert_eq!(s.twin_product_order(), Some(1024));
+        assert!(s
+            .require_complete()
+            .unwrap_err()
+            .to_string()
+            .contains("--orbits"));
+        let mut p: Vec<u32> = (0..20).rev().collect();
+        s.canonicalize(&mut p);
+        let want: Vec<u32> = (0..10).flat_map(|i| [18 - 2 * i, 19 - 2 * i]).collect();
+        assert_eq!(p, want, "each edge's pair sorted, the edges left in place");
+        // Five disjoint edges stay under the cap: 5! cosets.
+        let five = Symmetry::of(&Hypergraph::complex(10, &edges[..5]).unwrap());
+        assert!(five.is_complete());
+        assert_eq!(five.order(), Some(32 * 120));
+    }
+
     #[test]
     fn every_automorphism_preserves_faces() {
         let g = Hypergraph::complex(4, &[vec![0, 1, 2], vec![2, 3]]).unwrap();

@@ -7,29 +7,11 @@ use super::problem::{Example, Problem, Target};
 use crate::game::Grid;
 
 impl Problem {
-    /// The box, when the points are a whole box [0,d_0) x ... in row-major order (last
-    /// coordinate fastest), as tabulation and `grundy table` produce them.
+    /// The box, when the points are a whole box in row-major order ([`Points::box_shape`]).
+    ///
+    /// [`Points::box_shape`]: super::data::Points::box_shape
     pub fn box_shape(&self) -> Option<Grid> {
-        let n = self.vars();
-        // The largest coordinates, in one pass over the points.
-        let mut dims = vec![0usize; n];
-        for x in self.points.iter() {
-            for (d, &c) in dims.iter_mut().zip(x) {
-                *d = (*d).max(usize::try_from(c).ok()?.checked_add(1)?);
-            }
-        }
-        let grid = Grid::new(&dims).ok()?;
-        if grid.len() != self.points.len() {
-            return None;
-        }
-        let mut expect = vec![0u64; n];
-        for x in self.points.iter() {
-            if x != expect {
-                return None;
-            }
-            grid.advance(&mut expect);
-        }
-        Some(grid)
+        self.points.box_shape()
     }
 
     /// The dependency lower bound: a classifier must read every variable it depends on, and

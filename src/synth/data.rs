@@ -4,6 +4,8 @@
 use std::ops::Index;
 use std::path::Path;
 
+use ahash::AHashMap;
+
 use crate::error::Error;
 use crate::game::{Grid, HypergraphNim, Nimber};
 use crate::sg::table::{self, TableOptions};
@@ -41,6 +43,32 @@ impl Points {
             grid.advance(&mut p);
         }
         points
+    }
+
+    /// The box, when the points are a whole box [0,d_0) x ... in row-major order (last
+    /// coordinate fastest), as tabulation and `grundy table` produce them: then a point's index
+    /// follows from its coordinates, and no point repeats.
+    pub fn box_shape(&self) -> Option<Grid> {
+        let n = self.vars;
+        // The largest coordinates, in one pass over the points.
+        let mut dims = vec![0usize; n];
+        for x in self.iter() {
+            for (d, &c) in dims.iter_mut().zip(x) {
+                *d = (*d).max(usize::try_from(c).ok()?.checked_add(1)?);
+            }
+        }
+        let grid = Grid::new(&dims).ok()?;
+        if grid.len() != self.len {
+            return None;
+        }
+        let mut expect = vec![0u64; n];
+        for x in self.iter() {
+            if x != expect {
+                return None;
+            }
+            grid.advance(&mut expect);
+        }
+        Some(grid)
     }
 
     /// Coordinates per point.
@@ -140,70 +168,219 @@ impl Dataset {
         })
     }
 
-    /// A table file as `grundy table` writes it (tsv or csv; a header row is optional): the
-    /// columns are the variables and then the SG value.
+    /// A table file as `grundy table` writes it: tsv, csv or space-separated columns (a
+    /// header row naming them `x0 .. x(n-1)` and `sg`, in any order, or no header and the
+    /// variables first, the value last), or jsonl objects `{"position": [...], "nimber": v}`.
+    /// Lines starting with `#` are comments. A position given twice with two values is refused,
+    /// naming both lines; given twice with one value, it is kept once.
     pub fn from_file(path: &Path) -> Result<Self, Error> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         let bad = |line: usize, msg: String| Error::Data {
             path: path.into(),
             msg: format!("line {line}: {msg}"),
         };
-        let mut points = Points::default();
-        let mut values = Vec::new();
-        let mut vars = None;
+        let mut rows = Rows::default();
+        let mut columns: Option<Columns> = None;
         for (i, line) in text.lines().enumerate() {
+            let line_no = i + 1;
             let line = line.trim();
-            if line.is_empty() || line.starts_with('#') || (i == 0 && line.starts_with('x')) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if line.starts_with('{') {
+                let (x, v) = json_row(line).map_err(|msg| bad(line_no, msg))?;
+                rows.push(line_no, &x, v).map_err(|msg| bad(line_no, msg))?;
                 continue;
             }
             let cols: Vec<&str> = line
                 .split(['\t', ',', ' '])
                 .filter(|c| !c.is_empty())
                 .collect();
-            if cols.len() < 2 {
-                return Err(bad(
-                    i + 1,
-                    "expected at least one variable and a value".into(),
-                ));
-            }
-            if *vars.get_or_insert(cols.len() - 1) != cols.len() - 1 {
-                return Err(bad(
-                    i + 1,
-                    format!(
-                        "{} columns, but earlier rows have {}",
-                        cols.len(),
-                        vars.unwrap() + 1
-                    ),
-                ));
-            }
-            if points.is_empty() {
-                // At most one point a line: one allocation for the file.
-                points = Points::with_capacity(cols.len() - 1, text.lines().count() - i);
-            }
-            let nums: Result<Vec<u64>, _> = cols.iter().map(|c| c.parse::<u64>()).collect();
-            let nums = nums.map_err(|_| {
-                bad(
-                    i + 1,
-                    format!("`{line}` has a column that is not a whole number"),
-                )
-            })?;
-            let (&v, x) = nums.split_last().expect("two or more columns");
-            values.push(
-                Nimber::try_from(v).map_err(|_| bad(i + 1, format!("value {v} is too large")))?,
-            );
-            points.push(x);
+            let layout = match &columns {
+                Some(c) => c,
+                None => {
+                    let first = Columns::of(&cols).map_err(|msg| bad(line_no, msg))?;
+                    let header = first.header;
+                    columns = Some(first);
+                    if header {
+                        continue;
+                    }
+                    columns.as_ref().expect("just set")
+                }
+            };
+            let (x, v) = layout.row(&cols).map_err(|msg| bad(line_no, msg))?;
+            rows.push(line_no, &x, v).map_err(|msg| bad(line_no, msg))?;
         }
-        let vars = vars.ok_or_else(|| Error::Data {
+        let points = rows.points.ok_or_else(|| Error::Data {
             path: path.into(),
             msg: "no data rows".into(),
         })?;
+        let (points, values) =
+            dedup(points, rows.values, &rows.lines).map_err(|(line, msg)| bad(line, msg))?;
         Ok(Dataset {
-            vars,
+            vars: points.vars(),
             points,
             values,
             source: path.display().to_string(),
         })
     }
+}
+
+/// Rows read so far, with the line each came from.
+#[derive(Default)]
+struct Rows {
+    points: Option<Points>,
+    values: Vec<Nimber>,
+    lines: Vec<usize>,
+}
+
+impl Rows {
+    fn push(&mut self, line: usize, x: &[u64], v: u64) -> Result<(), String> {
+        let points = self
+            .points
+            .get_or_insert_with(|| Points::with_capacity(x.len(), 1024));
+        if points.vars() != x.len() {
+            return Err(format!(
+                "{} variables, but earlier rows have {}",
+                x.len(),
+                points.vars()
+            ));
+        }
+        let v = Nimber::try_from(v).map_err(|_| format!("value {v} is too large"))?;
+        points.push(x);
+        self.values.push(v);
+        self.lines.push(line);
+        Ok(())
+    }
+}
+
+/// Which column holds which variable, and which the value.
+struct Columns {
+    /// `var[c]`: the variable of column c, or `None` for the value's column.
+    var: Vec<Option<usize>>,
+    /// Whether the first row was a header.
+    header: bool,
+}
+
+impl Columns {
+    /// From the first row: a header when no column is a number.
+    fn of(cols: &[&str]) -> Result<Self, String> {
+        if cols.len() < 2 {
+            return Err("expected at least one variable and a value".into());
+        }
+        if cols.iter().any(|c| c.parse::<u64>().is_ok()) {
+            let mut var: Vec<Option<usize>> = (0..cols.len() - 1).map(Some).collect();
+            var.push(None);
+            return Ok(Columns { var, header: false });
+        }
+        let n = cols.len() - 1;
+        let mut var = Vec::with_capacity(cols.len());
+        let mut seen = vec![false; n];
+        let mut value_column = false;
+        for name in cols {
+            let col = match name.strip_prefix('x').map(str::parse::<usize>) {
+                Some(Ok(v)) if v < n => Some(v),
+                _ if *name == "sg" || *name == "nimber" => None,
+                _ => {
+                    return Err(format!(
+                        "header column `{name}` is neither a variable x0..x{} nor the value `sg`",
+                        n - 1
+                    ))
+                }
+            };
+            let twice = match col {
+                Some(v) => std::mem::replace(&mut seen[v], true),
+                None => std::mem::replace(&mut value_column, true),
+            };
+            if twice {
+                return Err(format!("header column `{name}` appears twice"));
+            }
+            var.push(col);
+        }
+        Ok(Columns { var, header: true })
+    }
+
+    /// A row's position and value.
+    fn row(&self, cols: &[&str]) -> Result<(Vec<u64>, u64), String> {
+        if cols.len() != self.var.len() {
+            return Err(format!(
+                "{} columns, but the first row has {}",
+                cols.len(),
+                self.var.len()
+            ));
+        }
+        let mut x = vec![0u64; self.var.len() - 1];
+        let mut value = 0;
+        for (c, &text) in cols.iter().enumerate() {
+            let num: u64 = text
+                .parse()
+                .map_err(|_| format!("`{text}` is not a whole number"))?;
+            match self.var[c] {
+                Some(v) => x[v] = num,
+                None => value = num,
+            }
+        }
+        Ok((x, value))
+    }
+}
+
+/// A jsonl row as `grundy table --format jsonl` writes it.
+fn json_row(line: &str) -> Result<(Vec<u64>, u64), String> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Row {
+        position: Vec<u64>,
+        nimber: u64,
+    }
+    let row: Row = serde_json::from_str(line).map_err(|e| format!("not a table row: {e}"))?;
+    if row.position.is_empty() {
+        return Err("the position is empty".into());
+    }
+    Ok((row.position, row.nimber))
+}
+
+/// The points with repeats removed; a position with two values is an error naming both lines.
+/// Rows in box order (what `grundy table` writes) cannot repeat and are not hashed.
+fn dedup(
+    points: Points,
+    values: Vec<Nimber>,
+    lines: &[usize],
+) -> Result<(Points, Vec<Nimber>), (usize, String)> {
+    if points.box_shape().is_some() {
+        return Ok((points, values));
+    }
+    let mut first: AHashMap<&[u64], usize> = AHashMap::with_capacity(points.len());
+    let mut keep = Vec::with_capacity(points.len());
+    for (i, x) in points.iter().enumerate() {
+        match first.get(x) {
+            None => {
+                first.insert(x, i);
+                keep.push(i);
+            }
+            Some(&j) if values[j] == values[i] => {}
+            Some(&j) => {
+                let at: Vec<String> = x.iter().map(|c| c.to_string()).collect();
+                return Err((
+                    lines[i],
+                    format!(
+                        "position ({}) has value {}, but line {} gave it {}",
+                        at.join(","),
+                        values[i],
+                        lines[j],
+                        values[j]
+                    ),
+                ));
+            }
+        }
+    }
+    if keep.len() == points.len() {
+        return Ok((points, values));
+    }
+    let mut unique = Points::with_capacity(points.vars(), keep.len());
+    for &i in &keep {
+        unique.push(&points[i]);
+    }
+    Ok((unique, keep.iter().map(|&i| values[i]).collect()))
 }
 
 #[cfg(test)]
@@ -251,22 +428,72 @@ mod tests {
         }
     }
 
-    #[test]
-    fn data_files_parse_or_say_why() {
+    fn read(text: &str) -> Result<Dataset, Error> {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("d.tsv");
-        std::fs::write(&f, "x0\tx1\tsg\n0\t0\t0\n0\t1\t1\n").unwrap();
-        let d = Dataset::from_file(&f).unwrap();
+        std::fs::write(&f, text).unwrap();
+        Dataset::from_file(&f)
+    }
+
+    fn err(text: &str) -> String {
+        read(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn data_files_parse_or_say_why() {
+        let d = read("x0\tx1\tsg\n0\t0\t0\n0\t1\t1\n").unwrap();
         assert_eq!((d.vars, d.points.len(), &d.points[1]), (2, 2, &[0, 1][..]));
-        std::fs::write(&f, "0,0,0\n0,1\n").unwrap();
-        assert!(Dataset::from_file(&f)
-            .unwrap_err()
-            .to_string()
-            .contains("line 2"));
-        std::fs::write(&f, "0,a,0\n").unwrap();
-        assert!(Dataset::from_file(&f)
-            .unwrap_err()
-            .to_string()
-            .contains("not a whole number"));
+        assert_eq!(d.values, [0, 1]);
+        let d = read("# a comment\n0 0 0\n\n1,1,0\n").unwrap();
+        assert_eq!((d.vars, d.points.len(), &d.points[1]), (2, 2, &[1, 1][..]));
+        assert!(err("0,0,0\n0,1\n").contains("line 2"));
+        assert!(err("0,a,0\n").contains("not a whole number"));
+        assert!(err("# nothing\n").contains("no data rows"));
+        assert!(err("7\n").contains("at least one variable"));
+    }
+
+    /// `x2 x1 x0 sg` is a permutation of the columns, not the same data read in order.
+    #[test]
+    fn headers_are_read_by_name() {
+        let d = read("x2 x1 x0 sg\n1 2 3 4\n").unwrap();
+        assert_eq!((&d.points[0], d.values[0]), (&[3, 2, 1][..], 4));
+        let d = read("sg,x0,x1\n5,1,2\n").unwrap();
+        assert_eq!((&d.points[0], d.values[0]), (&[1, 2][..], 5));
+        assert!(err("x0 x1 value\n1 2 3\n").contains("`value`"));
+        assert!(err("x0 x0 sg\n1 2 3\n").contains("twice"));
+        assert!(err("x0 x5 sg\n1 2 3\n").contains("`x5`"));
+        assert!(err("x0 sg sg\n1 2 3\n").contains("twice"));
+        assert!(err("x0 x1 sg\n1 2 3 4\n").contains("4 columns"));
+    }
+
+    #[test]
+    fn a_position_with_two_values_names_both_lines() {
+        let msg = err("x0 x1 sg\n0 0 0\n1 0 1\n\n0 0 3\n");
+        assert!(
+            msg.contains("line 5") && msg.contains("(0,0) has value 3, but line 2 gave it 0"),
+            "{msg}"
+        );
+        // The same row twice is kept once.
+        let d = read("0 0 0\n1 0 1\n0 0 0\n").unwrap();
+        assert_eq!((d.points.len(), d.values.clone()), (2, vec![0, 1]));
+    }
+
+    #[test]
+    fn jsonl_tables_are_data_too() {
+        let d =
+            read("{\"position\":[1,2],\"nimber\":3}\n{\"position\":[0,0],\"nimber\":0}\n").unwrap();
+        assert_eq!((&d.points[0], d.values.clone()), (&[1, 2][..], vec![3, 0]));
+        assert!(err("{\"position\":[1,2]}\n").contains("line 1"));
+    }
+
+    #[test]
+    fn whole_boxes_in_order_are_recognised() {
+        let g = Grid::new(&[2, 3]).unwrap();
+        let p = Points::of_box(&g);
+        assert_eq!(p.box_shape(), Some(g));
+        let shuffled: Points = p.iter().rev().collect();
+        assert_eq!(shuffled.box_shape(), None);
+        let part: Points = p.iter().take(5).collect();
+        assert_eq!(part.box_shape(), None);
     }
 }

@@ -13,6 +13,9 @@ const PROBE: usize = 24;
 /// Examples rendered.
 const SAMPLE: usize = 8;
 
+/// Renders an instance for a length and examples, and gives its size in bytes.
+pub type Render<'a> = dyn Fn(usize, &[usize]) -> Result<usize, Error> + 'a;
+
 /// Bytes an instance of `length` instructions over `examples` takes, estimated; `render(l, e)`
 /// gives the size of the instance for length `l` and examples `e`. Exact when the length is
 /// at most [`PROBE`] and there are at most [`SAMPLE`] examples.
@@ -20,7 +23,7 @@ pub fn estimate(
     problem: &Problem,
     length: usize,
     examples: &[usize],
-    render: impl Fn(usize, &[usize]) -> Result<usize, Error>,
+    render: &Render<'_>,
 ) -> Result<u64, Error> {
     let weight = |e: &usize| problem.examples[*e].points().len();
     let step = examples.len().div_ceil(SAMPLE).max(1);
@@ -56,13 +59,13 @@ mod tests {
         let few = [0, 5, 9];
         let exact = cnf_size(&problem, 6, &few).unwrap() as u64;
         assert_eq!(
-            estimate(&problem, 6, &few, |l, e| cnf_size(&problem, l, e)).unwrap(),
+            estimate(&problem, 6, &few, &|l, e| cnf_size(&problem, l, e)).unwrap(),
             exact
         );
         // Past the probe length and the sample: within a factor of 2 of the real size.
         let all: Vec<usize> = (0..problem.examples.len()).collect();
         let real = cnf_size(&problem, 40, &all).unwrap() as f64;
-        let guess = estimate(&problem, 40, &all, |l, e| cnf_size(&problem, l, e)).unwrap() as f64;
+        let guess = estimate(&problem, 40, &all, &|l, e| cnf_size(&problem, l, e)).unwrap() as f64;
         assert!(
             (0.5..2.0).contains(&(guess / real)),
             "estimated {guess}, real {real}"

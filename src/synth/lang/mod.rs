@@ -6,6 +6,7 @@
 //! the left operand): `Push(2) Push(0) Minus` is x2 - x0.
 
 pub mod rules;
+pub mod words;
 
 use std::fmt;
 use std::str::FromStr;
