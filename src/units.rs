@@ -19,7 +19,7 @@ pub fn format_bytes(bytes: u64) -> String {
 /// A duration for people: `0.25 s`, `12 s`, `29 min`, `3.1 h`, `5.2 days`.
 pub fn format_seconds(seconds: f64) -> String {
     match seconds {
-        s if s < 0.01 => "under 0.01 s".to_string(),
+        s if s < 0.01 => "<0.01 s".to_string(),
         s if s < 10.0 => format!("{s:.2} s"),
         s if s < 120.0 => format!("{s:.0} s"),
         s if s < 7200.0 => format!("{:.0} min", s / 60.0),
@@ -34,6 +34,7 @@ mod tests {
 
     #[test]
     fn durations() {
+        assert_eq!(format_seconds(0.001), "<0.01 s");
         assert_eq!(format_seconds(0.25), "0.25 s");
         assert_eq!(format_seconds(59.4), "59 s");
         assert_eq!(format_seconds(1750.0), "29 min");

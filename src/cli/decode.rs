@@ -46,8 +46,9 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     let cnf = std::fs::read_to_string(&args.cnf).map_err(|e| Error::io(&args.cnf, e))?;
     let model = std::fs::read_to_string(&args.model).map_err(|e| Error::io(&args.model, e))?;
     let (setup, subset) = Setup::from_notes(&cnf, &args.cnf)?;
-    let program = decode_model(&cnf, &competition_format(&model))?;
+    // The game first: an edited comment is refused before anything else is read or built.
     let game = setup.game()?;
+    let program = decode_model(&cnf, &competition_format(&model))?;
     let problem = setup.problem(game.as_ref(), &TableOptions::default())?;
     if let Some(&bad) = subset
         .iter()

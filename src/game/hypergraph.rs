@@ -231,8 +231,9 @@ impl Hypergraph {
         self.faces.iter().map(|f| f.count_ones() as usize).sum()
     }
 
-    /// Groups the vertices of `support` into parts no usable face joins.
-    fn parts(&self, support: u64) -> SmallVec<[u64; 8]> {
+    /// Groups the vertices of `support` into parts no usable face joins: a position on them is
+    /// the sum of its parts.
+    pub fn parts(&self, support: u64) -> SmallVec<[u64; 8]> {
         let mut parts: SmallVec<[u64; 8]> = vertices_of(support).map(|v| 1u64 << v).collect();
         for &l in &self.links {
             if l & support != l {

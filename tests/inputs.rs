@@ -1,0 +1,584 @@
+//! Every input gets an answer or one clear line: write errors, huge specs, output files that
+//! are devices, FIFOs or links, interrupted runs, missing arguments, JSON errors, and the
+//! options that mean one thing everywhere.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command as Process, Stdio};
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+/// Hang guard: a regression to exponential set-up fails the test instead of stalling the suite.
+const HANG: Duration = Duration::from_secs(120);
+
+fn grundy() -> Command {
+    let mut c = Command::cargo_bin("grundy").unwrap();
+    c.timeout(HANG);
+    c
+}
+
+/// Runs `args` and checks: exit `code`, one line on stderr containing `needle`, no panic.
+fn one_line(args: &[&str], code: i32, needle: &str) -> String {
+    let out = grundy().args(args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn a_full_disk_on_stdout_is_one_error_line() {
+    for args in [
+        &["sg", "path:3", "1,2,3"][..],
+        &["info", "path:3"],
+        &["games"],
+        &["synth", "path:3", "--max", "4"],
+        &["verify", "path:3", "--max", "4", "--program", "Push(0)"],
+        &["table", "path:3", "--max", "4"],
+    ] {
+        let out = Process::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(args)
+            .stdout(fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("No space left on device"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_is_quiet() {
+    for args in [
+        &["table", "path:3", "--max", "40"][..],
+        &["sg", "star:4", "3,1,2,3,4", "--moves"],
+    ] {
+        let mut child = Process::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}: {:?}", out.stderr);
+    }
+}
+
+#[test]
+fn huge_specs_are_refused_before_anything_is_built() {
+    for spec in [
+        "path:99999999999",
+        "star:99999999999",
+        "star:100000000",
+        "circular:99999999999,2",
+        "nim:65",
+    ] {
+        one_line(&["sg", spec, "1"], 2, "at most");
+        one_line(&["info", spec], 2, "at most");
+    }
+    one_line(&["info", "complex:0-99999999999"], 2, "out of range");
+}
+
+/// A CNF whose game comment was edited to a huge spec: the same refusal, from `decode`.
+#[test]
+fn decode_refuses_an_edited_game_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("p3.cnf");
+    grundy()
+        .args([
+            "synth",
+            "path:3",
+            "--max",
+            "3",
+            "--length",
+            "3",
+            "--export-cnf",
+        ])
+        .arg(&cnf)
+        .assert()
+        .success();
+    let text = fs::read_to_string(&cnf).unwrap();
+    let edited = text.replace("grundy game path:3", "grundy game path:99999999999");
+    assert_ne!(text, edited);
+    fs::write(&cnf, edited).unwrap();
+    let model = dir.path().join("model");
+    fs::write(&model, "s UNSATISFIABLE\n").unwrap();
+    let cnf = cnf.to_str().unwrap();
+    let model = model.to_str().unwrap();
+    one_line(&["decode", "--cnf", cnf, "--model", model], 2, "too large");
+}
+
+#[test]
+fn the_largest_games_set_up_at_once() {
+    let out = grundy()
+        .args(["info", "nim:64", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["twin_classes"][0].as_array().unwrap().len(), 64);
+    assert_eq!(v["automorphism_group_complete"], true);
+    let out = grundy()
+        .args(["table", "nim:64", "--max", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 2, "a header and the one position");
+    assert!(text.lines().nth(1).unwrap().split('\t').all(|c| c == "0"));
+    for spec in ["star:63", "path:64", "circular:64,3"] {
+        grundy().args(["info", spec]).assert().success();
+    }
+    // Too many arrangements of interchangeable classes: the group is not enumerated, the
+    // game still plays, and orbits are refused with the reason.
+    let edges = "complex:0-1,2-3,4-5,6-7,8-9,10-11,12-13,14-15,16-17,18-19";
+    let out = grundy().args(["info", edges]).output().unwrap();
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("not enumerated"));
+    grundy()
+        .args(["sg", edges, "1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10"])
+        .assert()
+        .success()
+        .stdout("0\n");
+    one_line(
+        &["table", edges, "--max", "2", "--orbits"],
+        2,
+        "drop --orbits",
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_fifos_and_links_are_written_through() {
+    use std::os::unix::fs::{symlink, FileTypeExt};
+    let dir = tempfile::tempdir().unwrap();
+    // /dev/null stays a device (as root, renaming over it would have replaced it).
+    grundy()
+        .args(["table", "path:3", "--max", "3", "--out", "/dev/null"])
+        .assert()
+        .success();
+    assert!(fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    assert!(
+        !Path::new("/dev/null.zeros").exists(),
+        "no zeros file beside a device"
+    );
+
+    // A FIFO is written through to its reader.
+    let fifo = dir.path().join("fifo");
+    assert!(Process::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+    };
+    grundy()
+        .args(["table", "path:3", "--max", "3", "--out"])
+        .arg(&fifo)
+        .assert()
+        .success();
+    let rows = reader.join().unwrap();
+    assert_eq!(rows.lines().count(), 28, "a header and 27 positions");
+    assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+
+    // A link is followed: the file it names is replaced, the link stays.
+    let real = dir.path().join("real.tsv");
+    fs::write(&real, "old").unwrap();
+    let link = dir.path().join("link.tsv");
+    symlink(&real, &link).unwrap();
+    grundy()
+        .args(["table", "path:3", "--max", "3", "--out"])
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(fs::read_to_string(&real).unwrap().lines().count(), 28);
+}
+
+#[test]
+fn two_outputs_in_one_file_are_refused_before_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let same = dir.path().join("same.tsv");
+    let same = same.to_str().unwrap();
+    one_line(
+        &[
+            "table", "path:3", "--max", "4", "--out", same, "--zeros", same,
+        ],
+        2,
+        "same file",
+    );
+    one_line(
+        &[
+            "synth",
+            "path:3",
+            "--max",
+            "4",
+            "--length",
+            "3",
+            "--export-cnf",
+            same,
+            "--export-smt",
+            same,
+        ],
+        2,
+        "same file",
+    );
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    let missing = dir.path().join("no/such/dir/t.tsv");
+    one_line(
+        &[
+            "table",
+            "path:3",
+            "--max",
+            "4",
+            "--out",
+            missing.to_str().unwrap(),
+        ],
+        2,
+        "No such file",
+    );
+}
+
+/// SIGTERM while the table is being written: the temporary file is removed, nothing is left.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_table_leaves_no_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.tsv");
+    let mut child = Process::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["table", "projective-plane", "--max", "14", "--out"])
+        .arg(&out)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the temporary files exist, so the signal lands mid-run.
+    let partial = || {
+        fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().ends_with(".partial")
+            })
+            .count()
+    };
+    let mut waited = 0;
+    while partial() < 2 && waited < 6000 {
+        std::thread::sleep(Duration::from_millis(5));
+        waited += 5;
+    }
+    assert_eq!(partial(), 2, "the table and its zeros are being written");
+    let pid = child.id().to_string();
+    assert!(Process::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let left: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn missing_arguments_are_named() {
+    one_line(
+        &["table", "path:3"],
+        2,
+        "missing required argument: --max <D>",
+    );
+    one_line(&["sg", "path:3"], 2, "<POSITION>");
+    one_line(&["verify", "path:3", "--max", "3"], 2, "--program");
+    one_line(&["decode"], 2, "--cnf <FILE>, --model <MODEL>");
+    // No arguments at all: the help, on stdout.
+    let out = grundy().output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        help.contains("Usage: grundy") && help.contains("circular:N,K"),
+        "{help}"
+    );
+    assert!(help.contains("Exit codes"), "{help}");
+}
+
+#[test]
+fn json_errors_are_one_object_on_stdout() {
+    for (args, kind, code) in [
+        (&["sg", "pathh:3", "1", "--json"][..], "bad_input", 2),
+        (&["sg", "path:3", "--json"], "bad_input", 2),
+        (&["info", "nim:65", "--json"], "bad_input", 2),
+        (
+            &["synth", "path:3", "--max", "40", "--width", "4", "--json"],
+            "bad_input",
+            2,
+        ),
+        (
+            &[
+                "verify",
+                "path:3",
+                "--max",
+                "9",
+                "--program",
+                "Push(0)",
+                "--json",
+                "--mem-limit",
+                "0.0000001",
+            ],
+            "resource",
+            2,
+        ),
+    ] {
+        let out = grundy().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["kind"], kind, "{args:?}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    }
+    // A counterexample is an answer: one object (the check), exit 1.
+    let out = grundy()
+        .args([
+            "verify",
+            "path:3",
+            "--max",
+            "4",
+            "--program",
+            "Push(0)",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(v["check"]["counterexample"]
+        .as_str()
+        .unwrap()
+        .contains("wanted"));
+}
+
+#[test]
+fn options_mean_one_thing_everywhere() {
+    // --threads 0 is every core, in every command.
+    grundy()
+        .args(["sg", "path:3", "3,0,3", "--threads", "0"])
+        .assert()
+        .success()
+        .stdout("0\n");
+    grundy()
+        .args(["table", "path:3", "--max", "3", "--threads", "0"])
+        .assert()
+        .success();
+    grundy()
+        .args([
+            "synth",
+            "path:3",
+            "--max",
+            "4",
+            "--threads",
+            "0",
+            "--mem-limit",
+            "1",
+        ])
+        .assert()
+        .success();
+    // verify names what it accepts, not the engines it refuses.
+    let err = one_line(
+        &[
+            "verify",
+            "path:3",
+            "--max",
+            "3",
+            "--program",
+            "Push(0)",
+            "--engine",
+            "table",
+        ],
+        2,
+        "not `table`",
+    );
+    assert!(!err.contains("known: naive, lv, table"), "{err}");
+    one_line(
+        &[
+            "verify",
+            "path:3",
+            "--max",
+            "3",
+            "--program",
+            "Push(0)",
+            "--engine",
+            "cutt",
+        ],
+        2,
+        "unknown search engine",
+    );
+}
+
+#[test]
+fn the_solver_choices_are_described() {
+    let out = grundy().args(["synth", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for words in [
+        "read-once search",
+        "CNF solved by varisat",
+        "z3",
+        "distinct output vector",
+        "exactly 1 elsewhere",
+    ] {
+        assert!(help.contains(words), "{words}: {help}");
+    }
+}
+
+#[test]
+fn games_lists_every_spec_with_a_working_example() {
+    let out = grundy().args(["games", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = v["games"].as_array().unwrap();
+    assert!(games.len() >= 11);
+    for g in games {
+        let example = g["example"].as_str().unwrap();
+        if example.starts_with("complex-file:") {
+            continue;
+        }
+        grundy().args(["info", example]).assert().success();
+    }
+}
+
+#[test]
+fn verify_checks_a_data_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("p3.tsv");
+    grundy()
+        .args(["table", "path:3", "--max", "6", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    let table = table.to_str().unwrap();
+    let p3 = "Push(0) Push(2) BooleanEq Push(1) RightShift BooleanNot";
+    grundy()
+        .args([
+            "verify",
+            "--data",
+            table,
+            "--target",
+            "indicator",
+            "--program",
+            p3,
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("holds on all 216 points"));
+    let out = grundy()
+        .args([
+            "verify",
+            "--data",
+            table,
+            "--program",
+            "Push(0) Push(2) Xor",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("counterexample: (0,1,0) (SG 1)"), "{text}");
+}
+
+#[test]
+fn conflicting_data_rows_are_refused_naming_both_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("d.tsv");
+    fs::write(&data, "x0\tx1\tsg\n0\t0\t0\n0\t1\t1\n0\t0\t2\n").unwrap();
+    let err = one_line(&["synth", "--data", data.to_str().unwrap()], 2, "line 4");
+    assert!(err.contains("line 2 gave it 0"), "{err}");
+}
+
+#[test]
+fn oversized_exports_and_stray_lengths_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("x.cnf");
+    let cnf = cnf.to_str().unwrap();
+    let err = one_line(
+        &[
+            "synth",
+            "path:3",
+            "--max",
+            "4",
+            "--export-cnf",
+            cnf,
+            "--length",
+            "500",
+        ],
+        2,
+        "--force",
+    );
+    assert!(err.contains("GiB"), "{err}");
+    assert!(!Path::new(cnf).exists());
+    one_line(
+        &["synth", "path:3", "--max", "4", "--length", "5"],
+        2,
+        "--export-cnf or --export-smt",
+    );
+}
+
+#[test]
+fn auto_says_which_engine_and_why() {
+    let out = grundy()
+        .args(["sg", "path:3", "162,162,162", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["nimber"].as_u64(), v["engine"].as_str()),
+        (Some(486), Some("table"))
+    );
+    assert!(v["engine_reason"].as_str().unwrap().contains("searching ~"));
+    one_line(
+        &["sg", "path:3", "300,300,300", "--mem-limit", "0.01"],
+        2,
+        "raise --mem-limit",
+    );
+}
+
+#[test]
+fn isolated_vertices_are_named() {
+    let out = grundy().args(["info", "complex:0-1,1-9"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("isolated vertices (no face joins them to another: each is a plain nim heap): 2 3 4 5 6 7 8"),
+        "{text}"
+    );
+    let out = grundy()
+        .args(["synth", "complex:0-1,2", "--max", "4"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("x2 lies in no face with another vertex"),
+        "{text}"
+    );
+}
