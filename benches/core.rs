@@ -325,7 +325,7 @@ fn times() {
     println!(
         "| path:3 at (90,90,90), value {} | auto ({}): {ta:.3} s | naive at (30,30,30): {tn:.2} s | | 750 s (2.2 s at 30) | < 0.5 s |",
         out.lines().next().unwrap_or("?"),
-        field(&out, "engine:")
+        field(&out, "engine:").split(' ').next().unwrap_or("?")
     );
 
     let star9 = "4,4,4,4,4,4,4,4,4,4";
@@ -337,8 +337,38 @@ fn times() {
     println!(
         "| star:9 with 4 stones each, value {} | auto ({}): {ta:.3} s | naive without symmetry: {tb:.2} s | {:.0}x | 255 s | < 0.1 s |",
         out.lines().next().unwrap_or("?"),
-        field(&out, "engine:"),
+        field(&out, "engine:").split(' ').next().unwrap_or("?"),
         tb / ta
+    );
+}
+
+/// Set-up (spec, faces, automorphism group) of the largest built-in games, and `auto` past
+/// the box size where it used to fall back to the naive search.
+fn setup_and_auto() {
+    let specs = [
+        "nim:64",
+        "star:63",
+        "path:64",
+        "circular:64,3",
+        "circular:64,8",
+    ];
+    let slowest = specs
+        .iter()
+        .map(|s| (best(3, &["info", s]).0, *s))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap();
+    println!(
+        "| set-up of the largest built-in games ({}), slowest | {}: {:.3} s | before (vertex by vertex): `info nim:28` past 60 s (issue 10) | | | < 1 s |",
+        specs.join(", "),
+        slowest.1,
+        slowest.0
+    );
+    let (ta, out) = best(3, &["sg", "path:3", "162,162,162", "--stats"]);
+    let (tn, _) = best(1, &["sg", "path:3", "45,45,45", "--engine", "naive"]);
+    println!(
+        "| path:3 at (162,162,162), value {} | auto ({}): {ta:.3} s | naive, auto's old choice past 2^22 positions, at (45,45,45) only: {tn:.2} s | | | no cliff at 2^22 |",
+        out.lines().next().unwrap_or("?"),
+        field(&out, "engine:").split(' ').next().unwrap_or("?")
     );
 }
 
@@ -351,6 +381,7 @@ fn main() {
     let only = args.iter().skip(1).find(|a| !a.starts_with("--"));
     if only.is_none_or(|o| o == "times") {
         times();
+        setup_and_auto();
     }
     if only.is_none_or(|o| o == "counts") {
         let nim = spec::parse("nim:3").unwrap();

@@ -2,7 +2,8 @@
 //! solved by sat, smt and enum side by side in one run, with the thesis's times beside ours.
 //!
 //! `cargo bench --bench synth` (all), `-- thesis` (the thesis's cases only), `-- stars` (5-8
-//! leaves), `-- quick` (the default solver only on the thesis's cases). Further words keep only
+//! leaves), `-- quick` (the default solver only on the thesis's cases), `-- deadlines` (how
+//! soon each backend stops after its deadline passes, on searches that run for seconds). Further words keep only
 //! the cases whose name contains one of them (`-- thesis 'CN(5' 'CN(4,3)'`), and `SYNTH_BENCH_TIMEOUT=<secs>` changes
 //! the per-run timeout of the thesis's cases. Each run is the release `grundy synth` binary with
 //! `--json`; wall seconds include tabulating the data. Every program is also cross-checked by a
@@ -10,7 +11,17 @@
 //! about 25 s); its time is not counted. Output is Markdown.
 
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use grundy::game::spec;
+use grundy::sg::table::TableOptions;
+use grundy::synth::data::Dataset;
+use grundy::synth::enumerate::EnumBackend;
+use grundy::synth::lang::OpSet;
+use grundy::synth::problem::{Problem, Target};
+use grundy::synth::sat::SatBackend;
+use grundy::synth::smt::SmtBackend;
+use grundy::synth::solver::{Backend, Found};
 
 struct Case {
     name: &'static str,
@@ -194,6 +205,71 @@ fn table(
     }
 }
 
+/// The problem of `game` on [0,max)^n with the thesis's instructions at width 8.
+fn problem(game: &str, max: usize, target: Target) -> Problem {
+    let g = spec::parse(game).expect("a built-in game");
+    let data = Dataset::from_box(&g, max, &TableOptions::default()).expect("a small box");
+    let n = g.graph().vertices();
+    Problem::new(data, OpSet::thesis(n), 8, target, None).expect("valid options")
+}
+
+/// How long after a 200 ms deadline each backend returns, on searches that take seconds
+/// without one (the unit tests check that they return `Timeout`; this measures how soon).
+fn deadlines() {
+    const DEADLINE: Duration = Duration::from_millis(200);
+    println!("\n#### Deadlines: seconds from the start to the answer, deadline 0.2 s\n");
+    println!("| backend | search | answer | seconds |");
+    println!("|---|---|---|---|");
+    let cases: [(&str, Box<dyn Backend>, &str, usize, Target, usize); 3] = [
+        (
+            "sat",
+            Box::new(SatBackend::default()),
+            "circular:3,2",
+            5,
+            Target::Zero,
+            6,
+        ),
+        (
+            "smt",
+            Box::new(SmtBackend),
+            "circular:3,2",
+            6,
+            Target::Zero,
+            9,
+        ),
+        (
+            "enum",
+            Box::new(EnumBackend {
+                threads: 2,
+                memory_limit: 8 << 30,
+            }),
+            "circular:4,3",
+            6,
+            Target::Indicator,
+            11,
+        ),
+    ];
+    for (name, backend, game, max, target, length) in cases {
+        let p = problem(game, max, target);
+        let mut search = backend.start(&p, length).expect("a search");
+        for e in 0..p.examples.len() {
+            search.add_example(e).expect("an example");
+        }
+        let t = Instant::now();
+        let found = search.solve(Some(t + DEADLINE)).expect("an answer");
+        let answer = match found {
+            Found::Timeout => "timeout",
+            Found::Refuted => "refuted",
+            Found::Program(_) => "program",
+        };
+        println!(
+            "| {name} | {game} length {length}, all {} examples | {answer} | {:.3} |",
+            p.examples.len(),
+            t.elapsed().as_secs_f64()
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if !args.iter().any(|a| a == "--bench") {
@@ -245,9 +321,11 @@ fn main() {
         ),
         Some("thesis") => side_by_side(),
         Some("stars") => stars(),
+        Some("deadlines") => deadlines(),
         _ => {
             side_by_side();
             stars();
+            deadlines();
         }
     }
 }

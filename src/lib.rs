@@ -12,6 +12,8 @@ pub mod memory;
 pub mod progress;
 pub mod sg;
 pub mod synth;
+#[cfg(test)]
+mod testing;
 pub mod units;
 
 pub use error::Error;

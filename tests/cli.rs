@@ -55,24 +55,29 @@ fn every_engine_agrees_on_the_command_line() {
 fn sg_json_has_the_documented_fields() {
     let out = grundy()
         .args([
-            "sg", "star:3", "0,1,2,3", "--json", "--engine", "cut", "--moves",
+            "sg", "star:3", "0,1,2,3", "--json", "--engine", "cut", "--moves", "--bare",
         ])
         .output()
         .unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    for key in [
-        "game",
-        "position",
-        "nimber",
-        "engine",
-        "nodes",
-        "tt_lookups",
-        "seconds",
-        "winning_moves",
-    ] {
-        assert!(v.get(key).is_some(), "missing {key}: {v}");
-    }
+    assert_eq!(
+        (v["game"].as_str(), v["position"].clone()),
+        (Some("star:3"), serde_json::json!([0, 1, 2, 3]))
+    );
+    // The centre is empty: the leaves are nim heaps 1, 2, 3, whose xor is 0. Bare, the cut
+    // engine searches for it (69 nodes), looking each node up in its table.
+    assert_eq!(
+        (v["nodes"].as_u64(), v["tt_lookups"].as_u64()),
+        (Some(69), Some(69)),
+        "{v}"
+    );
+    assert_eq!(
+        v["engine_reason"],
+        serde_json::Value::Null,
+        "a named engine needs no reason"
+    );
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
     assert_eq!(v["nimber"], 0);
     assert_eq!(v["engine"], "cut");
     assert_eq!(v["winning_moves"], serde_json::json!([]));

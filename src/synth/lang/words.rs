@@ -89,7 +89,9 @@ impl Expr {
             Expr::Const(c) => c.to_string(),
             Expr::Unary(..) => unreachable!("plain expressions have no unary steps"),
             Expr::Binary(op, a, b) => {
+                // A chain of one associative operator needs no parentheses: x1 ^ x2 ^ x3.
                 let wrap = |e: &Expr| match e {
+                    Expr::Binary(inner, ..) if inner == op && op.is_associative() => e.infix(),
                     Expr::Binary(..) => format!("({})", e.infix()),
                     _ => e.infix(),
                 };

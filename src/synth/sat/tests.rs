@@ -95,7 +95,7 @@ fn extended(vars: usize) -> OpSet {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(crate::testing::cases(60, 1000) as u32))]
 
     /// With the program pinned, the circuits compute exactly what the interpreter computes, and
     /// the encoding forbids the program exactly when the rules do.
@@ -348,13 +348,10 @@ fn deadlines_stop_the_solver() {
     }
     let past = Instant::now() - Duration::from_millis(1);
     assert_eq!(search.solve(Some(past)).unwrap(), Found::Timeout);
-    let t = Instant::now();
-    let found = search.solve(Some(t + Duration::from_millis(200))).unwrap();
-    assert!(
-        t.elapsed() < Duration::from_millis(1200),
-        "{:?}",
-        t.elapsed()
-    );
+    // How soon the solver stops is measured by `cargo bench --bench synth -- deadlines`.
+    let found = search
+        .solve(Some(Instant::now() + Duration::from_millis(200)))
+        .unwrap();
     assert_eq!(found, Found::Timeout);
     // A stopped solver stays stopped rather than answering from a broken state.
     assert_eq!(search.solve(None).unwrap(), Found::Timeout);

@@ -87,7 +87,7 @@ fn strategy() -> impl Strategy<Value = (u32, usize, Vec<u32>, u64, Vec<Vec<u64>>
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(ProptestConfig::with_cases(crate::testing::cases(20, 200) as u32))]
 
     #[test]
     fn z3_values_match_the_interpreter((width, len, choices, k, inputs) in strategy()) {
@@ -133,7 +133,6 @@ fn division_remainder_and_shifts_at_the_edges() {
 
 #[test]
 fn p3_zero_and_indicator_are_minimal() {
-    let t = Instant::now();
     // x1 | (x2 - x0) is zero exactly on (a, 0, a): length 5, the dependency bound.
     let zero = boxed("path:3", 6, Target::Zero, false);
     let out = cegis::synthesize(&zero, &SmtBackend, 8, None).unwrap();
@@ -155,7 +154,6 @@ fn p3_zero_and_indicator_are_minimal() {
     );
     assert!(ind.failures(&out.program).is_empty());
     assert_eq!(out.refutations.last().unwrap().by, Method::Smt);
-    eprintln!("P3 zero and indicator: {:.2?}", t.elapsed());
 }
 
 #[test]
@@ -178,15 +176,10 @@ fn the_deadline_stops_z3() {
     for e in (0..problem.examples.len()).step_by(5) {
         s.add_example(e).unwrap();
     }
-    let t = Instant::now();
+    // How soon z3 stops is measured by `cargo bench --bench synth -- deadlines`.
     let found = s
-        .solve(Some(t + std::time::Duration::from_millis(200)))
+        .solve(Some(Instant::now() + std::time::Duration::from_millis(200)))
         .unwrap();
-    assert!(
-        t.elapsed().as_secs_f64() < 2.0,
-        "{found:?} after {:.2?}",
-        t.elapsed()
-    );
     assert!(
         matches!(found, Found::Timeout | Found::Program(_)),
         "{found:?}"
@@ -235,18 +228,18 @@ fn a_passed_deadline_is_a_timeout() {
     assert!(SmtBackend.start(&problem, 0).is_err());
 }
 
-/// Runs `prog args... file` on `text`; `None` (with a note) when `prog` is not installed.
-fn run_tool(prog: &str, args: &[&str], text: &str) -> Option<String> {
+/// Runs `prog args... file` on `text`. The solvers are declared dependencies (scripts/deps
+/// installs them), so a missing one fails the test rather than skipping the check.
+fn run_tool(prog: &str, args: &[&str], text: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("instance");
     std::fs::write(&file, text).unwrap();
-    match Command::new(prog).args(args).arg(&file).output() {
-        Ok(o) => Some(String::from_utf8_lossy(&o.stdout).into_owned()),
-        Err(e) => {
-            eprintln!("note: `{prog}` not runnable ({e}); skipping that check");
-            None
-        }
-    }
+    let out = Command::new(prog)
+        .args(args)
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("`{prog}` is needed (scripts/deps installs it): {e}"));
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]
@@ -266,21 +259,18 @@ fn exported_smtlib_runs_in_z3_and_cvc5_and_decodes() {
         ("z3", &[][..], script(4), sat),
         ("cvc5", &cvc5[..], script(4), script(5)),
     ] {
-        if let Some(out) = run_tool(prog, args, &unsat) {
-            assert!(out.starts_with("unsat"), "{prog}: {out}");
-            let err = decode_smtlib_model(&unsat, &out).unwrap_err().to_string();
-            assert!(err.contains("unsat"), "{err}");
-        }
-        if let Some(out) = run_tool(prog, args, &sat) {
-            let p =
-                decode_smtlib_model(&sat, &out).unwrap_or_else(|e| panic!("{prog}: {e}\n{out}"));
-            let outputs = problem.outputs(&p).unwrap();
-            assert!(
-                some.iter()
-                    .all(|&e| problem.examples[e].holds(|i| outputs[i])),
-                "{prog}: {p}"
-            );
-        }
+        let out = run_tool(prog, args, &unsat);
+        assert!(out.starts_with("unsat"), "{prog}: {out}");
+        let err = decode_smtlib_model(&unsat, &out).unwrap_err().to_string();
+        assert!(err.contains("unsat"), "{err}");
+        let out = run_tool(prog, args, &sat);
+        let p = decode_smtlib_model(&sat, &out).unwrap_or_else(|e| panic!("{prog}: {e}\n{out}"));
+        let outputs = problem.outputs(&p).unwrap();
+        assert!(
+            some.iter()
+                .all(|&e| problem.examples[e].holds(|i| outputs[i])),
+            "{prog}: {p}"
+        );
     }
 }
 
@@ -312,41 +302,6 @@ fn sygus_export_is_balanced_with_one_constraint_per_example() {
     parse_sexps(&text).unwrap();
     assert_eq!(text.matches("(constraint ").count(), examples.len());
     assert!(text.contains("(check-synth)") && text.contains("(define-fun div0"));
-    if let Some(out) = run_tool("cvc5", &["--lang", "sygus2", "--tlimit", "20000"], &text) {
-        assert!(out.contains("(define-fun f"), "cvc5: {out}");
-    }
-}
-
-/// Timings of the thesis cases (run with `--ignored --nocapture`).
-#[test]
-#[ignore]
-fn timings() {
-    let only = std::env::var("GAME").ok();
-    for (game, max) in [("path:3", 6), ("star:3", 6), ("circular:3,2", 6)] {
-        if only.as_deref().is_some_and(|g| g != game) {
-            continue;
-        }
-        let problem = boxed(game, max, Target::Zero, false);
-        let t = Instant::now();
-        let out = cegis::synthesize(&problem, &SmtBackend, 12, None).unwrap();
-        eprintln!(
-            "{game} [0,{max}): {} (length {}, minimal {}) in {:.2?}, {} examples, {} rounds",
-            out.program,
-            out.program.len(),
-            out.minimal,
-            t.elapsed(),
-            out.examples.len(),
-            out.rounds
-        );
-        for r in out
-            .refutations
-            .iter()
-            .filter(|r| r.by != Method::DependencyBound)
-        {
-            eprintln!(
-                "  length {} refuted by {} on {} examples in {:.2} s",
-                r.length, r.by, r.examples, r.seconds
-            );
-        }
-    }
+    let out = run_tool("cvc5", &["--lang", "sygus2", "--tlimit", "20000"], &text);
+    assert!(out.contains("(define-fun f"), "cvc5: {out}");
 }
