@@ -220,7 +220,15 @@ fn deadlines() {
     println!("\n#### Deadlines: seconds from the start to the answer, deadline 0.2 s\n");
     println!("| backend | search | answer | seconds |");
     println!("|---|---|---|---|");
-    let cases: [(&str, Box<dyn Backend>, &str, usize, Target, usize); 3] = [
+    type Case = (
+        &'static str,
+        Box<dyn Backend>,
+        &'static str,
+        usize,
+        Target,
+        usize,
+    );
+    let cases: [Case; 3] = [
         (
             "sat",
             Box::new(SatBackend::default()),
