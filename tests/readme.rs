@@ -1,0 +1,66 @@
+//! Every `grundy` command in the README's `sh` code blocks runs, succeeds, and finishes within
+//! a minute (the README promises it; the runs share one directory, so a command may read what
+//! an earlier one wrote, as a reader following along would).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+/// The README's promise for every command it shows.
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// The `grundy ...` lines of the README's `sh` blocks, in order.
+fn readme_commands() -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("the README");
+    let mut out = Vec::new();
+    let mut in_sh = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(lang) = t.strip_prefix("```") {
+            in_sh = !in_sh && lang == "sh";
+            continue;
+        }
+        if in_sh && t.starts_with("grundy ") {
+            out.push(t.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_readme_command_runs_within_a_minute() {
+    let commands = readme_commands();
+    assert!(commands.len() >= 15, "found {commands:?}");
+    let bin = Path::new(env!("CARGO_BIN_EXE_grundy"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for line in commands {
+        let start = Instant::now();
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(&line)
+            .env("PATH", &path)
+            .current_dir(dir.path())
+            .timeout(LIMIT)
+            .output()
+            .unwrap();
+        let secs = start.elapsed().as_secs_f64();
+        assert!(
+            out.status.success(),
+            "`{line}` failed after {secs:.1} s (exit {:?}; a kill at {} s means too slow): {}",
+            out.status.code(),
+            LIMIT.as_secs(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            !out.stdout.is_empty() || !out.stderr.is_empty(),
+            "`{line}` said nothing"
+        );
+    }
+}
