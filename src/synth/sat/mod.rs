@@ -47,6 +47,7 @@ use encode::Encoder;
 use super::problem::Problem;
 use super::solver::{Backend, Found, LengthSearch, Method};
 use crate::error::Error;
+use crate::files::{self, OutputFile};
 
 /// The SAT backend. With `proof`, every refuted length leaves a DRAT proof
 /// `<proof>.len<L>.drat` next to the CNF it refutes, `<proof>.len<L>.cnf`; `options` choose the
@@ -241,13 +242,13 @@ impl<'p> SatSearch<'p> {
             format!("proof {}", drat_path.display()),
         ];
         let text = dimacs::write(&self.enc, &notes);
-        std::fs::write(&cnf_path, text).map_err(|e| Error::io(&cnf_path, e))?;
-        let file = std::fs::File::create(&drat_path).map_err(|e| Error::io(&drat_path, e))?;
+        // Both files appear whole or not at all (a timed-out proof leaves neither).
+        let mut drat = OutputFile::create(&drat_path)?;
         let flag = Rc::new(Cell::new(deadline));
         let mut solver = Solver::new();
         solver.write_proof(
             DeadlineSink {
-                inner: file,
+                inner: drat.writer(),
                 deadline: flag,
             },
             ProofFormat::Drat,
@@ -256,19 +257,27 @@ impl<'p> SatSearch<'p> {
         for c in self.enc.cnf.iter() {
             solver.add_clause(c);
         }
-        match solver.solve() {
+        let proved = match solver.solve() {
             Ok(false) => {
                 solver
                     .close_proof()
                     .map_err(|e| Error::io(&drat_path, std::io::Error::other(e.to_string())))?;
-                Ok(true)
+                true
             }
-            Ok(true) => Err(Error::internal(format!(
-                "length {length} was refuted incrementally but is satisfiable from scratch"
-            ))),
-            Err(_) if deadline.is_some_and(|d| Instant::now() >= d) => Ok(false),
-            Err(e) => Err(Error::io(&drat_path, std::io::Error::other(e.to_string()))),
+            Ok(true) => {
+                return Err(Error::internal(format!(
+                    "length {length} was refuted incrementally but is satisfiable from scratch"
+                )))
+            }
+            Err(_) if deadline.is_some_and(|d| Instant::now() >= d) => false,
+            Err(e) => return Err(Error::io(&drat_path, std::io::Error::other(e.to_string()))),
+        };
+        drop(solver);
+        if proved {
+            drat.commit()?;
+            files::write(&cnf_path, &text)?;
         }
+        Ok(proved)
     }
 }
 
