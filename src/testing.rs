@@ -14,3 +14,37 @@ pub(crate) fn cases(default: usize, full: usize) -> usize {
         default
     }
 }
+
+/// `count` random valid programs over `vars` variables from `ops` (and pushes, a third of the
+/// instructions), at most 9 instructions long, from a fixed seed.
+pub(crate) fn random_programs(
+    seed: u64,
+    vars: u8,
+    count: usize,
+    ops: &[crate::synth::lang::Op],
+) -> Vec<crate::synth::lang::Program> {
+    use crate::synth::lang::{Op, Program};
+    let mut seed = seed;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let len = 1 + next(9);
+        let p = Program(
+            (0..len)
+                .map(|_| match next(3) {
+                    0 => Op::Push(next(vars as usize) as u8),
+                    _ => ops[next(ops.len())],
+                })
+                .collect(),
+        );
+        if p.is_valid() {
+            out.push(p);
+        }
+    }
+    out
+}

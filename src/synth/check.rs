@@ -166,29 +166,7 @@ mod tests {
             Op::Div,
             Op::One,
         ];
-        let mut seed = 11u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
-        let mut out = Vec::new();
-        while out.len() < count {
-            let len = 1 + next(9);
-            let p = Program(
-                (0..len)
-                    .map(|_| match next(3) {
-                        0 => Op::Push(next(vars as usize) as u8),
-                        _ => ops[next(ops.len())],
-                    })
-                    .collect(),
-            );
-            if p.is_valid() {
-                out.push(p);
-            }
-        }
-        out
+        crate::testing::random_programs(11, vars, count, &ops)
     }
 
     /// On boxes of several games, targets and orbits, the streaming check reports the first

@@ -376,27 +376,8 @@ mod tests {
             Op::Zero,
             Op::One,
         ];
-        let mut seed = 7u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
         let mut described = 0;
-        for _ in 0..20000 {
-            let len = 1 + next(9);
-            let p = Program(
-                (0..len)
-                    .map(|_| match next(3) {
-                        0 => Op::Push(next(3) as u8),
-                        _ => ops[next(ops.len())],
-                    })
-                    .collect(),
-            );
-            if !p.is_valid() {
-                continue;
-            }
+        for p in crate::testing::random_programs(7, 3, 8000, &ops) {
             for width in [1, 2, 3] {
                 let m = mask(width);
                 let Some(expr) = Expr::of(&p) else { continue };

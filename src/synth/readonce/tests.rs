@@ -108,7 +108,8 @@ fn search_finds_a_formula_exactly_when_one_exists() {
     let mut rng = Rng(7);
     let binary = binary();
     let (mut found, mut refuted) = (0, 0);
-    for case in 0..crate::testing::cases(160, 2000) {
+    let cases = crate::testing::cases(160, 2000);
+    for case in 0..cases {
         let k = 2 + case % 4;
         let width = [2u32, 3, 8][case / 4 % 3];
         let m = mask(width);
@@ -215,8 +216,9 @@ fn search_finds_a_formula_exactly_when_one_exists() {
             refuted += 1;
         }
     }
+    // Each answer in at least a fifth of the cases.
     assert!(
-        found > 80 && refuted > 80,
+        found > cases / 5 && refuted > cases / 5,
         "both answers are exercised: {found} / {refuted}"
     );
 }
