@@ -24,7 +24,9 @@ pub fn format_seconds(seconds: f64) -> String {
         s if s < 120.0 => format!("{s:.0} s"),
         s if s < 7200.0 => format!("{:.0} min", s / 60.0),
         s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
-        s => format!("{:.1} days", s / 86_400.0),
+        s if s < 3.0e7 => format!("{:.1} days", s / 86_400.0),
+        s if s < 3.16e13 => format!("{:.0} years", s / 3.156e7),
+        _ => "more than a million years".to_string(),
     }
 }
 
@@ -40,6 +42,8 @@ mod tests {
         assert_eq!(format_seconds(1750.0), "29 min");
         assert_eq!(format_seconds(4.0 * 3600.0), "4.0 h");
         assert_eq!(format_seconds(5.0 * 86_400.0), "5.0 days");
+        assert_eq!(format_seconds(3.156e9), "100 years");
+        assert_eq!(format_seconds(1e20), "more than a million years");
     }
 
     #[test]

@@ -565,6 +565,34 @@ fn auto_says_which_engine_and_why() {
 }
 
 #[test]
+fn numbers_past_their_range_are_refused() {
+    for t in ["nan", "inf", "-1", "1e30"] {
+        one_line(
+            &["synth", "path:3", "--max", "4", &format!("--timeout={t}")],
+            2,
+            "number of seconds",
+        );
+    }
+    one_line(&["sg", "path:3", "5000000000,1,1"], 2, "too many");
+    // Too large to tabulate, and a search would not end: refused, not run for ever.
+    one_line(
+        &["sg", "path:3", "4294967295,4294967295,4294967295"],
+        2,
+        "--engine naive",
+    );
+    one_line(
+        &["table", "path:3", "--max", "99999999999"],
+        2,
+        "too many positions",
+    );
+    one_line(
+        &["synth", "path:3", "--max", "4", "--width", "65"],
+        2,
+        "between 1 and 64",
+    );
+}
+
+#[test]
 fn isolated_vertices_are_named() {
     let out = grundy().args(["info", "complex:0-1,1-9"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

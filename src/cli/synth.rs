@@ -114,7 +114,7 @@ pub struct SynthArgs {
     /// Stop searching after this many seconds: a program found by lifting is then reported as
     /// shortest found, with the undecided length; without one the run ends undecided (exit 3)
     /// with the lengths refuted so far.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<f64>,
     /// Keep SAT refutations as checkable proofs: FILE.len<L>.<ext> per refuted length.
     #[arg(long, value_name = "FILE")]
@@ -144,6 +144,16 @@ pub struct SynthArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A time limit: a finite number of seconds, 0 or more.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!(
+            "expected a number of seconds from 0 to 10^9, got `{s}`"
+        )),
+    }
 }
 
 /// Which examples an exported instance holds.

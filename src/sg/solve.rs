@@ -17,6 +17,10 @@ pub const AUTO_SEARCH: SearchEngine = SearchEngine::Naive;
 /// choice, was excluded by the memory limit alone: that search would run on for hours.
 const REFUSE_SEARCH_SECONDS: f64 = 60.0;
 
+/// `auto` refuses any search estimated past a day, when no table can be made instead: it
+/// would not end in any sitting (path:3 at 2^32 - 1 stones each).
+const REFUSE_ANY_SEARCH_SECONDS: f64 = 86_400.0;
+
 /// A valued position.
 #[derive(Clone, Debug)]
 pub struct Solution {
@@ -106,7 +110,7 @@ fn part_seconds(game: &HypergraphNim, p: &[u32], part: u64, whole: bool) -> f64 
 /// An estimated duration: `~0.25 s`, `<0.01 s`.
 fn about(seconds: f64) -> String {
     let text = format_seconds(seconds);
-    if text.starts_with('<') {
+    if text.starts_with('<') || text.starts_with("more") {
         text
     } else {
         format!("~{text}")
@@ -133,6 +137,13 @@ pub fn resolve(
     let search = search_seconds(game, p);
     let bytes = table::estimate_bytes(game.graph(), &dims, opts.threads);
     let Some(table) = table_seconds(game, &dims).filter(|_| bytes < u64::MAX) else {
+        if search > REFUSE_ANY_SEARCH_SECONDS {
+            return Err(Error::Resource(format!(
+                "the box below the position is too large to tabulate, and a search would take \
+                 {} (estimated); pick --engine naive to search anyway",
+                about(search)
+            )));
+        }
         return Ok(Choice {
             engine: Engine::Search(AUTO_SEARCH),
             reason: Some(format!(
@@ -157,11 +168,11 @@ pub fn resolve(
     if table <= search && search > REFUSE_SEARCH_SECONDS {
         return Err(Error::Resource(format!(
             "tabulating the box below the position needs about {}, over the memory limit of \
-             {}, and a search would take about {} (estimated); raise --mem-limit, or pick \
+             {}, and a search would take {} (estimated); raise --mem-limit, or pick \
              --engine naive to search anyway",
             format_bytes(bytes),
             format_bytes(opts.memory_limit),
-            format_seconds(search)
+            about(search)
         )));
     }
     let over = if fits {
@@ -259,6 +270,8 @@ mod tests {
         assert!(matches!(err, Error::Resource(_)));
         assert!(err.to_string().contains("--mem-limit"), "{err}");
         // A short search is still run, and says why.
+        let far = choose("path:3", &[u32::MAX; 3], 1 << 32).unwrap_err();
+        assert!(far.to_string().contains("too large to tabulate"), "{far}");
         let c = choose("path:3", &[20, 20, 20], 1 << 10).unwrap();
         assert_eq!(c.engine, Engine::Search(AUTO_SEARCH));
         assert!(c.reason.unwrap().contains("over the memory limit"));
