@@ -1,0 +1,27 @@
+//! Helpers shared by the end-to-end tests.
+
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+/// Hang guard: a regression to exponential work fails the test instead of stalling the suite.
+const HANG: Duration = Duration::from_secs(120);
+
+/// The binary under test, with the hang guard.
+pub fn grundy() -> Command {
+    let mut c = Command::cargo_bin("grundy").unwrap();
+    c.timeout(HANG);
+    c
+}
+
+/// Runs `args` and checks: exit `code`, one line on stderr containing `needle`, no panic.
+/// Returns the line.
+pub fn one_line(args: &[&str], code: i32, needle: &str) -> String {
+    let out = grundy().args(args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}

@@ -1,0 +1,199 @@
+//! Where answers go: standard output that fails or closes, and output files that are devices,
+//! FIFOs or links, name one file twice, or are interrupted mid-write.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command as Process, Stdio};
+use std::time::Duration;
+
+use common::{grundy, one_line};
+
+#[test]
+fn a_full_disk_on_stdout_is_one_error_line() {
+    for args in [
+        &["sg", "path:3", "1,2,3"][..],
+        &["info", "path:3"],
+        &["games"],
+        &["synth", "path:3", "--max", "4"],
+        &["verify", "path:3", "--max", "4", "--program", "Push(0)"],
+        &["table", "path:3", "--max", "4"],
+    ] {
+        let out = Process::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(args)
+            .stdout(fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("No space left on device"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_is_quiet() {
+    for args in [
+        &["table", "path:3", "--max", "40"][..],
+        &["sg", "star:4", "3,1,2,3,4", "--moves"],
+    ] {
+        let mut child = Process::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}: {:?}", out.stderr);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_fifos_and_links_are_written_through() {
+    use std::os::unix::fs::{symlink, FileTypeExt};
+    let dir = tempfile::tempdir().unwrap();
+    // /dev/null stays a device (as root, renaming over it would have replaced it).
+    grundy()
+        .args(["table", "path:3", "--max", "3", "--out", "/dev/null"])
+        .assert()
+        .success();
+    assert!(fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    assert!(
+        !Path::new("/dev/null.zeros").exists(),
+        "no zeros file beside a device"
+    );
+
+    // A FIFO is written through to its reader.
+    let fifo = dir.path().join("fifo");
+    assert!(Process::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+    };
+    grundy()
+        .args(["table", "path:3", "--max", "3", "--out"])
+        .arg(&fifo)
+        .assert()
+        .success();
+    let rows = reader.join().unwrap();
+    assert_eq!(rows.lines().count(), 28, "a header and 27 positions");
+    assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+
+    // A link is followed: the file it names is replaced, the link stays.
+    let real = dir.path().join("real.tsv");
+    fs::write(&real, "old").unwrap();
+    let link = dir.path().join("link.tsv");
+    symlink(&real, &link).unwrap();
+    grundy()
+        .args(["table", "path:3", "--max", "3", "--out"])
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(fs::read_to_string(&real).unwrap().lines().count(), 28);
+}
+
+#[test]
+fn two_outputs_in_one_file_are_refused_before_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let same = dir.path().join("same.tsv");
+    let same = same.to_str().unwrap();
+    one_line(
+        &[
+            "table", "path:3", "--max", "4", "--out", same, "--zeros", same,
+        ],
+        2,
+        "same file",
+    );
+    one_line(
+        &[
+            "synth",
+            "path:3",
+            "--max",
+            "4",
+            "--length",
+            "3",
+            "--export-cnf",
+            same,
+            "--export-smt",
+            same,
+        ],
+        2,
+        "same file",
+    );
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    let missing = dir.path().join("no/such/dir/t.tsv");
+    one_line(
+        &[
+            "table",
+            "path:3",
+            "--max",
+            "4",
+            "--out",
+            missing.to_str().unwrap(),
+        ],
+        2,
+        "No such file",
+    );
+}
+
+/// SIGTERM while the table is being written: the temporary file is removed, nothing is left.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_table_leaves_no_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.tsv");
+    let mut child = Process::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["table", "projective-plane", "--max", "14", "--out"])
+        .arg(&out)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the temporary files exist, so the signal lands mid-run.
+    let partial = || {
+        fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().ends_with(".partial")
+            })
+            .count()
+    };
+    let mut waited = 0;
+    while partial() < 2 && waited < 6000 {
+        std::thread::sleep(Duration::from_millis(5));
+        waited += 5;
+    }
+    assert_eq!(partial(), 2, "the table and its zeros are being written");
+    let pid = child.id().to_string();
+    assert!(Process::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let left: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
