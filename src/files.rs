@@ -7,7 +7,7 @@
 //! a device would destroy it. Temporary files in flight are listed, so that a signal handler can
 //! remove them ([`remove_partial`]) before the process ends.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -16,25 +16,42 @@ use tempfile::NamedTempFile;
 
 use crate::error::Error;
 
-/// Temporary files being written now.
-static PARTIAL: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Temporary files being written now, and whether the process is ending (then no new one is
+/// made). Temporary files are created and deleted while this is locked, so the signal handler
+/// sees every one that exists.
+static PARTIAL: Mutex<Partial> = Mutex::new(Partial {
+    paths: Vec::new(),
+    ending: false,
+});
 
-/// Removes every temporary file still being written: for a handler of SIGINT or SIGTERM,
-/// which ends the process without running destructors.
-pub fn remove_partial() {
-    remove_partial_where(|_| true);
+struct Partial {
+    paths: Vec<PathBuf>,
+    ending: bool,
 }
 
+fn partial() -> std::sync::MutexGuard<'static, Partial> {
+    PARTIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes every temporary file still being written, and refuses new ones: for a handler of
+/// SIGINT or SIGTERM, which ends the process without running destructors.
+pub fn remove_partial() {
+    let mut partial = partial();
+    partial.ending = true;
+    for p in &partial.paths {
+        let _ = fs::remove_file(p);
+    }
+}
+
+#[cfg(test)]
 fn remove_partial_where(pick: impl Fn(&Path) -> bool) {
-    let paths = PARTIAL.lock().unwrap_or_else(|e| e.into_inner());
-    for p in paths.iter().filter(|p| pick(p)) {
+    for p in partial().paths.iter().filter(|p| pick(p)) {
         let _ = fs::remove_file(p);
     }
 }
 
 fn forget_partial(path: &Path) {
-    let mut paths = PARTIAL.lock().unwrap_or_else(|e| e.into_inner());
-    paths.retain(|p| p != path);
+    partial().paths.retain(|p| p != path);
 }
 
 /// Where an output file's bytes go.
@@ -44,8 +61,9 @@ enum Sink {
         out: BufWriter<NamedTempFile>,
         target: PathBuf,
     },
-    /// A device, FIFO or socket, written directly.
-    Through(BufWriter<File>),
+    /// A device, FIFO or socket, written directly; the process's own standard output or
+    /// error when the path names it (`/dev/stdout`), so that its offset and append mode hold.
+    Through(BufWriter<Box<dyn Write + Send>>),
 }
 
 /// A file being written; see the module documentation.
@@ -74,10 +92,24 @@ pub fn resolve(path: &Path) -> PathBuf {
     p
 }
 
-/// Whether writing to `path` goes straight through (it exists and is neither a regular file nor
-/// a directory, after following links).
+/// Whether writing to `path` goes straight through: it exists and is neither a regular file
+/// nor a directory after following links, or it lies in `/dev` or `/proc` (`/dev/stdout` may be
+/// a link to a regular file, which must not be replaced).
 pub fn is_special(path: &Path) -> bool {
-    fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+    let system = |p: &Path| p.starts_with("/dev") || p.starts_with("/proc");
+    system(path)
+        || system(&resolve(path))
+        || fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// The process's own standard output (1) or error (2), when `path` names one of them.
+fn own_stream(path: &Path) -> Option<u8> {
+    let name = path.to_str()?;
+    match name {
+        "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1" => Some(1),
+        "/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2" => Some(2),
+        _ => None,
+    }
 }
 
 impl OutputFile {
@@ -85,18 +117,19 @@ impl OutputFile {
     /// exist or cannot be written fails before any work.
     pub fn create(path: &Path) -> Result<Self, Error> {
         let err = |e: io::Error| Error::io(path, e);
-        match fs::metadata(path) {
-            Ok(m) if m.is_dir() => {
-                return Err(err(io::Error::other("is a directory, not a file")));
-            }
-            Ok(m) if !m.is_file() => {
-                let file = OpenOptions::new().write(true).open(path).map_err(err)?;
-                return Ok(OutputFile {
-                    path: path.to_path_buf(),
-                    sink: Some(Sink::Through(BufWriter::with_capacity(1 << 20, file))),
-                });
-            }
-            _ => {}
+        if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            return Err(err(io::Error::other("is a directory, not a file")));
+        }
+        if is_special(path) {
+            let out: Box<dyn Write + Send> = match own_stream(path) {
+                Some(1) => Box::new(io::stdout()),
+                Some(_) => Box::new(io::stderr()),
+                None => Box::new(OpenOptions::new().write(true).open(path).map_err(err)?),
+            };
+            return Ok(OutputFile {
+                path: path.to_path_buf(),
+                sink: Some(Sink::Through(BufWriter::with_capacity(1 << 20, out))),
+            });
         }
         let target = resolve(path);
         let dir = match target.parent() {
@@ -104,23 +137,34 @@ impl OutputFile {
             _ => PathBuf::from("."),
         };
         let name = target.file_name().unwrap_or_default().to_string_lossy();
-        // A replaced file keeps its permissions; a new one gets the umask's, as `File::create`.
-        #[cfg(unix)]
-        let mode = {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = fs::metadata(&target).map_or(0o666, |m| m.permissions().mode() & 0o7777);
-            fs::Permissions::from_mode(mode)
-        };
         let prefix = format!(".{name}.");
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".partial");
+        // A new file gets the umask's permissions, as `File::create` would give it.
         #[cfg(unix)]
-        builder.permissions(mode);
-        let tmp = builder.tempfile_in(&dir).map_err(err)?;
-        PARTIAL
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(tmp.path().to_path_buf());
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(fs::Permissions::from_mode(0o666));
+        }
+        let tmp = {
+            let mut partial = partial();
+            if partial.ending {
+                return Err(err(io::Error::other("the process is ending")));
+            }
+            let tmp = builder.tempfile_in(&dir).map_err(err)?;
+            partial.paths.push(tmp.path().to_path_buf());
+            tmp
+        };
+        // A replaced file keeps its permissions (not filtered by the umask this time).
+        if let Ok(meta) = fs::metadata(&target) {
+            let mut perms = meta.permissions();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                perms.set_mode(perms.mode() & 0o777);
+            }
+            tmp.as_file().set_permissions(perms).map_err(err)?;
+        }
         Ok(OutputFile {
             path: path.to_path_buf(),
             sink: Some(Sink::Temporary {
@@ -147,9 +191,12 @@ impl OutputFile {
                 let tmp = out.into_inner().map_err(|e| err(e.into_error()))?;
                 tmp.as_file().sync_all().map_err(err)?;
                 let tmp_path = tmp.path().to_path_buf();
-                let result = tmp.persist(&target).map(drop).map_err(|e| err(e.error));
+                // Renamed while the list is locked: the handler sees it in flight or done.
+                let _partial = partial();
+                let result = tmp.persist(&target).map(drop);
+                drop(_partial);
                 forget_partial(&tmp_path);
-                result
+                result.map_err(|e| err(e.error))
             }
         }
     }
@@ -163,8 +210,10 @@ impl OutputFile {
 impl Drop for OutputFile {
     fn drop(&mut self) {
         if let Some(Sink::Temporary { out, .. }) = self.sink.take() {
-            // Not committed: an error happened. The temporary file removes itself.
-            forget_partial(out.get_ref().path());
+            // Not committed: an error happened. The file goes first, then its listing.
+            let path = out.get_ref().path().to_path_buf();
+            drop(out);
+            forget_partial(&path);
         }
     }
 }
@@ -193,6 +242,24 @@ fn identity(path: &Path) -> PathBuf {
         (Ok(d), Some(name)) => d.join(name),
         _ => target,
     }
+}
+
+/// Refuses, before any work, two outputs that would land in the same file, and an output that
+/// would replace one of the inputs (`--data t.tsv --export-cnf t.tsv`). Each path comes with
+/// the option that named it.
+pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Result<(), Error> {
+    check_distinct(outputs)?;
+    for (a, pa) in outputs {
+        for (b, pb) in inputs {
+            if identity(pa) == identity(pb) && !is_special(pa) {
+                return Err(Error::Usage(format!(
+                    "{a} would overwrite {b}, {}",
+                    pb.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Refuses two outputs that would land in the same file, before any work.
@@ -241,7 +308,7 @@ mod tests {
         f.commit().unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "whole\n");
         assert_eq!(entries(dir.path()), ["t.tsv"]);
-        let listed = PARTIAL.lock().unwrap().clone();
+        let listed = partial().paths.clone();
         assert!(!listed.iter().any(|p| p.starts_with(dir.path())));
     }
 
@@ -250,7 +317,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = OutputFile::create(&dir.path().join("t.tsv")).unwrap();
         assert_eq!(entries(dir.path()).len(), 1);
-        let listed = PARTIAL.lock().unwrap().clone();
+        let listed = partial().paths.clone();
         assert!(listed.iter().any(|p| p.starts_with(dir.path())));
         // Only this test's files: other tests write theirs at the same time.
         remove_partial_where(|p| p.starts_with(dir.path()));
@@ -267,7 +334,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real.tsv");
         fs::write(&real, "old").unwrap();
-        fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).unwrap();
+        fs::set_permissions(&real, fs::Permissions::from_mode(0o664)).unwrap();
         let link = dir.path().join("link.tsv");
         symlink("real.tsv", &link).unwrap();
         write(&link, "new").unwrap();
@@ -277,7 +344,10 @@ mod tests {
             .is_symlink());
         assert_eq!(fs::read_to_string(&real).unwrap(), "new");
         let mode = fs::metadata(&real).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o640, "a replaced file keeps its permissions");
+        assert_eq!(
+            mode, 0o664,
+            "a replaced file keeps its permissions, past the umask"
+        );
         // A dangling link: the file it names is created.
         let dangling = dir.path().join("dangling");
         symlink("made.tsv", &dangling).unwrap();
@@ -309,5 +379,12 @@ mod tests {
         assert!(check_distinct(&[("--out", &a), ("--zeros", &around)]).is_err());
         let null = Path::new("/dev/null");
         check_distinct(&[("--out", null), ("--zeros", null)]).unwrap();
+        check_outputs(&[("--out", &b)], &[("--data", &a)]).unwrap();
+        let err = check_outputs(&[("--export-cnf", &a)], &[("--data", &around)]).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("--export-cnf would overwrite --data"),
+            "{err}"
+        );
     }
 }

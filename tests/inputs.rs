@@ -371,8 +371,9 @@ fn numbers_past_their_range_are_refused() {
         2,
         "--engine naive",
     );
+    one_line(&["table", "path:3", "--max", "99999999999"], 2, "past 2^32");
     one_line(
-        &["table", "path:3", "--max", "99999999999"],
+        &["table", "path:3", "--max", "4000000000"],
         2,
         "too many positions",
     );
@@ -399,5 +400,54 @@ fn isolated_vertices_are_named() {
     assert!(
         text.contains("x2 lies in no face with another vertex"),
         "{text}"
+    );
+}
+
+#[test]
+fn sizes_that_would_exhaust_memory_or_time_are_refused() {
+    // --moves values every successor: four billion of them are refused, not allocated.
+    one_line(&["sg", "nim:1", "4000000000", "--moves"], 2, "--moves");
+    // A lone pile is its own value: auto does not tabulate ten million positions for it.
+    grundy()
+        .args(["sg", "nim:1", "10000000"])
+        .assert()
+        .success()
+        .stdout("10000000\n");
+    // A simplex on 20 vertices has a million faces; its maximal face is found at once.
+    let simplex = format!(
+        "complex:{}",
+        (0..20).map(|v| v.to_string()).collect::<Vec<_>>().join("-")
+    );
+    let out = grundy()
+        .args(["info", &simplex, "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["maximal_faces"].as_array().unwrap().len(), 1);
+    assert_eq!(v["faces"].as_array().unwrap().len(), (1 << 20) - 1);
+}
+
+#[test]
+fn verify_on_data_takes_no_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("p3.tsv");
+    grundy()
+        .args(["table", "path:3", "--max", "3", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    one_line(
+        &[
+            "verify",
+            "--data",
+            table.to_str().unwrap(),
+            "--program",
+            "Push(0)",
+            "--engine",
+            "lv",
+        ],
+        2,
+        "with --data the file holds them",
     );
 }

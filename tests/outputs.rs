@@ -190,10 +190,124 @@ fn an_interrupted_table_leaves_no_partial_file() {
         .unwrap()
         .success());
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130));
+    assert_eq!(status.code(), Some(128 + 15), "SIGTERM");
     let left: Vec<String> = fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// A closed pipe on standard output does not cost the zeros file its rows.
+#[test]
+fn a_closed_pipe_still_writes_the_zeros_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = dir.path().join("z.tsv");
+    let mut child = Process::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["table", "path:3", "--max", "60", "--zeros"])
+        .arg(&zeros)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    // P3's zero positions are (a,0,a): 60 of them, and the header.
+    assert_eq!(fs::read_to_string(&zeros).unwrap().lines().count(), 61);
+}
+
+/// `--out /dev/stdout` writes to the process's own standard output: appending to a file
+/// keeps what the file held, and no `.zeros` file is made beside /dev/stdout.
+#[test]
+fn dev_stdout_appends_where_stdout_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.tsv");
+    fs::write(&log, "kept\n").unwrap();
+    let file = fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let status = Process::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["table", "path:3", "--max", "2", "--out", "/dev/stdout"])
+        .stdout(file)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("kept\nx0\tx1\tx2\tsg\n"), "{text}");
+    assert_eq!(text.lines().count(), 1 + 1 + 8);
+}
+
+#[test]
+fn outputs_never_replace_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("t.tsv");
+    grundy()
+        .args(["table", "path:3", "--max", "3", "--out"])
+        .arg(&data)
+        .assert()
+        .success();
+    let before = fs::read_to_string(&data).unwrap();
+    let d = data.to_str().unwrap();
+    one_line(
+        &["synth", "--data", d, "--length", "3", "--export-cnf", d],
+        2,
+        "--export-cnf would overwrite --data",
+    );
+    assert_eq!(fs::read_to_string(&data).unwrap(), before);
+    let game = dir.path().join("k.json");
+    fs::write(&game, r#"{"vertices": 2, "faces": [[0, 1]]}"#).unwrap();
+    let spec = format!("complex-file:{}", game.display());
+    let g = game.to_str().unwrap();
+    one_line(
+        &["table", &spec, "--max", "2", "--out", g],
+        2,
+        "would overwrite the game's file",
+    );
+    let proof = dir.path().join("p");
+    let clash = dir.path().join("p.len5.cnf");
+    one_line(
+        &[
+            "synth",
+            "path:3",
+            "--max",
+            "3",
+            "--solver",
+            "sat",
+            "--proof",
+            proof.to_str().unwrap(),
+            "--length",
+            "5",
+            "--export-cnf",
+            clash.to_str().unwrap(),
+            "--export-examples",
+            "cegis",
+        ],
+        2,
+        "collide with the proofs",
+    );
+}
+
+/// Exporting without a search still answers `--json` with one object: what was written.
+#[test]
+fn an_export_alone_is_one_json_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("p3.cnf");
+    let out = grundy()
+        .args([
+            "synth",
+            "path:3",
+            "--max",
+            "3",
+            "--length",
+            "3",
+            "--json",
+            "--export-cnf",
+        ])
+        .arg(&cnf)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exported"][0]["format"], "dimacs");
+    assert_eq!(v["exported"][0]["examples"], 27);
+    assert!(Path::new(v["exported"][0]["path"].as_str().unwrap()).exists());
 }

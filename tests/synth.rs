@@ -448,3 +448,44 @@ fn without_zero_and_one_every_solver_builds_the_constant_and_agrees() {
         );
     }
 }
+
+/// A model of an instance that held all the data, whose program fails the data, is a wrong
+/// model (exit 2), not a counterexample.
+#[test]
+fn a_wrong_model_of_a_whole_instance_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = export_cnf(dir.path(), "6");
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    assert!(text.contains("c note grundy examples all"));
+    // The opcode variables of a valid program that is no classifier of P3.
+    let wanted = [
+        "Push(0)",
+        "Push(1)",
+        "Plus",
+        "Push(2)",
+        "Plus",
+        "BooleanNot",
+    ];
+    let lits: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("c op "))
+        .filter_map(|rest| {
+            let w: Vec<&str> = rest.split_whitespace().collect();
+            let step: usize = w[0].parse().unwrap();
+            (wanted[step] == w[1]).then(|| w[2].to_string())
+        })
+        .collect();
+    assert_eq!(lits.len(), 6, "every step lists its instruction");
+    let model = dir.path().join("wrong.out");
+    std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))).unwrap();
+    let out = grundy()
+        .args(["decode", "--cnf"])
+        .arg(&cnf)
+        .arg("--model")
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("fails an example the instance holds"), "{err}");
+}

@@ -62,8 +62,10 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
         });
     }
     let failures = problem.failures(&program);
-    // A model must satisfy the examples its instance held; anything else is a wrong model.
-    if let Some(&bad) = subset.iter().flatten().find(|e| failures.contains(e)) {
+    // A model must satisfy the examples its instance held (all of them when no example set
+    // is recorded); anything else is a wrong model, or data changed since the export.
+    let held = |e: &usize| subset.as_ref().is_none_or(|s| s.contains(e));
+    if let Some(&bad) = failures.iter().find(|e| held(e)) {
         let why = verify::describe(&problem, &program, &problem.examples[bad]);
         let msg = format!("the model's program fails an example the instance holds: {why}");
         return Err(Error::Data {
@@ -108,15 +110,9 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     }
     Ok(match first_failure {
         None => Status::Answered,
-        Some(why) => {
-            let held = if subset.is_some() {
-                "satisfies the exported examples but "
-            } else {
-                ""
-            };
-            Status::Counterexample(format!(
-                "the decoded program {held}fails on the data: {why}"
-            ))
-        }
+        // Only an instance that held a subset of the examples can meet this.
+        Some(why) => Status::Counterexample(format!(
+            "the decoded program satisfies the exported examples but fails on the data: {why}"
+        )),
     })
 }

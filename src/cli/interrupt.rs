@@ -1,15 +1,23 @@
-//! Ctrl-C and SIGTERM: temporary output files are removed before the process ends, so an
-//! interrupted `table --out` leaves neither a partial file nor its temporary behind.
+//! Ctrl-C, SIGTERM and SIGHUP: temporary output files are removed before the process ends, so
+//! an interrupted `table --out` leaves neither a partial file nor its temporary behind. The exit
+//! code is 128 plus the signal's number, as shells report it (130 for Ctrl-C).
 
-/// The exit code of a run ended by a signal (128 + SIGINT, as shells report it).
-const INTERRUPTED: i32 = 130;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 
-/// Installs the handler once, at start-up.
+/// Installs the handler once, at start-up: a thread waits for the signals.
 pub fn install() {
-    // Failing to install (a handler already set by an embedding program) only loses the clean-up.
-    let _ = ctrlc::set_handler(|| {
-        crate::files::remove_partial();
-        eprintln!("grundy: interrupted");
-        std::process::exit(INTERRUPTED);
-    });
+    // Failing to install (no thread, or handlers refused) only loses the clean-up.
+    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("grundy-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                crate::files::remove_partial();
+                eprintln!("grundy: interrupted");
+                std::process::exit(128 + signal);
+            }
+        });
 }

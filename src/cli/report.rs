@@ -43,16 +43,31 @@ fn refutation_text(r: &[Refutation]) -> String {
     parts.join(", ")
 }
 
-/// Prints the result of `synth`.
-pub fn print(
-    problem: &Problem,
-    game: Option<&HypergraphNim>,
-    o: &Outcome,
-    solver: &str,
-    data_seconds: f64,
-    cross: Option<&CrossCheck>,
-    json: bool,
-) -> Result<(), Error> {
+/// What `synth` found, and around it what the report mentions.
+pub struct Report<'a> {
+    pub problem: &'a Problem,
+    pub game: Option<&'a HypergraphNim>,
+    pub outcome: &'a Outcome,
+    /// The `--solver` name.
+    pub solver: &'a str,
+    /// Seconds spent making the data.
+    pub data_seconds: f64,
+    pub cross: Option<&'a CrossCheck>,
+    /// The files exported, as JSON objects.
+    pub exported: &'a [serde_json::Value],
+}
+
+/// Prints the result of `synth`: text, or one JSON object.
+pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
+    let Report {
+        problem,
+        game,
+        outcome: o,
+        solver,
+        data_seconds,
+        cross,
+        exported,
+    } = *report;
     let mut out = Out::new();
     let n = problem.vars();
     let vars = match game {
@@ -135,6 +150,7 @@ pub fn print(
                 "cross_check": cross.map(|c| c.seconds),
             },
             "cross_check": cross,
+            "exported": exported,
         });
         return out.json(&obj);
     }

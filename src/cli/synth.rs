@@ -6,10 +6,13 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::output::Out;
 use super::progress::Bar;
+use super::report::Report;
 use super::Status;
 use crate::error::Error;
 use crate::files::{self, OutputFile};
+use crate::game::spec;
 use crate::sg::table::TableOptions;
 use crate::sg::SearchEngine;
 use crate::synth::auto::AutoBackend;
@@ -149,7 +152,7 @@ pub struct SynthArgs {
 /// A time limit: a finite number of seconds, 0 or more.
 fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 && v < 1e9 => Ok(v),
+        Ok(v) if (0.0..1e9).contains(&v) => Ok(v),
         _ => Err(format!(
             "expected a number of seconds from 0 to 10^9, got `{s}`"
         )),
@@ -220,7 +223,29 @@ impl Exports {
         .into_iter()
         .filter_map(|(name, p)| p.as_deref().map(|p| (name, p)))
         .collect();
-        files::check_distinct(&named)?;
+        let mut inputs: Vec<(&str, &Path)> = Vec::new();
+        if let Some(p) = &args.problem.data {
+            inputs.push(("--data", p));
+        }
+        if let Some(p) = args.problem.game.as_deref().and_then(spec::input_file) {
+            inputs.push(("the game's file", p));
+        }
+        files::check_outputs(&named, &inputs)?;
+        // The proofs are FILE.len<L>.cnf and .drat, for lengths not known yet.
+        if let Some(proof) = &args.proof {
+            let mut stem = proof.as_os_str().to_owned();
+            stem.push(".len");
+            let stem = stem.to_string_lossy().into_owned();
+            if let Some((name, p)) = named
+                .iter()
+                .find(|(_, p)| p.to_string_lossy().starts_with(&stem))
+            {
+                return Err(Error::Usage(format!(
+                    "{name} {} would collide with the proofs {stem}<L>.cnf/.drat",
+                    p.display()
+                )));
+            }
+        }
         let create = |p: &Option<PathBuf>| p.as_deref().map(OutputFile::create).transpose();
         Ok(Exports {
             cnf: create(&args.export_cnf)?,
@@ -248,6 +273,9 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
     }
     let setup = args.problem.setup();
     let game = setup.game()?;
+    if args.verify_max.is_some() && game.is_none() {
+        return Err(Error::Usage("--verify-max needs a GAME".into()));
+    }
     let memory = args.problem.memory_limit()?;
     let problem = setup.problem(game.as_ref(), &args.problem.table_options()?)?;
     let data_seconds = t0.elapsed().as_secs_f64();
@@ -271,10 +299,16 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
         };
         Some(search(&problem, backend.as_ref(), args.max_len, deadline)?)
     };
-    if exports.any() {
-        export(args, exports, &setup, &problem, outcome.as_ref())?;
-    }
+    let exported = if exports.any() {
+        export(args, exports, &setup, &problem, outcome.as_ref())?
+    } else {
+        Vec::new()
+    };
     let Some(outcome) = outcome else {
+        // Exported without a search: the files are the answer.
+        if args.json {
+            Out::new().json(&serde_json::json!({ "exported": exported }))?;
+        }
         return Ok(Status::Answered);
     };
     let cross = match args.verify_max {
@@ -295,15 +329,16 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
         }
         None => None,
     };
-    super::report::print(
-        &problem,
-        game.as_ref(),
-        &outcome,
-        backend.method().name(),
+    let report = Report {
+        problem: &problem,
+        game: game.as_ref(),
+        outcome: &outcome,
+        solver: backend.method().name(),
         data_seconds,
-        cross.as_ref(),
-        args.json,
-    )?;
+        cross: cross.as_ref(),
+        exported: &exported,
+    };
+    super::report::print(&report, args.json)?;
     match cross.and_then(|c| c.counterexample) {
         Some(bad) => Ok(Status::Counterexample(format!(
             "the program fails on the larger box at {bad}"
@@ -318,7 +353,7 @@ fn export(
     setup: &Setup,
     problem: &Problem,
     outcome: Option<&Outcome>,
-) -> Result<(), Error> {
+) -> Result<Vec<serde_json::Value>, Error> {
     let (examples, which): (Vec<usize>, String) = match outcome {
         None => ((0..problem.examples.len()).collect(), "all".to_string()),
         Some(o) => (
@@ -351,7 +386,8 @@ fn export(
             smt::export_smtlib(problem, l, e, &[]).map(|s| s.len())
         })?;
     }
-    let write = |file: OutputFile, text: String| -> Result<(), Error> {
+    let mut written = Vec::new();
+    let mut write = |file: OutputFile, format: &str, text: String| -> Result<(), Error> {
         let mut file = file;
         let path = file.path().to_path_buf();
         file.writer()
@@ -363,18 +399,33 @@ fn export(
             path.display(),
             examples.len()
         );
+        written.push(serde_json::json!({
+            "path": path,
+            "format": format,
+            "length": args.length.filter(|_| format != "sygus"),
+            "examples": examples.len(),
+            "which": which,
+        }));
         Ok(())
     };
     if let Some(f) = exports.cnf {
         let length = args.length.expect("required by clap");
-        write(f, sat::export_dimacs(problem, length, &examples, &notes)?)?;
+        write(
+            f,
+            "dimacs",
+            sat::export_dimacs(problem, length, &examples, &notes)?,
+        )?;
     }
     if let Some(f) = exports.smt {
         let length = args.length.expect("required by clap");
-        write(f, smt::export_smtlib(problem, length, &examples, &notes)?)?;
+        write(
+            f,
+            "smtlib",
+            smt::export_smtlib(problem, length, &examples, &notes)?,
+        )?;
     }
     if let Some(f) = exports.sygus {
-        write(f, smt::export_sygus(problem, &examples, &notes)?)?;
+        write(f, "sygus", smt::export_sygus(problem, &examples, &notes)?)?;
     }
-    Ok(())
+    Ok(written)
 }

@@ -88,7 +88,11 @@ pub fn run(args: &TableArgs) -> Result<Status, Error> {
             p,
         ));
     }
-    files::check_distinct(&named)?;
+    let inputs: Vec<(&str, &Path)> = spec::input_file(&args.game)
+        .map(|p| ("the game's file", p))
+        .into_iter()
+        .collect();
+    files::check_outputs(&named, &inputs)?;
     let mut out = args.out.as_deref().map(OutputFile::create).transpose()?;
     let mut zeros = zeros.as_deref().map(OutputFile::create).transpose()?;
 
@@ -129,32 +133,43 @@ pub fn run(args: &TableArgs) -> Result<Status, Error> {
         Some(p) => Error::io(p, e),
         None => stdout_error(e),
     };
-    args.format.header(w, n).map_err(io_err)?;
+    // Standard output closed early (`| head`) no longer wants rows; a zeros file is still
+    // written whole, and without one the run ends quietly.
+    let zeros_pending = zeros.is_some();
+    let mut rows_wanted = true;
+    let emit = |written: io::Result<()>, wanted: &mut bool| match written {
+        Err(e) if args.out.is_none() && zeros_pending && e.kind() == io::ErrorKind::BrokenPipe => {
+            *wanted = false;
+            Ok(())
+        }
+        other => other.map_err(io_err),
+    };
+    let zeros_path = zeros.as_ref().map(|z| z.path().to_path_buf());
+    let zeros_err = |e: io::Error| Error::io(zeros_path.as_deref().unwrap_or(Path::new("")), e);
+    emit(args.format.header(w, n), &mut rows_wanted)?;
     if let Some(z) = zeros.as_mut() {
-        let path = z.path().to_path_buf();
-        args.format
-            .header(z.writer(), n)
-            .map_err(|e| Error::io(&path, e))?;
+        args.format.header(z.writer(), n).map_err(zeros_err)?;
     }
     let (mut rows, mut zero_rows) = (0u64, 0u64);
     let mut p = vec![0u32; n];
     for &v in values.as_slice() {
         if !args.orbits || game.symmetry().is_canonical(&p) {
-            args.format.row(w, &p, v).map_err(io_err)?;
+            if rows_wanted {
+                emit(args.format.row(w, &p, v), &mut rows_wanted)?;
+            }
             rows += 1;
             if v == 0 {
                 zero_rows += 1;
                 if let Some(z) = zeros.as_mut() {
-                    let path = z.path().to_path_buf();
-                    args.format
-                        .row(z.writer(), &p, v)
-                        .map_err(|e| Error::io(&path, e))?;
+                    args.format.row(z.writer(), &p, v).map_err(zeros_err)?;
                 }
             }
         }
         grid.advance(&mut p);
     }
-    w.flush().map_err(io_err)?;
+    if rows_wanted {
+        emit(w.flush(), &mut rows_wanted)?;
+    }
     let what = if args.orbits {
         "orbit representatives"
     } else {

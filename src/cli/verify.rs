@@ -19,10 +19,10 @@ pub struct VerifyArgs {
     /// The program, e.g. "Push(2) Push(0) BooleanEq Push(1) RightShift BooleanNot".
     #[arg(long)]
     program: String,
-    /// Search engine recomputing the values on the box: naive, lv, def, scut, cut with
-    /// suffixes _R _E _cE _A.
-    #[arg(long, default_value = "naive", value_parser = parse_engine)]
-    engine: SearchEngine,
+    /// Search engine recomputing the values on the box: naive (the default), lv, def, scut,
+    /// cut with suffixes _R _E _cE _A.
+    #[arg(long, value_parser = parse_engine)]
+    engine: Option<SearchEngine>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -45,6 +45,12 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
     let game = setup.game()?;
     let mut out = Out::new();
     let found = if setup.data.is_some() {
+        if args.engine.is_some() {
+            return Err(Error::Usage(
+                "--engine recomputes values on a box (--max); with --data the file holds them"
+                    .into(),
+            ));
+        }
         // The data file is the reference: the program is checked on every row.
         let problem = setup.problem(game.as_ref(), &args.problem.table_options()?)?;
         let bad = verify::on_data(&problem, &program)?;
@@ -74,7 +80,8 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
             .ok_or_else(|| Error::Usage("verify needs --max D (or --data FILE)".into()))?;
         let bar = Bar::new(!args.json);
         let memory = args.problem.memory_limit()?;
-        let c = verify::on_box(&game, &program, &setup, max, args.engine, memory, &bar)?;
+        let engine = args.engine.unwrap_or(SearchEngine::Naive);
+        let c = verify::on_box(&game, &program, &setup, max, engine, memory, &bar)?;
         if args.json {
             out.json(&serde_json::json!({
                 "program": program.names(),

@@ -16,11 +16,16 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// The box with these sides; refused when a side is empty or the positions cannot be
-    /// counted in a `usize`.
+    /// The box with these sides; refused when a side is empty, a coordinate would not fit in
+    /// a `u32` (the stones of a pile), or the positions cannot be counted in a `usize`.
     pub fn new(sides: &[usize]) -> Result<Self, Error> {
         if let Some(i) = sides.iter().position(|&d| d == 0) {
             return Err(Error::Usage(format!("side {i} of the box is empty")));
+        }
+        if let Some(&d) = sides.iter().find(|&&d| d as u64 > u64::from(u32::MAX) + 1) {
+            return Err(Error::Resource(format!(
+                "a side of {d} holds piles past 2^32 stones"
+            )));
         }
         let mut strides = vec![1usize; sides.len()];
         let mut len = 1usize;
@@ -115,7 +120,8 @@ impl Grid {
     }
 
     /// Steps `p` to the next position in row-major order; false (and `p` back at the origin)
-    /// after the last one.
+    /// after the last one. Coordinates fit `T` when the sides do (`u32` always: see
+    /// [`Grid::new`]).
     pub fn advance<T: Copy + Into<u64> + TryFrom<u64> + Default>(&self, p: &mut [T]) -> bool {
         for (x, &d) in p.iter_mut().zip(&self.sides).rev() {
             let next: u64 = (*x).into() + 1;
@@ -179,6 +185,11 @@ mod tests {
     #[test]
     fn sizes_are_checked() {
         assert!(Grid::new(&[3, 0]).is_err());
+        assert!(Grid::new(&[1 << 32]).is_ok());
+        assert!(Grid::new(&[(1 << 32) + 1])
+            .unwrap_err()
+            .to_string()
+            .contains("2^32"));
         let err = Grid::cube(64, 1 << 20).unwrap_err();
         assert!(err.to_string().contains("too many positions"), "{err}");
         assert_eq!(Grid::count(&[1 << 20; 4]), Some(1 << 80));

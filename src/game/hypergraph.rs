@@ -132,11 +132,21 @@ impl Hypergraph {
     fn from_face_set(n: usize, set: AHashSet<u64>, closed_downward: bool) -> Self {
         let mut faces: Vec<u64> = set.iter().copied().collect();
         faces.sort_by(face_order);
-        let mut maximal: Vec<u64> = faces
-            .iter()
-            .copied()
-            .filter(|&f| !faces.iter().any(|&g| g != f && g & f == f))
-            .collect();
+        // In a complex a face is maximal when no one-vertex extension is a face (linear in the
+        // faces: a 20-vertex simplex has a million); a hypergraph's listed faces are compared.
+        let mut maximal: Vec<u64> = if closed_downward {
+            faces
+                .iter()
+                .copied()
+                .filter(|&f| (0..n).all(|v| f >> v & 1 == 1 || !set.contains(&(f | 1 << v))))
+                .collect()
+        } else {
+            faces
+                .iter()
+                .copied()
+                .filter(|&f| !faces.iter().any(|&g| g != f && g & f == f))
+                .collect()
+        };
         maximal.sort_by(face_order);
         let links = faces
             .iter()
@@ -373,8 +383,8 @@ impl Game for HypergraphNim {
             .faces
             .iter()
             .filter(|&&f| f & support == f)
-            .map(|&f| vertices_of(f).map(|v| p[v] as usize).product::<usize>())
-            .sum()
+            .map(|&f| vertices_of(f).fold(1usize, |n, v| n.saturating_mul(p[v] as usize)))
+            .fold(0usize, usize::saturating_add)
     }
 
     fn split(&self, p: &Stones) -> Option<Vec<Stones>> {

@@ -34,6 +34,12 @@ pub const FAMILIES: &[Family] = &[
     Family { name: "complex-file", form: "complex-file:PATH", about: "a complex from JSON {\"vertices\": n, \"faces\": [[0,1],[1,2]]}", example: "complex-file:k.json", build: complex_file },
 ];
 
+/// The file a spec reads its game from, if any (`complex-file:k.json`): an input that no output
+/// may replace.
+pub fn input_file(spec: &str) -> Option<&std::path::Path> {
+    spec.strip_prefix("complex-file:").map(std::path::Path::new)
+}
+
 /// The families, one line each, for `--help`.
 pub fn help_text() -> String {
     let width = FAMILIES.iter().map(|f| f.form.len()).max().unwrap_or(0);

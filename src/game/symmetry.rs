@@ -33,7 +33,8 @@ pub struct Symmetry {
     reps: Vec<Vec<usize>>,
     /// Whether `reps` holds every coset (false when the enumeration was capped).
     complete: bool,
-    /// True when the group is trivial: canonical forms are the identity.
+    /// True when canonical forms are the identity: the group is trivial, or incomplete with no
+    /// interchangeable vertices.
     trivial: bool,
 }
 
@@ -224,7 +225,8 @@ impl Symmetry {
         Some(order)
     }
 
-    /// Whether the group is the identity alone.
+    /// Whether canonical forms are the identity: the group is the identity alone, or it is
+    /// incomplete ([`Symmetry::is_complete`]) and no two vertices are interchangeable.
     pub fn is_trivial(&self) -> bool {
         self.trivial
     }

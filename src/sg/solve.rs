@@ -21,6 +21,9 @@ const REFUSE_SEARCH_SECONDS: f64 = 60.0;
 /// would not end in any sitting (path:3 at 2^32 - 1 stones each).
 const REFUSE_ANY_SEARCH_SECONDS: f64 = 86_400.0;
 
+/// `--moves` values every successor and holds them all: at most this many.
+pub const MAX_LISTED_MOVES: usize = 10_000_000;
+
 /// A valued position.
 #[derive(Clone, Debug)]
 pub struct Solution {
@@ -50,32 +53,52 @@ pub fn table_seconds(game: &HypergraphNim, dims: &[usize]) -> Option<f64> {
     Some((positions * 5.0 + work * 0.4) * 1e-9)
 }
 
-/// Seconds the `naive` search from `p` would take, estimated as move visits: one per move of
-/// every orbit below `p` (the orbits of the twin product, over the other automorphisms), each
-/// visit about 100 ns plus 3 ns per vertex per automorphism tried for its canonical form. A
-/// position that splits into parts no face joins is searched part by part. Measured against
-/// the engine's node counts: path:3 at (30,30,30) 7.6 M estimated, 7.6 M visited; star:9 at
-/// 4 stones each 0.20 M and 0.19 M; projective-plane at 7 each 2.8 M and 3.5 M.
-pub fn search_seconds(game: &HypergraphNim, p: &[u32]) -> f64 {
+/// Seconds the `naive` search from `p` under `cfg` would take, estimated as move visits: one
+/// per move of every position below `p` (with symmetry, of every orbit of the twin product,
+/// over the other automorphisms), each visit about 100 ns plus, with symmetry, 3 ns per vertex
+/// per automorphism tried for its canonical form. A position that splits into parts no face
+/// joins is searched part by part, and one a theorem values (a lone pile, unjoined piles, equal
+/// piles on a circuit) costs nothing. Measured against the engine's node counts: path:3 at
+/// (30,30,30) 7.6 M estimated, 7.6 M visited; star:9 at 4 stones each 0.20 M and 0.19 M;
+/// projective-plane at 7 each 2.8 M and 3.5 M.
+pub fn search_seconds(game: &HypergraphNim, p: &[u32], cfg: &SearchConfig) -> f64 {
+    let stones: Stones = p.iter().copied().collect();
+    if cfg.shortcuts && game.known_value(&stones).is_some() {
+        return 0.0;
+    }
     let support = p
         .iter()
         .enumerate()
         .filter(|(_, &x)| x > 0)
         .fold(0u64, |m, (v, _)| m | 1 << v);
-    let parts = game.graph().parts(support);
+    let parts = if cfg.split {
+        game.graph().parts(support)
+    } else {
+        std::iter::once(support).collect()
+    };
     let whole = parts.len() <= 1;
     parts
         .iter()
-        .map(|&part| part_seconds(game, p, part, whole))
+        .map(|&part| part_seconds(game, p, part, whole, cfg))
         .sum()
 }
 
 /// [`search_seconds`] of the part of `p` on the vertices of `part`; `whole` when it is all of
 /// `p`, so that the automorphisms beyond the twin product apply to it.
-fn part_seconds(game: &HypergraphNim, p: &[u32], part: u64, whole: bool) -> f64 {
-    let sym = game.symmetry();
+fn part_seconds(
+    game: &HypergraphNim,
+    p: &[u32],
+    part: u64,
+    whole: bool,
+    cfg: &SearchConfig,
+) -> f64 {
     let stones = |v: usize| if part >> v & 1 == 1 { p[v] } else { 0 };
-    let mut orbits = 1.0f64;
+    let position: Stones = (0..p.len()).map(stones).collect();
+    if cfg.shortcuts && game.known_value(&position).is_some() {
+        return 0.0;
+    }
+    let sym = game.symmetry();
+    let mut positions = 1.0f64;
     for class in sym.twin_classes() {
         let members: Vec<usize> = class
             .iter()
@@ -84,13 +107,21 @@ fn part_seconds(game: &HypergraphNim, p: &[u32], part: u64, whole: bool) -> f64 
             .collect();
         let k = members.len();
         let box_count: f64 = members.iter().map(|&v| stones(v) as f64 + 1.0).product();
-        // Multisets of k values from 0..=max: the sorted members' choices.
+        // With symmetry, multisets of k values from 0..=max: the sorted members' choices.
         let top = members.iter().map(|&v| stones(v)).max().unwrap_or(0) as f64;
         let multisets: f64 = (1..=k).map(|i| (top + i as f64) / i as f64).product();
-        orbits *= box_count.min(multisets);
+        positions *= if cfg.symmetry {
+            box_count.min(multisets)
+        } else {
+            box_count
+        };
     }
-    let cosets = if whole { sym.coset_count() } else { 1 };
-    orbits = (orbits / cosets as f64).max(1.0);
+    let cosets = if whole && cfg.symmetry {
+        sym.coset_count()
+    } else {
+        1
+    };
+    positions = (positions / cosets as f64).max(1.0);
     let moves: f64 = game
         .graph()
         .faces()
@@ -103,8 +134,12 @@ fn part_seconds(game: &HypergraphNim, p: &[u32], part: u64, whole: bool) -> f64 
         })
         .sum::<f64>()
         .max(1.0);
-    let per_visit = 100.0 + 3.0 * (cosets * p.len()) as f64;
-    orbits * moves * per_visit * 1e-9
+    let canonical = if cfg.symmetry {
+        3.0 * (cosets * p.len()) as f64
+    } else {
+        0.0
+    };
+    positions * moves * (100.0 + canonical) * 1e-9
 }
 
 /// An estimated duration: `~0.25 s`, `<0.01 s`.
@@ -125,6 +160,7 @@ pub fn resolve(
     engine: Engine,
     game: &HypergraphNim,
     p: &[u32],
+    cfg: &SearchConfig,
     opts: &TableOptions,
 ) -> Result<Choice, Error> {
     if engine != Engine::Auto {
@@ -134,7 +170,7 @@ pub fn resolve(
         });
     }
     let dims: Vec<usize> = p.iter().map(|&x| x as usize + 1).collect();
-    let search = search_seconds(game, p);
+    let search = search_seconds(game, p, cfg);
     let bytes = table::estimate_bytes(game.graph(), &dims, opts.threads);
     let Some(table) = table_seconds(game, &dims).filter(|_| bytes < u64::MAX) else {
         if search > REFUSE_ANY_SEARCH_SECONDS {
@@ -196,9 +232,16 @@ pub fn solve(
     moves: bool,
 ) -> Result<Solution, Error> {
     let start = Instant::now();
-    let Choice { engine, reason } = resolve(engine, game, p, opts)?;
+    let Choice { engine, reason } = resolve(engine, game, p, &cfg, opts)?;
     let mut successors = Vec::new();
     if moves {
+        let count = game.move_count(p);
+        if count > MAX_LISTED_MOVES {
+            return Err(Error::Resource(format!(
+                "the position has {count} moves; --moves values each of them, and lists at \
+                 most {MAX_LISTED_MOVES}"
+            )));
+        }
         game.moves(p, cfg.order, &mut successors);
     }
     let (nimber, stats, winning) = match engine {
@@ -245,7 +288,8 @@ mod tests {
             memory_limit,
             ..TableOptions::default()
         };
-        resolve(Engine::Auto, &spec::parse(game).unwrap(), p, &opts)
+        let cfg = SearchConfig::default();
+        resolve(Engine::Auto, &spec::parse(game).unwrap(), p, &cfg, &opts)
     }
 
     /// Tabulation wins where a search visits millions of moves, even past a fixed box size
@@ -259,8 +303,30 @@ mod tests {
         assert_eq!(c.engine, Engine::Search(AUTO_SEARCH));
         // The estimate counts what the engine counts: move visits.
         let game = spec::parse("path:3").unwrap();
-        let visits = search_seconds(&game, &[30, 30, 30]) * 1e9 / 109.0;
+        let visits = search_seconds(&game, &[30, 30, 30], &SearchConfig::default()) * 1e9 / 109.0;
         assert!((7.0e6..8.0e6).contains(&visits), "{visits}");
+    }
+
+    /// Positions a theorem values cost no search; without symmetry a search costs more.
+    #[test]
+    fn auto_prices_the_search_under_its_config() {
+        let c = choose("nim:1", &[10_000_000], 1 << 32).unwrap();
+        assert_eq!(
+            c.engine,
+            Engine::Search(AUTO_SEARCH),
+            "a lone pile is its own value"
+        );
+        let c = choose("circular:3,2", &[1_000_000; 3], 1 << 32).unwrap();
+        assert_eq!(
+            c.engine,
+            Engine::Search(AUTO_SEARCH),
+            "equal piles on a circuit"
+        );
+        let star = spec::parse("star:9").unwrap();
+        let p = [4; 10];
+        let plain = search_seconds(&star, &p, &SearchConfig::default());
+        let bare = search_seconds(&star, &p, &SearchConfig::bare());
+        assert!(bare > 100.0 * plain, "{bare} against {plain}");
     }
 
     /// A memory limit that excludes the table does not leave a search to run for hours.
@@ -278,7 +344,14 @@ mod tests {
         // Named engines are taken as they are.
         let opts = TableOptions::default();
         let game = spec::parse("path:3").unwrap();
-        let c = resolve(Engine::Table, &game, &[1, 1, 1], &opts).unwrap();
+        let c = resolve(
+            Engine::Table,
+            &game,
+            &[1, 1, 1],
+            &SearchConfig::default(),
+            &opts,
+        )
+        .unwrap();
         assert_eq!((c.engine, c.reason), (Engine::Table, None));
     }
 }

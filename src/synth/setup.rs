@@ -153,6 +153,8 @@ impl Setup {
             notes.push(format!("{NOTE}max {d}"));
         }
         if let Some(p) = &self.data {
+            // Absolute, so that `decode` finds the data from any directory.
+            let p = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
             notes.push(format!("{NOTE}data {}", p.display()));
         }
         notes.push(format!("{NOTE}target {}", target_name(self.target)));

@@ -17,8 +17,9 @@ const SAMPLE: usize = 8;
 pub type Render<'a> = dyn Fn(usize, &[usize]) -> Result<usize, Error> + 'a;
 
 /// Bytes an instance of `length` instructions over `examples` takes, estimated; `render(l, e)`
-/// gives the size of the instance for length `l` and examples `e`. Exact when the length is
-/// at most [`PROBE`] and there are at most [`SAMPLE`] examples.
+/// gives the size of the instance for length `l` and examples `e`. The structure (no examples)
+/// and the examples' part are measured apart, since only the latter grows with the examples.
+/// Exact when the length is at most [`PROBE`] and there are at most [`SAMPLE`] examples.
 pub fn estimate(
     problem: &Problem,
     length: usize,
@@ -31,15 +32,24 @@ pub fn estimate(
     let total: usize = examples.iter().map(weight).sum();
     let sampled: usize = sample.iter().map(weight).sum();
     let per_points = total as f64 / sampled.max(1) as f64;
+    // Sizes at `length`, extrapolated past the probe by the power two short lengths fit.
     let at = length.min(PROBE);
-    let measured = render(at, &sample)? as f64;
-    if length <= PROBE {
-        return Ok((measured * per_points) as u64);
-    }
-    let half = at / 2;
-    let shorter = render(half, &sample)? as f64;
-    let power = ((measured / shorter).ln() / (at as f64 / half as f64).ln()).clamp(1.0, 3.0);
-    Ok((measured * (length as f64 / at as f64).powf(power) * per_points) as u64)
+    let grown = |examples: &[usize]| -> Result<f64, Error> {
+        let measured = render(at, examples)? as f64;
+        if length <= PROBE {
+            return Ok(measured);
+        }
+        let shorter = render(at / 2, examples)? as f64;
+        let power = ((measured / shorter).ln() / 2f64.ln()).clamp(1.0, 3.0);
+        Ok(measured * (length as f64 / at as f64).powf(power))
+    };
+    let structure = grown(&[])?;
+    let with_sample = if sample.is_empty() {
+        structure
+    } else {
+        grown(&sample)?
+    };
+    Ok((structure + (with_sample - structure).max(0.0) * per_points) as u64)
 }
 
 #[cfg(test)]
@@ -62,6 +72,10 @@ mod tests {
             estimate(&problem, 6, &few, &|l, e| cnf_size(&problem, l, e)).unwrap(),
             exact
         );
+        // No examples: the structure alone.
+        let bare = cnf_size(&problem, 30, &[]).unwrap() as u64;
+        let guess = estimate(&problem, 30, &[], &|l, e| cnf_size(&problem, l, e)).unwrap();
+        assert!((bare / 2..bare * 2).contains(&guess), "{guess} for {bare}");
         // Past the probe length and the sample: within a factor of 2 of the real size.
         let all: Vec<usize> = (0..problem.examples.len()).collect();
         let real = cnf_size(&problem, 40, &all).unwrap() as f64;

@@ -9,6 +9,8 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
+use ahash::AHashSet;
+
 use super::encode::Encoder;
 use super::Options;
 use crate::error::Error;
@@ -126,7 +128,9 @@ pub fn decode_model(cnf: &str, model: &str) -> Result<Program, Error> {
             "no `{HEADER}` header: not a CNF written by grundy's export"
         ))
     })?;
-    if length == 0 || map.iter().any(|&(t, _, _)| t >= length) {
+    // Every step lists its opcodes, so the length is at most the map's size (an edited header
+    // cannot ask for a huge program).
+    if length == 0 || length > map.len() || map.iter().any(|&(t, _, _)| t >= length) {
         return Err(bad_cnf(format!(
             "the opcode map does not fit length {length}"
         )));
@@ -136,7 +140,7 @@ pub fn decode_model(cnf: &str, model: &str) -> Result<Program, Error> {
     for t in 0..length {
         let chosen: Vec<Op> = map
             .iter()
-            .filter(|&&(s, _, v)| s == t && truth.get(v).copied().unwrap_or(false))
+            .filter(|&&(s, _, v)| s == t && truth.contains(&v))
             .map(|&(_, op, _)| op)
             .collect();
         match chosen[..] {
@@ -164,9 +168,9 @@ pub fn decode_model(cnf: &str, model: &str) -> Result<Program, Error> {
 }
 
 /// The true variables (by DIMACS number) of a model.
-fn parse_model(model: &str, bad: impl Fn(String) -> Error) -> Result<Vec<bool>, Error> {
+fn parse_model(model: &str, bad: impl Fn(String) -> Error) -> Result<AHashSet<usize>, Error> {
     let mut status = None;
-    let mut truth: Vec<bool> = Vec::new();
+    let mut truth: AHashSet<usize> = AHashSet::new();
     let mut saw_values = false;
     for (i, line) in model.lines().enumerate() {
         let line = line.trim();
@@ -209,10 +213,11 @@ fn parse_model(model: &str, bad: impl Fn(String) -> Error) -> Result<Vec<bool>, 
             if v > 1 << 31 {
                 return Err(bad(format!("line {}: variable {v} is out of range", i + 1)));
             }
-            if truth.len() <= v {
-                truth.resize(v + 1, false);
+            if n > 0 {
+                truth.insert(v);
+            } else {
+                truth.remove(&v);
             }
-            truth[v] = n > 0;
             saw_values = true;
         }
     }

@@ -257,25 +257,35 @@ impl<'p> SatSearch<'p> {
         for c in self.enc.cnf.iter() {
             solver.add_clause(c);
         }
+        let past = || deadline.is_some_and(|d| Instant::now() >= d);
+        // A write that failed is the file's; anything else is the self-check failing.
+        let failed = |e: varisat::solver::SolverError| match e {
+            varisat::solver::SolverError::ProofIoError { cause } => Error::io(&drat_path, cause),
+            e => Error::internal(format!(
+                "the DRAT proof of length {length} failed its self-check: {e}"
+            )),
+        };
         let proved = match solver.solve() {
-            Ok(false) => {
-                solver
-                    .close_proof()
-                    .map_err(|e| Error::io(&drat_path, std::io::Error::other(e.to_string())))?;
-                true
-            }
+            // The proof is flushed through the deadline sink too: a flush after the deadline
+            // is a timeout, not a failed write.
+            Ok(false) => match solver.close_proof() {
+                Ok(()) => true,
+                Err(_) if past() => false,
+                Err(e) => return Err(failed(e)),
+            },
             Ok(true) => {
                 return Err(Error::internal(format!(
                     "length {length} was refuted incrementally but is satisfiable from scratch"
                 )))
             }
-            Err(_) if deadline.is_some_and(|d| Instant::now() >= d) => false,
-            Err(e) => return Err(Error::io(&drat_path, std::io::Error::other(e.to_string()))),
+            Err(_) if past() => false,
+            Err(e) => return Err(failed(e)),
         };
         drop(solver);
         if proved {
-            drat.commit()?;
+            // The CNF first: a proof never stands without the instance it refutes.
             files::write(&cnf_path, &text)?;
+            drat.commit()?;
         }
         Ok(proved)
     }

@@ -315,6 +315,12 @@ fn exported_cnf_solves_and_decodes() {
         .unwrap_err()
         .to_string()
         .contains("header"));
+    // An edited header cannot ask for a huge program, and far literals allocate nothing.
+    let huge = cnf.replacen("length 6", "length 99999999999999999", 1);
+    let msg = decode_model(&huge, &model).unwrap_err().to_string();
+    assert!(msg.contains("does not fit length"), "{msg}");
+    let far = model.replace("v 0\n", "v 2147483647 0\n");
+    assert_eq!(decode_model(&cnf, &far).unwrap(), p);
 }
 
 #[test]
