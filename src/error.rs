@@ -32,9 +32,6 @@ pub enum Error {
     /// The time limit passed before the question was settled.
     #[error("{0}")]
     Timeout(Undecided),
-    /// A check that ran and found a counterexample.
-    #[error("{0}")]
-    Failed(String),
     /// A result that contradicts itself: a bug in grundy, not in the input.
     #[error("internal error (a bug in grundy): {0}")]
     Internal(String),
@@ -77,7 +74,8 @@ pub enum Kind {
     Resource,
     /// The time limit passed; the bounds established are reported.
     Timeout,
-    /// A check found a counterexample.
+    /// A check found a counterexample: not an error but an answer (the commands report it
+    /// with their output), named here for its exit code.
     Counterexample,
     /// A bug in grundy.
     Internal,
@@ -105,7 +103,6 @@ impl Error {
             Error::Io { .. } => Kind::Io,
             Error::Resource(_) => Kind::Resource,
             Error::Timeout(_) => Kind::Timeout,
-            Error::Failed(_) => Kind::Counterexample,
             Error::Internal(_) => Kind::Internal,
         }
     }
@@ -143,7 +140,7 @@ mod tests {
             timeout.to_string(),
             "timed out after 2.0 s: lengths below 9 are refuted, length 9 is undecided"
         );
-        assert_eq!(Error::Failed("x".into()).kind().exit_code(), 1);
+        assert_eq!(Kind::Counterexample.exit_code(), 1);
         assert_eq!(Error::Usage("x".into()).kind(), Kind::BadInput);
         assert_eq!(Error::Resource("x".into()).kind().exit_code(), 2);
         assert_eq!(Error::internal("x").kind(), Kind::Internal);
