@@ -6,7 +6,7 @@ mod common;
 use std::fs;
 use std::path::Path;
 
-use common::{grundy, one_line};
+use common::{grundy, one_line, p3_table};
 
 #[test]
 fn huge_specs_are_refused_before_anything_is_built() {
@@ -262,12 +262,7 @@ fn games_lists_every_spec_with_a_working_example() {
 #[test]
 fn verify_checks_a_data_file() {
     let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("p3.tsv");
-    grundy()
-        .args(["table", "path:3", "--max", "6", "--out"])
-        .arg(&table)
-        .assert()
-        .success();
+    let table = p3_table(dir.path(), 6);
     let table = table.to_str().unwrap();
     let p3 = "Push(0) Push(2) BooleanEq Push(1) RightShift BooleanNot";
     grundy()
@@ -431,12 +426,7 @@ fn sizes_that_would_exhaust_memory_or_time_are_refused() {
 #[test]
 fn verify_on_data_takes_no_engine() {
     let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("p3.tsv");
-    grundy()
-        .args(["table", "path:3", "--max", "3", "--out"])
-        .arg(&table)
-        .assert()
-        .success();
+    let table = p3_table(dir.path(), 3);
     one_line(
         &[
             "verify",

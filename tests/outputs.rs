@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::Duration;
 
-use common::{grundy, one_line};
+use common::{grundy, one_line, p3_table};
 
 #[test]
 fn a_full_disk_on_stdout_is_one_error_line() {
@@ -239,12 +239,7 @@ fn dev_stdout_appends_where_stdout_points() {
 #[test]
 fn outputs_never_replace_inputs() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("t.tsv");
-    grundy()
-        .args(["table", "path:3", "--max", "3", "--out"])
-        .arg(&data)
-        .assert()
-        .success();
+    let data = p3_table(dir.path(), 3);
     let before = fs::read_to_string(&data).unwrap();
     let d = data.to_str().unwrap();
     one_line(

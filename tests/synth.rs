@@ -6,6 +6,8 @@ use std::process::Command as Process;
 
 use assert_cmd::Command;
 
+mod common;
+
 fn grundy() -> Command {
     Command::cargo_bin("grundy").unwrap()
 }
@@ -184,12 +186,7 @@ fn a_timeout_without_a_program_is_undecided_with_exit_3() {
 #[test]
 fn data_files_feed_synthesis() {
     let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("p3.tsv");
-    grundy()
-        .args(["table", "path:3", "--max", "6", "--out"])
-        .arg(&table)
-        .assert()
-        .success();
+    let table = common::p3_table(dir.path(), 6);
     let v = synth_json(&["--data", table.to_str().unwrap(), "--target", "indicator"]);
     assert_eq!(v["length"], 6);
 }

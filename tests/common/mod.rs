@@ -1,5 +1,9 @@
 //! Helpers shared by the end-to-end tests.
 
+// Each test crate uses some of them.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -24,4 +28,15 @@ pub fn one_line(args: &[&str], code: i32, needle: &str) -> String {
     assert!(err.contains(needle), "{args:?}: {err}");
     assert!(!err.contains("panicked"), "{args:?}: {err}");
     err
+}
+
+/// P3's table on [0,max)^3 written to `dir/p3.tsv`, as data for synth and verify.
+pub fn p3_table(dir: &Path, max: usize) -> PathBuf {
+    let table = dir.join("p3.tsv");
+    grundy()
+        .args(["table", "path:3", "--max", &max.to_string(), "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    table
 }
