@@ -441,3 +441,17 @@ fn verify_on_data_takes_no_engine() {
         "with --data the file holds them",
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn arguments_that_are_not_utf8_get_one_line() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = std::ffi::OsStr::from_bytes(b"\xff");
+    for args in [vec![bad], vec!["sg".as_ref(), bad, "1".as_ref()]] {
+        let out = grundy().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

@@ -196,10 +196,11 @@ pub fn main() -> i32 {
 
 /// One line on standard error and, with `--json`, one object `{"error", "kind"}` (and the
 /// bounds a timeout established) on standard output; the exit code of the error's kind. A
-/// closed pipe is not an error: whoever read the output has what they wanted.
+/// closed pipe on standard output is not an error: whoever read the output has what they
+/// wanted (a FIFO given as `--out` that closes early is one: the file was not delivered).
 fn report_error(e: &Error, json: bool) -> i32 {
-    if let Error::Io { source, .. } = e {
-        if source.kind() == std::io::ErrorKind::BrokenPipe {
+    if let Error::Io { source, path } = e {
+        if source.kind() == std::io::ErrorKind::BrokenPipe && path.as_os_str() == output::STDOUT {
             return 0;
         }
     }
@@ -255,7 +256,11 @@ fn usage_error(e: clap::Error) -> i32 {
                 .to_string()
         }
     };
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Not `env::args`, which panics on arguments that are not UTF-8.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let sub = args
         .iter()
         .find(|a| Cli::command().find_subcommand(a.as_str()).is_some());

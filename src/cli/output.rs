@@ -94,9 +94,12 @@ impl Out {
     }
 }
 
+/// How errors name standard output.
+pub const STDOUT: &str = "<stdout>";
+
 /// A failed write on standard output.
 pub fn stdout_error(e: io::Error) -> Error {
-    Error::io("<stdout>", e)
+    Error::io(STDOUT, e)
 }
 
 /// `table.tsv` -> `table.zeros.tsv`: where zero positions go when only `--out` is given.
