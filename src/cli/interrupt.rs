@@ -1,9 +1,23 @@
 //! Ctrl-C, SIGTERM and SIGHUP: temporary output files are removed before the process ends, so
 //! an interrupted `table --out` leaves neither a partial file nor its temporary behind. The exit
 //! code is 128 plus the signal's number, as shells report it (130 for Ctrl-C).
+//!
+//! A command that can answer with what it has ([`answer_on_ctrl_c`]: `synth`) takes the first
+//! Ctrl-C as "stop and report"; a second one ends the process as above.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
+
+/// Whether the first Ctrl-C asks the search to stop and report rather than ending the process.
+static ANSWER_ON_CTRL_C: AtomicBool = AtomicBool::new(false);
+
+/// The first Ctrl-C from now on stops the searches ([`crate::synth::solver::request_stop`]),
+/// which then report what they established.
+pub fn answer_on_ctrl_c() {
+    ANSWER_ON_CTRL_C.store(true, Ordering::Relaxed);
+}
 
 /// Installs the handler once, at start-up: a thread waits for the signals.
 pub fn install() {
@@ -14,7 +28,17 @@ pub fn install() {
     let _ = std::thread::Builder::new()
         .name("grundy-signals".into())
         .spawn(move || {
-            if let Some(signal) = signals.forever().next() {
+            for signal in signals.forever() {
+                if signal == SIGINT
+                    && ANSWER_ON_CTRL_C.load(Ordering::Relaxed)
+                    && !crate::synth::solver::stop_requested()
+                {
+                    crate::synth::solver::request_stop();
+                    eprintln!(
+                        "grundy: stopping to report what is established (Ctrl-C again quits)"
+                    );
+                    continue;
+                }
                 crate::files::remove_partial();
                 eprintln!("grundy: interrupted");
                 std::process::exit(128 + signal);

@@ -3,7 +3,7 @@
 mod decode;
 mod games;
 mod info;
-mod interrupt;
+pub(crate) mod interrupt;
 mod output;
 mod progress;
 mod report;
@@ -164,6 +164,9 @@ pub enum Status {
     /// The answer is printed and it is a counterexample to the check asked for (exit code 1);
     /// the message goes to standard error.
     Counterexample(String),
+    /// What was established is printed, but the question is open: the time limit or Ctrl-C
+    /// came first (exit code 3).
+    Undecided,
 }
 
 /// Runs the command line; returns the process exit code (0 answered, 1 a counterexample,
@@ -190,6 +193,7 @@ pub fn main() -> i32 {
             eprintln!("grundy: {msg}");
             crate::error::Kind::Counterexample.exit_code()
         }
+        Ok(Status::Undecided) => crate::error::Kind::Timeout.exit_code(),
         Err(e) => report_error(&e, json),
     }
 }

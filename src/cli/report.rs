@@ -1,13 +1,16 @@
-//! How a synthesized program is reported: text for people, one JSON object for scripts.
+//! How a synthesis result is reported: text for people, one JSON object for scripts. A result
+//! is a minimal program, the shortest program found with the lengths left undecided, or, when
+//! the search stopped before any program, the lower bound alone.
 
 use super::output::Out;
 use crate::error::Error;
 use crate::game::HypergraphNim;
-use crate::synth::cegis::{Outcome, Refutation};
-use crate::synth::lang::words;
+use crate::synth::cegis::{Answer, Refutation, Stop};
+use crate::synth::lang::{words, Program};
 use crate::synth::problem::{Problem, Target};
 use crate::synth::setup::target_name;
 use crate::synth::solver::Method;
+use crate::synth::upper::{How, UpperBound};
 use crate::synth::verify::CrossCheck;
 
 fn target_text(t: Target) -> &'static str {
@@ -47,7 +50,7 @@ fn refutation_text(r: &[Refutation]) -> String {
 pub struct Report<'a> {
     pub problem: &'a Problem,
     pub game: Option<&'a HypergraphNim>,
-    pub outcome: &'a Outcome,
+    pub answer: &'a Answer,
     /// The `--solver` name.
     pub solver: &'a str,
     /// Seconds spent making the data.
@@ -57,17 +60,155 @@ pub struct Report<'a> {
     pub exported: &'a [serde_json::Value],
 }
 
+/// The answer's common parts.
+struct Facts<'a> {
+    program: Option<&'a Program>,
+    status: &'static str,
+    lower_bound: usize,
+    refutations: &'a [Refutation],
+    /// Why lengths from `lower_bound` on are open ([`Stop::text`]).
+    open: Option<&'static str>,
+    upper: Option<&'a UpperBound>,
+    dependent_vars: &'a [usize],
+    examples: usize,
+    rounds: usize,
+    seconds_search: f64,
+    seconds_verify: f64,
+}
+
+impl<'a> Facts<'a> {
+    fn of(answer: &'a Answer) -> Self {
+        match answer {
+            Answer::Found(o) => Facts {
+                program: Some(&o.program),
+                status: if o.minimal {
+                    "minimal"
+                } else {
+                    "shortest found"
+                },
+                lower_bound: o.lower_bound(),
+                refutations: &o.refutations,
+                open: o.stopped.map(Stop::text),
+                upper: o.upper.as_ref(),
+                dependent_vars: &o.dependent_vars,
+                examples: o.examples.len(),
+                rounds: o.rounds,
+                seconds_search: o.seconds_search,
+                seconds_verify: o.seconds_verify,
+            },
+            Answer::Undecided(p) => Facts {
+                program: None,
+                status: "undecided",
+                lower_bound: p.lower_bound,
+                refutations: &p.refutations,
+                open: Some(p.stopped.text()),
+                upper: None,
+                dependent_vars: &p.dependent_vars,
+                examples: p.examples.len(),
+                rounds: p.rounds,
+                seconds_search: p.seconds_search,
+                seconds_verify: 0.0,
+            },
+        }
+    }
+
+    /// "no program shorter than 12 (lengths 1-10 by ..., 11 by ...); 12-15 undecided (timed
+    /// out)", or for a minimal program the refutations alone.
+    fn length_text(&self) -> String {
+        let refuted = refutation_text(self.refutations);
+        match (self.program, self.open) {
+            (Some(_), None) if refuted.is_empty() => "minimal".to_string(),
+            (Some(_), None) => format!("minimal: lengths {refuted}"),
+            (program, open) => {
+                let l = self.lower_bound;
+                let mut text = format!("{}: no program shorter than {l}", self.status);
+                if !refuted.is_empty() {
+                    text += &format!(" (lengths {refuted})");
+                }
+                let open = open.unwrap_or("timed out");
+                match program.map(Program::len) {
+                    Some(u) if u > l + 1 => text += &format!("; {l}-{} undecided ({open})", u - 1),
+                    Some(_) => text += &format!("; {l} undecided ({open})"),
+                    None => text += &format!("; {l} and longer undecided ({open})"),
+                }
+                text
+            }
+        }
+    }
+}
+
+/// How an upper bound was found, in words.
+fn how_text(u: &UpperBound) -> String {
+    let vars = |v: &[usize]| {
+        v.iter()
+            .map(|v| format!("x{v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &u.how {
+        How::Lifted {
+            variables,
+            base_length,
+        } if !variables.is_empty() => format!(
+            "lifting: length {base_length} on the slice {} = 0, then {} combined in",
+            variables
+                .iter()
+                .map(|v| format!("x{v}"))
+                .collect::<Vec<_>>()
+                .join(" = "),
+            vars(variables)
+        ),
+        How::Lifted { .. } => "lifting".to_string(),
+        How::Decomposed { conditions } => format!(
+            "decomposition: the Or of {} necessary conditions, {}",
+            conditions.len(),
+            conditions
+                .iter()
+                .map(|c| format!("{} = 0", c.infix()))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+        How::Stochastic { steps } => format!("stochastic search, {steps} proposals"),
+    }
+}
+
+fn how_json(u: &UpperBound) -> serde_json::Value {
+    let mut obj = serde_json::json!({
+        "strategy": u.how.name(),
+        "seconds": u.seconds,
+    });
+    match &u.how {
+        How::Lifted {
+            variables,
+            base_length,
+        } => {
+            obj["variables"] = variables.clone().into();
+            obj["base_length"] = (*base_length).into();
+        }
+        How::Decomposed { conditions } => {
+            obj["conditions"] = conditions
+                .iter()
+                .map(|c| c.infix())
+                .collect::<Vec<_>>()
+                .into();
+        }
+        How::Stochastic { steps } => obj["steps"] = (*steps).into(),
+    }
+    obj
+}
+
 /// Prints the result of `synth`: text, or one JSON object.
 pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
     let Report {
         problem,
         game,
-        outcome: o,
+        answer,
         solver,
         data_seconds,
         cross,
         exported,
     } = *report;
+    let facts = Facts::of(answer);
     let mut out = Out::new();
     let n = problem.vars();
     let vars = match game {
@@ -79,26 +220,22 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
         ),
         None => format!("x0..x{} are the columns of the data", n - 1),
     };
-    let status = if o.minimal {
-        "minimal"
-    } else {
-        "shortest found"
-    };
     let reading = problem
         .orbits
         .then_some("p is a zero position iff some symmetric image of p gives 0");
     // Where the output is 0, in words, for the targets whose zeros are the zero positions.
-    let words = match problem.target {
-        Target::Sg => None,
-        Target::Zero | Target::Indicator => words::zero_set(&o.program, problem.mask()),
-    };
-    let words_text = words.as_ref().map(|w| {
-        if problem.orbits {
-            format!("p is a zero position iff some symmetric image of p has {w}")
-        } else {
-            format!("p is a zero position iff {w}")
+    let words_text = match (problem.target, facts.program) {
+        (Target::Zero | Target::Indicator, Some(p)) => {
+            words::zero_set(p, problem.mask()).map(|w| {
+                if problem.orbits {
+                    format!("p is a zero position iff some symmetric image of p has {w}")
+                } else {
+                    format!("p is a zero position iff {w}")
+                }
+            })
         }
-    });
+        _ => None,
+    };
     // Vertices in no face with another: easy to make by mistake (`complex:0-1,1-9`).
     let isolated = game.map(|g| g.graph().isolated()).unwrap_or_default();
     let isolated_note = (!isolated.is_empty() && isolated.len() < n).then(|| {
@@ -116,12 +253,16 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
     });
     if json {
         let obj = serde_json::json!({
-            "program": o.program.names(),
-            "expression": o.program.infix(),
-            "length": o.program.len(),
+            "status": facts.status,
+            "program": facts.program.map(Program::names),
+            "expression": facts.program.map(Program::infix),
+            "length": facts.program.map(Program::len),
+            "lower_bound": facts.lower_bound,
+            "upper_bound": facts.program.map(Program::len),
+            "minimal": facts.status == "minimal",
+            "undecided": facts.open.map(|_| facts.lower_bound),
+            "stopped": facts.open,
             "width": problem.width,
-            "minimal": o.minimal,
-            "status": status,
             "target": target_name(problem.target),
             "orbits": problem.orbits,
             "reading": reading,
@@ -132,21 +273,17 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
             "data": problem.source,
             "data_points": problem.points.len(),
             "examples": problem.examples.len(),
-            "verified_points": problem.points.len(),
+            "verified_points": facts.program.map(|_| problem.points.len()),
             "solver": solver,
-            "refutations": o.refutations,
-            "undecided": o.undecided,
-            "lifted": o.lifted.as_ref().map(|l| serde_json::json!({
-                "variables": l.variables,
-                "base_length": l.base_length,
-            })),
-            "dependent_vars": o.dependent_vars,
-            "cegis_examples": o.examples.len(),
-            "rounds": o.rounds,
+            "refutations": facts.refutations,
+            "found_by": facts.upper.map(how_json),
+            "dependent_vars": facts.dependent_vars,
+            "cegis_examples": facts.examples,
+            "rounds": facts.rounds,
             "seconds": {
                 "data": data_seconds,
-                "search": o.seconds_search,
-                "verify": o.seconds_verify,
+                "search": facts.seconds_search,
+                "verify": facts.seconds_verify,
                 "cross_check": cross.map(|c| c.seconds),
             },
             "cross_check": cross,
@@ -154,8 +291,13 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
         });
         return out.json(&obj);
     }
-    out.line(format_args!("program:      {}", o.program))?;
-    out.line(format_args!("expression:   {}", o.program.infix()))?;
+    match facts.program {
+        Some(p) => {
+            out.line(format_args!("program:      {p}"))?;
+            out.line(format_args!("expression:   {}", p.infix()))?;
+        }
+        None => out.line(format_args!("program:      none found (status undecided)"))?,
+    }
     if let Some(w) = &words_text {
         out.line(format_args!("in words:     {w}"))?;
     }
@@ -170,46 +312,41 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
     if let Some(r) = reading {
         out.line(format_args!("reading:      {r} (orbit criterion)"))?;
     }
-    let mut why = if o.refutations.is_empty() {
-        String::new()
-    } else {
-        format!(": lengths {}", refutation_text(&o.refutations))
-    };
-    if let Some(u) = o.undecided {
-        why.push_str(&format!("; {u} undecided (timed out)"));
+    match facts.program {
+        Some(p) => out.line(format_args!(
+            "length:       {} ({})",
+            p.len(),
+            facts.length_text()
+        ))?,
+        None => out.line(format_args!("length:       {}", facts.length_text()))?,
     }
-    out.line(format_args!(
-        "length:       {} ({status}{why})",
-        o.program.len()
-    ))?;
     out.line(format_args!("width:        {} bits", problem.width))?;
     out.line(format_args!("instructions: {}", problem.ops.describe()))?;
+    let verified = if facts.program.is_some() {
+        "; the program verified on every point"
+    } else {
+        ""
+    };
     out.line(format_args!(
-        "data:         {}, {} points, {} examples; the program verified on every point",
+        "data:         {}, {} points, {} examples{verified}",
         problem.source,
         problem.points.len(),
         problem.examples.len()
     ))?;
-    let how = match &o.lifted {
-        Some(l) if !l.variables.is_empty() => {
-            let vars: Vec<String> = l.variables.iter().map(|v| format!("x{v}")).collect();
-            format!(
-                " (found by lifting: length {} on the slice {} = 0, then {} combined in)",
-                l.base_length,
-                vars.join(" = "),
-                vars.join(", ")
-            )
-        }
-        _ => String::new(),
-    };
+    if let Some(u) = facts.upper {
+        out.line(format_args!(
+            "found by:     {} ({:.2} s)",
+            how_text(u),
+            u.seconds
+        ))?;
+    }
     out.line(format_args!(
-        "solver:       {solver}{how}, {} rounds, {} examples in the final solve",
-        o.rounds,
-        o.examples.len()
+        "solver:       {solver}, {} rounds, {} examples in the final solve",
+        facts.rounds, facts.examples
     ))?;
     out.line(format_args!(
         "time:         data {data_seconds:.3} s, search {:.3} s, verify {:.3} s",
-        o.seconds_search, o.seconds_verify
+        facts.seconds_search, facts.seconds_verify
     ))?;
     if let Some(c) = cross {
         match &c.counterexample {

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::interrupt;
 use super::output::Out;
-use super::progress::Bar;
+use super::progress::{Bar, Live};
 use super::report::Report;
 use super::Status;
 use crate::error::Error;
@@ -16,13 +17,14 @@ use crate::game::spec;
 use crate::sg::table::TableOptions;
 use crate::sg::SearchEngine;
 use crate::synth::auto::AutoBackend;
-use crate::synth::cegis::{synthesize, synthesize_lifting, Outcome};
+use crate::synth::cegis::{self, Answer, Options};
 use crate::synth::enumerate::EnumBackend;
 use crate::synth::problem::{Problem, Target};
 use crate::synth::sat::{self, SatBackend};
 use crate::synth::setup::Setup;
 use crate::synth::smt::{self, SmtBackend};
 use crate::synth::solver::Backend;
+use crate::synth::upper::{self, Strategies};
 use crate::synth::{size, verify};
 use crate::units::format_bytes;
 
@@ -114,9 +116,14 @@ pub struct SynthArgs {
     /// Longest program to try.
     #[arg(long, default_value_t = 20)]
     max_len: usize,
-    /// Stop searching after this many seconds: a program found by lifting is then reported as
-    /// shortest found, with the undecided length; without one the run ends undecided (exit 3)
-    /// with the lengths refuted so far.
+    /// Strategies that look for some long classifier before the exact search (an upper
+    /// bound, so that the search only works below it): `none`, `all`, or a list of
+    /// `decompose`, `lift`, `stochastic`. Default: all with the auto solver, none otherwise.
+    #[arg(long, value_name = "LIST")]
+    upper: Option<Strategies>,
+    /// Stop searching after this many seconds (Ctrl-C stops too): the best program found so
+    /// far is reported as shortest found, with the lengths left undecided; without one the run
+    /// ends undecided (exit 3) with the lengths refuted so far.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<f64>,
     /// Keep SAT refutations as checkable proofs: FILE.len<L>.<ext> per refuted length.
@@ -147,6 +154,9 @@ pub struct SynthArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// No live progress line on standard error (it shows on a terminal after a second).
+    #[arg(long)]
+    quiet: bool,
 }
 
 /// A time limit: a finite number of seconds, 0 or more.
@@ -289,37 +299,60 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
         ExportExamples::Cegis => false,
         ExportExamples::Auto => problem.examples.len() <= EXPORT_ALL_MAX,
     };
-    let outcome = if exports.any() && export_all {
+    let answer = if exports.any() && export_all {
         None
     } else {
-        // Auto also lifts from slices for long bounds; the named solvers search plainly.
-        let search = match args.solver {
-            SolverChoice::Auto => synthesize_lifting,
-            _ => synthesize,
+        let live = Live::new(!args.quiet);
+        interrupt::answer_on_ctrl_c();
+        let opts = Options {
+            max_len: args.max_len,
+            deadline,
+            // Auto also looks for upper bounds first when the bound is long; the named
+            // solvers search plainly; strategies named are tried whatever the bound.
+            upper: args.upper.unwrap_or(match args.solver {
+                SolverChoice::Auto => Strategies::ALL,
+                _ => Strategies::NONE,
+            }),
+            upper_from: if args.upper.is_some() {
+                0
+            } else {
+                upper::FROM_BOUND
+            },
+            watch: &|s| live.update(s),
         };
-        Some(search(&problem, backend.as_ref(), args.max_len, deadline)?)
+        let answer = cegis::run(&problem, backend.as_ref(), &opts);
+        live.finish();
+        Some(answer?)
     };
     let exported = if exports.any() {
-        export(args, exports, &setup, &problem, outcome.as_ref())?
+        let examples = answer.as_ref().map(|a| match a {
+            Answer::Found(o) => o.examples.as_slice(),
+            Answer::Undecided(p) => p.examples.as_slice(),
+        });
+        export(args, exports, &setup, &problem, examples)?
     } else {
         Vec::new()
     };
-    let Some(outcome) = outcome else {
+    let Some(answer) = answer else {
         // Exported without a search: the files are the answer.
         if args.json {
             Out::new().json(&serde_json::json!({ "exported": exported }))?;
         }
         return Ok(Status::Answered);
     };
-    let cross = match args.verify_max {
-        Some(d2) => {
+    let program = match &answer {
+        Answer::Found(o) => Some(&o.program),
+        Answer::Undecided(_) => None,
+    };
+    let cross = match (args.verify_max, program) {
+        (Some(d2), Some(program)) => {
             let g = game
                 .as_ref()
                 .ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))?;
             let bar = Bar::new(true);
             Some(verify::on_box(
                 g,
-                &outcome.program,
+                program,
                 &setup,
                 d2,
                 SearchEngine::Naive,
@@ -327,24 +360,27 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
                 &bar,
             )?)
         }
-        None => None,
+        _ => None,
     };
     let report = Report {
         problem: &problem,
         game: game.as_ref(),
-        outcome: &outcome,
+        answer: &answer,
         solver: backend.method().name(),
         data_seconds,
         cross: cross.as_ref(),
         exported: &exported,
     };
     super::report::print(&report, args.json)?;
-    match cross.and_then(|c| c.counterexample) {
-        Some(bad) => Ok(Status::Counterexample(format!(
+    if let Some(bad) = cross.and_then(|c| c.counterexample) {
+        return Ok(Status::Counterexample(format!(
             "the program fails on the larger box at {bad}"
-        ))),
-        None => Ok(Status::Answered),
+        )));
     }
+    Ok(match answer {
+        Answer::Found(_) => Status::Answered,
+        Answer::Undecided(_) => Status::Undecided,
+    })
 }
 
 fn export(
@@ -352,16 +388,16 @@ fn export(
     exports: Exports,
     setup: &Setup,
     problem: &Problem,
-    outcome: Option<&Outcome>,
+    searched: Option<&[usize]>,
 ) -> Result<Vec<serde_json::Value>, Error> {
-    let (examples, which): (Vec<usize>, String) = match outcome {
+    let (examples, which): (Vec<usize>, String) = match searched {
         None => ((0..problem.examples.len()).collect(), "all".to_string()),
-        Some(o) => (
-            o.examples.clone(),
-            format!("cegis {} of {}", o.examples.len(), problem.examples.len()),
+        Some(e) => (
+            e.to_vec(),
+            format!("cegis {} of {}", e.len(), problem.examples.len()),
         ),
     };
-    let notes = setup.notes(&which, outcome.map(|_| examples.as_slice()));
+    let notes = setup.notes(&which, searched.map(|_| examples.as_slice()));
     let check_size = |what: &str, render: &size::Render<'_>| {
         let length = args.length.expect("required by clap");
         let bytes = size::estimate(problem, length, &examples, render)?;

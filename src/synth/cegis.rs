@@ -1,14 +1,19 @@
 //! Shortest-first counterexample-guided search: lengths 1, 2, ... each solved against a small
 //! example set that grows by the interpreter's counterexamples until a program passes every data
 //! point or the length is refuted.
+//!
+//! The search is *anytime*: upper bounds found first ([`super::upper`]) bound the lengths it
+//! tries, and when it stops early (its deadline, or a stop asked for) it still answers with what
+//! it established: the best program so far as `shortest found`, or none, as `undecided`, with
+//! every length below the lower bound refuted.
 
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use super::lang::Program;
-use super::lift::{self, Lifted};
 use super::problem::{Example, Problem};
-use super::solver::{Backend, Found, Method};
+use super::solver::{past, stop_requested, Backend, Found, Method};
+use super::upper::{self, Strategies, UpperBound};
 use crate::error::{Error, Undecided};
 
 /// Counterexamples added per failed candidate.
@@ -24,7 +29,7 @@ pub struct Refutation {
     pub seconds: f64,
 }
 
-/// The result of a search.
+/// The result of a search that found a program.
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub program: Program,
@@ -38,10 +43,99 @@ pub struct Outcome {
     pub rounds: usize,
     pub seconds_search: f64,
     pub seconds_verify: f64,
-    /// The length whose search timed out, when the program is the lifted one.
+    /// The length whose search was stopped, when the program is an upper bound found first.
     pub undecided: Option<usize>,
-    /// How the program was lifted, when it was.
-    pub lifted: Option<Lifted>,
+    /// Why the search stopped there.
+    pub stopped: Option<Stop>,
+    /// How the program was found, when not by the exact search.
+    pub upper: Option<UpperBound>,
+}
+
+impl Outcome {
+    /// Every length below this is refuted: the program's length when it is minimal.
+    pub fn lower_bound(&self) -> usize {
+        self.undecided.unwrap_or(self.program.len())
+    }
+}
+
+/// What a search established when it stopped before finding any program.
+#[derive(Clone, Debug)]
+pub struct Partial {
+    /// Every length below this is refuted.
+    pub lower_bound: usize,
+    pub refutations: Vec<Refutation>,
+    pub dependent_vars: Vec<usize>,
+    pub examples: Vec<usize>,
+    pub rounds: usize,
+    pub seconds_search: f64,
+    /// Why the search stopped.
+    pub stopped: Stop,
+}
+
+/// Why a search stopped before deciding every length below its program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The deadline passed.
+    Deadline,
+    /// A stop was asked for ([`super::solver::request_stop`], e.g. on Ctrl-C).
+    Interrupt,
+    /// Every length up to the longest to try was refuted, below a longer upper bound.
+    MaxLen,
+}
+
+impl Stop {
+    /// Deadline or interrupt, whichever it was.
+    fn now() -> Self {
+        if stop_requested() {
+            Stop::Interrupt
+        } else {
+            Stop::Deadline
+        }
+    }
+
+    /// For reports: "timed out", "interrupted", "longest length to try reached".
+    pub fn text(self) -> &'static str {
+        match self {
+            Stop::Deadline => "timed out",
+            Stop::Interrupt => "interrupted",
+            Stop::MaxLen => "longest length to try reached",
+        }
+    }
+}
+
+/// A search's answer: a program (minimal, or the shortest found), or the bounds alone.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    Found(Outcome),
+    Undecided(Partial),
+}
+
+/// What a live display is told: after every round, every length and every upper bound.
+#[derive(Clone, Copy, Debug)]
+pub struct State<'a> {
+    /// The length being searched (0 while upper bounds are sought).
+    pub length: usize,
+    /// Every length below this is refuted.
+    pub lower_bound: usize,
+    /// The best program found so far.
+    pub best: Option<&'a Program>,
+    /// Examples in use at this length.
+    pub examples: usize,
+    pub rounds: usize,
+}
+
+/// How a search runs.
+pub struct Options<'a> {
+    /// Longest program to try.
+    pub max_len: usize,
+    pub deadline: Option<Instant>,
+    /// Upper-bound strategies to run first ([`Strategies::NONE`]: the plain shortest-first
+    /// search), when the dependency bound is above `upper_from` ([`upper::FROM_BOUND`] by
+    /// default: below it the exact search is quick).
+    pub upper: Strategies,
+    pub upper_from: usize,
+    /// Hears of the search's progress.
+    pub watch: &'a (dyn Fn(&State<'_>) + Sync),
 }
 
 /// Examples are picked among this many times as many of the cheapest candidates.
@@ -95,34 +189,40 @@ fn initial_examples(problem: &Problem) -> Vec<usize> {
     out
 }
 
-/// Searches lengths 1..=max_len with `backend`; fails with a clear message on timeout or when
-/// every length up to `max_len` is refuted.
+/// Searches lengths 1..=max_len with `backend`; an undecided search is an
+/// [`Error::Timeout`], and every length up to `max_len` refuted a resource error.
 pub fn synthesize(
     problem: &Problem,
     backend: &dyn Backend,
     max_len: usize,
     deadline: Option<Instant>,
 ) -> Result<Outcome, Error> {
-    search(problem, backend, max_len, deadline, false)
+    let opts = Options {
+        max_len,
+        deadline,
+        upper: Strategies::NONE,
+        upper_from: upper::FROM_BOUND,
+        watch: &|_| {},
+    };
+    found(run(problem, backend, &opts)?)
 }
 
-/// As [`synthesize`], but when the dependency bound is long, first finds a program by lifting
-/// from slices ([`lift`]) and then searches only the shorter lengths, shortest first: a length
-/// found there wins, refuting them all makes the lifted program minimal, and on timeout the
-/// lifted program is reported as shortest found with the undecided length named.
-pub fn synthesize_lifting(
-    problem: &Problem,
-    backend: &dyn Backend,
-    max_len: usize,
-    deadline: Option<Instant>,
-) -> Result<Outcome, Error> {
-    search(problem, backend, max_len, deadline, true)
+/// The outcome of an answer that has a program; an undecided one as a timeout error.
+fn found(answer: Answer) -> Result<Outcome, Error> {
+    match answer {
+        Answer::Found(o) => Ok(o),
+        Answer::Undecided(p) => Err(Error::Timeout(Undecided {
+            seconds: p.seconds_search,
+            lower_bound: Some(p.lower_bound),
+            what: format!("length {}", p.lower_bound),
+        })),
+    }
 }
 
-/// When lifting must give up: half way to the deadline, so that on games lifting does not suit
-/// the shortest-first search still gets its turn (path:5 with `--timeout 60`: lifting took all
-/// of it and left the bound's length 9 undecided; without lifting, lengths 9-12 are refuted).
-fn lifting_deadline(start: Instant, deadline: Option<Instant>) -> Option<Instant> {
+/// When the upper bounds must give up: half way to the deadline, so that the shortest-first
+/// search still gets its turn on games they do not suit (path:5 with `--timeout 60`: lifting
+/// took all of it and left the bound's length 9 undecided; without it, lengths 9-12 are refuted).
+fn upper_deadline(start: Instant, deadline: Option<Instant>) -> Option<Instant> {
     deadline.map(|d| start + d.saturating_duration_since(start) / 2)
 }
 
@@ -137,8 +237,13 @@ struct Run {
 }
 
 impl Run {
-    fn finish(self, program: Program, undecided: Option<usize>, lifted: Option<Lifted>) -> Outcome {
-        Outcome {
+    fn finish(
+        self,
+        program: Program,
+        undecided: Option<(usize, Stop)>,
+        upper: Option<UpperBound>,
+    ) -> Answer {
+        Answer::Found(Outcome {
             minimal: undecided.is_none() && self.refutations.len() == program.len() - 1,
             program,
             refutations: self.refutations,
@@ -147,26 +252,56 @@ impl Run {
             rounds: self.rounds,
             seconds_search: self.start.elapsed().as_secs_f64() - self.verify_seconds,
             seconds_verify: self.verify_seconds,
-            undecided,
-            lifted,
+            undecided: undecided.map(|u| u.0),
+            stopped: undecided.map(|u| u.1),
+            upper,
+        })
+    }
+
+    /// Stopped at `length`: the best program so far, or the bounds alone.
+    fn stopped(self, length: usize, upper: Option<UpperBound>) -> Answer {
+        match upper {
+            Some(u) => self.finish(u.program.clone(), Some((length, Stop::now())), Some(u)),
+            None => Answer::Undecided(Partial {
+                lower_bound: length,
+                refutations: self.refutations,
+                dependent_vars: self.deps,
+                examples: self.examples,
+                rounds: self.rounds,
+                seconds_search: self.start.elapsed().as_secs_f64() - self.verify_seconds,
+                stopped: Stop::now(),
+            }),
         }
     }
 }
 
-fn search(
-    problem: &Problem,
-    backend: &dyn Backend,
-    max_len: usize,
-    deadline: Option<Instant>,
-    lifting: bool,
-) -> Result<Outcome, Error> {
+/// The anytime search: upper bounds first when asked for and the bound is long, then every
+/// length below the best program, shortest first.
+pub fn run(problem: &Problem, backend: &dyn Backend, opts: &Options<'_>) -> Result<Answer, Error> {
     let start = Instant::now();
     let (bound, deps) = problem.lower_bound();
-    let lifted = if lifting && bound > lift::BASE_BOUND {
-        lift::find(problem, backend, max_len, lifting_deadline(start, deadline))?
+    let watch = |length, lower_bound, best: Option<&UpperBound>, examples, rounds| {
+        (opts.watch)(&State {
+            length,
+            lower_bound,
+            best: best.map(|b| &b.program),
+            examples,
+            rounds,
+        })
+    };
+    let upper = if opts.upper != Strategies::NONE && bound > opts.upper_from {
+        upper::find(
+            problem,
+            backend,
+            opts.max_len,
+            upper_deadline(start, opts.deadline),
+            opts.upper,
+            &mut |u| watch(0, bound, Some(u), 0, 0),
+        )?
     } else {
         None
     };
+    let deadline = opts.deadline;
     let mut run = Run {
         start,
         deps,
@@ -175,10 +310,10 @@ fn search(
         rounds: 0,
         verify_seconds: 0.0,
     };
-    let upto = lifted
+    let upto = upper
         .as_ref()
-        .map_or(max_len, |l| l.program.len() - 1)
-        .min(max_len);
+        .map_or(opts.max_len, |u| u.program.len() - 1)
+        .min(opts.max_len);
     for length in 1..=upto {
         let t = Instant::now();
         if length < bound {
@@ -196,9 +331,16 @@ fn search(
         }
         loop {
             run.rounds += 1;
+            watch(
+                length,
+                length,
+                upper.as_ref(),
+                run.examples.len(),
+                run.rounds,
+            );
             // Past the deadline no example is added, so a backend that answers at once would
             // return the same candidate forever.
-            let found = if deadline.is_some_and(|d| Instant::now() >= d) {
+            let found = if past(deadline) {
                 Found::Timeout
             } else {
                 search.solve(deadline)?
@@ -213,16 +355,7 @@ fn search(
                     });
                     break;
                 }
-                Found::Timeout => {
-                    if let Some(l) = lifted {
-                        return Ok(run.finish(l.program.clone(), Some(length), Some(l)));
-                    }
-                    return Err(Error::Timeout(Undecided {
-                        seconds: start.elapsed().as_secs_f64(),
-                        lower_bound: Some(length),
-                        what: format!("length {length}"),
-                    }));
-                }
+                Found::Timeout => return Ok(run.stopped(length, upper)),
                 Found::Program(p) => {
                     if p.len() != length || !p.is_valid() {
                         return Err(Error::internal(format!(
@@ -250,7 +383,7 @@ fn search(
                     for e in pick(problem, fresh, COUNTEREXAMPLES_PER_ROUND) {
                         // An orbit of thousands of members takes seconds to encode; past the
                         // deadline the next solve reports the timeout at once.
-                        if deadline.is_some_and(|d| Instant::now() >= d) {
+                        if past(deadline) {
                             break;
                         }
                         search.add_example(e)?;
@@ -260,22 +393,28 @@ fn search(
             }
         }
     }
-    match lifted {
-        Some(l) => {
-            // Lifting checked it on every example; check again here, where results are made.
+    match upper {
+        Some(u) => {
+            // The strategies checked it on every example; check again here, where results
+            // are made.
             let v = Instant::now();
-            let ok = problem.failures(&l.program).is_empty();
+            let ok = problem.failures(&u.program).is_empty();
             run.verify_seconds += v.elapsed().as_secs_f64();
             if !ok {
                 return Err(Error::internal(format!(
-                    "lifting returned `{}`, which fails the data",
-                    l.program
+                    "{} returned `{}`, which fails the data",
+                    u.how.name(),
+                    u.program
                 )));
             }
-            Ok(run.finish(l.program.clone(), None, Some(l)))
+            // Below a program longer than the longest length to try, the lengths between are
+            // open.
+            let open = (upto < u.program.len() - 1).then_some((upto + 1, Stop::MaxLen));
+            Ok(run.finish(u.program.clone(), open, Some(u)))
         }
         None => Err(Error::Resource(format!(
-            "no program of length at most {max_len} exists (every length was refuted); raise --max-len"
+            "no program of length at most {} exists (every length was refuted); raise --max-len",
+            opts.max_len
         ))),
     }
 }
@@ -287,16 +426,16 @@ mod tests {
     use crate::synth::problem::Target;
 
     #[test]
-    fn lifting_gets_half_the_time() {
+    fn upper_bounds_get_half_the_time() {
         let start = Instant::now();
         let d = start + std::time::Duration::from_secs(10);
         assert_eq!(
-            lifting_deadline(start, Some(d)),
+            upper_deadline(start, Some(d)),
             Some(start + std::time::Duration::from_secs(5))
         );
-        assert_eq!(lifting_deadline(start, None), None);
+        assert_eq!(upper_deadline(start, None), None);
         // A deadline already past stays past.
-        assert_eq!(lifting_deadline(d, Some(start)), Some(d));
+        assert_eq!(upper_deadline(d, Some(start)), Some(d));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! [`bound`] and [`twins`] read facts every solution obeys off the data, [`cegis`] drives
 //! shortest-first counterexample-guided search over a [`solver::Backend`] (`sat`, `smt`,
 //! `enumerate`, or [`auto`] choosing among them and the [`readonce`] search of the dependency
-//! bound's length), [`lift`] finds long programs from slices of the data, and [`check`] checks
+//! bound's length), [`upper`] finds long programs fast (by lifting from slices of the data,
+//! decomposition into necessary conditions, and stochastic search), and [`check`] checks
 //! a program on a box too large to hold as examples.
 
 pub mod auto;
@@ -17,7 +18,6 @@ pub mod data;
 pub mod enumerate;
 pub mod interp;
 pub mod lang;
-pub mod lift;
 pub mod problem;
 pub mod readonce;
 pub mod sat;
@@ -26,4 +26,5 @@ pub mod size;
 pub mod smt;
 pub mod solver;
 pub mod twins;
+pub mod upper;
 pub mod verify;

@@ -1,10 +1,31 @@
 //! The interface every search backend (SAT, SMT, enumeration) implements.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::lang::Program;
 use super::problem::Problem;
 use crate::error::Error;
+
+/// Set when the user asks the searches to stop (Ctrl-C): every deadline then counts as passed,
+/// and a search reports what it established, as at its time limit.
+static STOP_REQUESTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks every running search to stop at its next look at the clock.
+pub fn request_stop() {
+    STOP_REQUESTED.store(true, Ordering::Relaxed);
+}
+
+/// Whether a stop was asked for.
+pub fn stop_requested() -> bool {
+    STOP_REQUESTED.load(Ordering::Relaxed)
+}
+
+/// Whether a search must stop now: its deadline passed, or a stop was asked for. Every
+/// backend's look at the clock goes through here.
+pub fn past(deadline: Option<Instant>) -> bool {
+    stop_requested() || deadline.is_some_and(|d| Instant::now() >= d)
+}
 
 /// What settles a length: the dependency bound, or the backend whose exhaustive search did.
 ///

@@ -107,7 +107,7 @@ use self::search::{Gen, Group, Halt, Stop};
 use self::store::Meter;
 use super::lang::Op;
 use super::problem::Problem;
-use super::solver::{Backend, Found, LengthSearch, Method};
+use super::solver::{past, Backend, Found, LengthSearch, Method};
 use crate::error::Error;
 
 /// Enumeration with observational equivalence (`--solver enum`).
@@ -385,7 +385,7 @@ impl LengthSearch for EnumSearch<'_> {
     }
 
     fn solve(&mut self, deadline: Option<Instant>) -> Result<Found, Error> {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if past(deadline) {
             return Ok(Found::Timeout);
         }
         if self.length == 0 {

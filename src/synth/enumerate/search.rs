@@ -11,6 +11,7 @@ use super::kernel::{unary, with_binary, Checker, Kind, Rules, Word};
 use super::store::{Builder, Info, Level, Meter, Segment, NONE};
 use crate::synth::lang::Op;
 use crate::synth::problem::Problem;
+use crate::synth::solver::past;
 
 /// Why a search stopped without an answer.
 #[derive(Debug)]
@@ -50,7 +51,7 @@ impl Stop {
         if self.flag.load(Ordering::Relaxed) {
             return true;
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if past(self.deadline) {
             self.timed_out.store(true, Ordering::Relaxed);
             self.flag.store(true, Ordering::Relaxed);
             return true;

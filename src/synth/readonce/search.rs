@@ -23,6 +23,7 @@ use ahash::{AHashMap, AHashSet};
 use super::sets::{Inverse, Set};
 use super::table::{Builder, Table, LEAF};
 use crate::synth::lang::Op;
+use crate::synth::solver::past;
 
 /// Sets of at most this many variables are looked up in their table instead of split.
 pub(crate) const LOOKUP_MAX: u32 = 4;
@@ -126,7 +127,7 @@ impl<'a> Search<'a> {
     pub fn solve(&mut self, s: u32, mut c: Vec<Set>, forbid: u32) -> Result<Option<Vec<Op>>, Stop> {
         self.calls += 1;
         let clock = self.calls % CALLS_PER_CLOCK == 1;
-        if clock && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if clock && past(self.deadline) {
             return Err(Stop::Timeout);
         }
         let groups = self.groups(s);
@@ -272,7 +273,7 @@ impl<'a> Search<'a> {
                         built += tb.len();
                         if built >= FORMULAS_PER_CLOCK {
                             built = 0;
-                            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                            if past(self.deadline) {
                                 return Err(Stop::Timeout);
                             }
                             // Each new vector is held as a key and as a row.

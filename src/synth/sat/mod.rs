@@ -45,7 +45,7 @@ pub use dimacs::{decode_model, export_dimacs};
 use encode::Encoder;
 
 use super::problem::Problem;
-use super::solver::{Backend, Found, LengthSearch, Method};
+use super::solver::{past, Backend, Found, LengthSearch, Method};
 use crate::error::Error;
 use crate::files::{self, OutputFile};
 
@@ -125,7 +125,7 @@ struct DeadlineSink<W> {
 
 impl<W: Write> Write for DeadlineSink<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.deadline.get().is_some_and(|d| Instant::now() >= d) {
+        if past(self.deadline.get()) {
             return Err(io::Error::other("deadline passed"));
         }
         self.inner.write(buf)
@@ -194,7 +194,7 @@ impl<'p> SatSearch<'p> {
 
     /// One incremental solve, stopped at the deadline.
     fn run(&mut self, deadline: Option<Instant>) -> Result<Run, Error> {
-        if self.stopped || deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.stopped || past(deadline) {
             return Ok(Run::Stopped);
         }
         self.enc.cnf.flush_into(&mut self.solver);
@@ -215,7 +215,7 @@ impl<'p> SatSearch<'p> {
             Err(e) => {
                 // Varisat cannot go on after an error, the deadline's included.
                 self.stopped = true;
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if past(deadline) {
                     Ok(Run::Stopped)
                 } else {
                     Err(Error::internal(format!("the SAT solver failed: {e}")))
@@ -257,7 +257,7 @@ impl<'p> SatSearch<'p> {
         for c in self.enc.cnf.iter() {
             solver.add_clause(c);
         }
-        let past = || deadline.is_some_and(|d| Instant::now() >= d);
+        let past = || past(deadline);
         // A write that failed is the file's; anything else is the self-check failing.
         let failed = |e: varisat::solver::SolverError| match e {
             varisat::solver::SolverError::ProofIoError { cause } => Error::io(&drat_path, cause),

@@ -12,13 +12,13 @@
 
 use std::time::Instant;
 
-use super::cegis;
-use super::data::Dataset;
-use super::interp::run;
-use super::lang::{Op, Program};
-use super::problem::Problem;
-use super::solver::Backend;
 use crate::error::Error;
+use crate::synth::cegis;
+use crate::synth::data::Dataset;
+use crate::synth::interp::run;
+use crate::synth::lang::{Op, Program};
+use crate::synth::problem::Problem;
+use crate::synth::solver::{past, Backend};
 
 /// Problems whose dependency bound is at most this are solved by exhaustive search.
 pub(crate) const BASE_BOUND: usize = 7;
@@ -59,7 +59,7 @@ pub fn find(
         };
     }
     for &v in deps.iter().rev().take(TRIES_PER_LEVEL) {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if past(deadline) {
             return Ok(None);
         }
         let sub = slice(problem, v)?;
