@@ -9,7 +9,7 @@ use crate::synth::problem::Problem;
 use super::Split;
 
 /// Conditions checked, the best ranked first.
-const MAX_CONDITIONS: usize = 2000;
+pub(super) const MAX_CONDITIONS: usize = 2000;
 /// Candidates the exact cover considers, and the nodes it may visit.
 const EXACT_CANDIDATES: usize = 300;
 const EXACT_NODES: u64 = 2_000_000;

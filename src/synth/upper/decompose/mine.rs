@@ -176,11 +176,19 @@ impl<'p> Miner<'p> {
         }
     }
 
-    /// Mines the next length: returns its new conditions. Programs of this length are stored
-    /// when `store` (a longer length will be mined on them).
-    pub(super) fn next(&mut self, store: bool, stop: &dyn Fn() -> bool) -> Vec<Program> {
+    /// Mines the next length: returns its new conditions, each with the number of the
+    /// sample's non-zero positions it is non-zero on (a first, coarse rank). Programs of this
+    /// length are stored when `store` (a longer length will be mined on them).
+    pub(super) fn next(
+        &mut self,
+        store: bool,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Vec<(Program, u32)> {
         self.length += 1;
         let len = self.length;
+        if !store && len > 1 {
+            return self.last(stop);
+        }
         let from = self.nodes.len() as u32;
         let mask = self.problem.mask();
         let width = self.width();
@@ -234,25 +242,11 @@ impl<'p> Miner<'p> {
                     full[j] = run(&Program(vec![node.op]), &m.problem.points[p], mask).unwrap_or(0);
                 }
                 work += width as u64;
-            } else if store {
+            } else {
                 for (j, x) in full.iter_mut().enumerate() {
                     *x = m.value(node, j, mask);
                 }
                 work += width as u64;
-            } else {
-                // Last length: test lazily, and build the values only for a condition.
-                let mut cost = 0u64;
-                let is = m.sample.is_condition(&mut |j| {
-                    cost += 1;
-                    m.value(node, j, mask)
-                });
-                work += cost;
-                if !is {
-                    return true;
-                }
-                for (j, x) in full.iter_mut().enumerate() {
-                    *x = m.value(node, j, mask);
-                }
             }
             let h = hash(&full);
             let known = m.stored(h, &full)
@@ -278,7 +272,8 @@ impl<'p> Miner<'p> {
         }
         for (h, v, node) in built {
             if self.sample.is_condition(&mut |j| v[j]) && self.seen.insert(h) {
-                found.push(self.program(node));
+                let covered = v[self.sample.nonzero..].iter().filter(|&&x| x != 0).count();
+                found.push((self.program(node), covered as u32));
             }
             if store && self.nodes.len() < MAX_STORED {
                 let id = self.nodes.len() as u32;
@@ -291,5 +286,106 @@ impl<'p> Miner<'p> {
         }
         self.levels.push(from..self.nodes.len() as u32);
         found
+    }
+
+    /// The last length: nothing is stored, so its constructions are tested in parallel (split
+    /// by the first operand), lazily, zero positions first, and only the conditions are kept,
+    /// by the hash of their values.
+    fn last(&mut self, stop: &(dyn Fn() -> bool + Sync)) -> Vec<(Program, u32)> {
+        use rayon::prelude::*;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let len = self.length;
+        let mask = self.problem.mask();
+        let width = self.width();
+        let work = AtomicU64::new(0);
+        let me = &*self;
+        // Tests one construction; its hash and coarse rank when it is a condition.
+        let test = |node: Node, full: &mut Vec<u64>, cost: &mut u64| -> Option<(u64, u32)> {
+            let is = me.sample.is_condition(&mut |j| {
+                *cost += 1;
+                me.value(node, j, mask)
+            });
+            if !is {
+                return None;
+            }
+            for (j, x) in full.iter_mut().enumerate() {
+                *x = me.value(node, j, mask);
+            }
+            *cost += width as u64;
+            let covered = full[me.sample.nonzero..]
+                .iter()
+                .filter(|&&x| x != 0)
+                .count();
+            Some((hash(full), covered as u32))
+        };
+        // One task per first operand `a` of an instruction and operand lengths.
+        let shapes: Vec<(Op, usize, Option<usize>)> = self
+            .unary
+            .iter()
+            .map(|&op| (op, len - 1, None))
+            .chain((1..len.saturating_sub(1)).flat_map(|la| {
+                let lb = len - 1 - la;
+                self.binary
+                    .iter()
+                    .filter(move |op| !(op.is_commutative() && la > lb))
+                    .map(move |&op| (op, la, Some(lb)))
+            }))
+            .collect();
+        let mut found: Vec<(u64, Node, u32)> = Vec::new();
+        for (op, la, lb) in shapes {
+            if work.load(Ordering::Relaxed) > MAX_WORK || stop() {
+                self.exhausted = true;
+                break;
+            }
+            let part: Vec<(u64, Node, u32)> = me.levels[la]
+                .clone()
+                .into_par_iter()
+                .flat_map_iter(|a| {
+                    let mut full = vec![0u64; width];
+                    let mut cost = 0u64;
+                    let mut out = Vec::new();
+                    if work.load(Ordering::Relaxed) <= MAX_WORK {
+                        match lb {
+                            None => {
+                                let node = Node { op, a, b: 0 };
+                                if let Some((h, c)) = test(node, &mut full, &mut cost) {
+                                    out.push((h, node, c));
+                                }
+                            }
+                            Some(lb) => {
+                                let bs = me.levels[lb].clone();
+                                // Commutative operands of one length: b >= a.
+                                let bs = if op.is_commutative() && la == lb {
+                                    a.max(bs.start)..bs.end
+                                } else {
+                                    bs
+                                };
+                                for b in bs {
+                                    let node = Node { op, a, b };
+                                    if let Some((h, c)) = test(node, &mut full, &mut cost) {
+                                        out.push((h, node, c));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    work.fetch_add(cost, Ordering::Relaxed);
+                    out
+                })
+                .collect();
+            found.extend(part);
+        }
+        if work.load(Ordering::Relaxed) > MAX_WORK {
+            self.exhausted = true;
+        }
+        let mut conditions = Vec::new();
+        for (h, node, covered) in found {
+            if self.seen.insert(h) {
+                conditions.push((self.program(node), covered));
+            }
+        }
+        self.levels
+            .push(self.nodes.len() as u32..self.nodes.len() as u32);
+        conditions
     }
 }

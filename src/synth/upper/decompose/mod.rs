@@ -100,7 +100,7 @@ pub fn find(
         if fresh.is_empty() {
             continue;
         }
-        conditions.extend(rank(problem, &rank_points, fresh));
+        conditions.extend(rank(problem, &rank_points, coarse_best(fresh)));
         conditions.sort_by(|a, b| b.0.total_cmp(&a.0));
         let ranked: Vec<Program> = conditions.iter().map(|c| c.1.clone()).collect();
         if let Some(found) = cover_of(
@@ -122,6 +122,20 @@ pub fn find(
         }
     }
     Ok(best)
+}
+
+/// The conditions of one length ranked exactly, at most: the rest (by the coarse rank on the
+/// mining sample) would not reach the cover's [`cover::MAX_CONDITIONS`] anyway.
+const RANKED_PER_LENGTH: usize = 20_000;
+
+/// The [`RANKED_PER_LENGTH`] conditions non-zero on the most of the mining sample's non-zero
+/// positions.
+fn coarse_best(mut fresh: Vec<(Program, u32)>) -> Vec<Program> {
+    if fresh.len() > RANKED_PER_LENGTH {
+        fresh.select_nth_unstable_by(RANKED_PER_LENGTH, |a, b| b.1.cmp(&a.1));
+        fresh.truncate(RANKED_PER_LENGTH);
+    }
+    fresh.into_iter().map(|(p, _)| p).collect()
 }
 
 /// Each condition with its rank: the non-zero points of `points` it is non-zero on, per
