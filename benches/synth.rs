@@ -3,7 +3,9 @@
 //!
 //! `cargo bench --bench synth` (all), `-- thesis` (the thesis's cases only), `-- stars` (5-8
 //! leaves), `-- quick` (the default solver only on the thesis's cases), `-- deadlines` (how
-//! soon each backend stops after its deadline passes, on searches that run for seconds). Further words keep only
+//! soon each backend stops after its deadline passes, on searches that run for seconds), `-- upper`
+//! (the time to a first upper bound on the cases the exact search cannot finish, each strategy
+//! alone and all of them in a whole `synth --timeout 30` run). Further words keep only
 //! the cases whose name contains one of them (`-- thesis 'CN(5' 'CN(4,3)'`), and `SYNTH_BENCH_TIMEOUT=<secs>` changes
 //! the per-run timeout of the thesis's cases. Each run is the release `grundy synth` binary with
 //! `--json`; wall seconds include tabulating the data. Every program is also cross-checked by a
@@ -22,6 +24,7 @@ use grundy::synth::problem::{Problem, Target};
 use grundy::synth::sat::SatBackend;
 use grundy::synth::smt::SmtBackend;
 use grundy::synth::solver::{Backend, Found};
+use grundy::synth::upper::{self, Strategies};
 
 struct Case {
     name: &'static str,
@@ -122,17 +125,15 @@ fn run(
         .output()
         .expect("running grundy");
     let secs = start.elapsed().as_secs_f64();
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let short = if err.contains("timed out") {
-            "timeout".to_string()
-        } else {
-            err.trim().chars().take(60).collect()
-        };
-        return format!("{short} ({secs:.1} s)");
-    }
     let v: serde_json::Value =
         serde_json::from_slice(&out.stdout).expect("synth --json prints JSON");
+    if v["status"] == "undecided" {
+        return format!("timeout ({secs:.1} s)");
+    }
+    if !out.status.success() {
+        let err: String = v["error"].as_str().unwrap_or("").chars().take(60).collect();
+        return format!("{err} ({secs:.1} s)");
+    }
     let minimal = if v["minimal"] == true {
         ""
     } else {
@@ -207,10 +208,112 @@ fn table(
 
 /// The problem of `game` on [0,max)^n with the thesis's instructions at width 8.
 fn problem(game: &str, max: usize, target: Target) -> Problem {
+    orbit_problem(game, max, target, false)
+}
+
+/// As [`problem`], with the orbit criterion when `orbits`.
+fn orbit_problem(game: &str, max: usize, target: Target, orbits: bool) -> Problem {
     let g = spec::parse(game).expect("a built-in game");
     let data = Dataset::from_box(&g, max, &TableOptions::default()).expect("a small box");
     let n = g.graph().vertices();
-    Problem::new(data, OpSet::thesis(n), 8, target, None).expect("valid options")
+    let canon = |x: &[u64]| g.canonical_point(x);
+    let canon = orbits.then_some(&canon as &grundy::synth::problem::Canonical<'_>);
+    Problem::new(data, OpSet::thesis(n), 8, target, canon).expect("valid options")
+}
+
+/// The cases the exact search does not finish in 30 s (issue 11), zero target on [0,5)^n.
+const UPPER: &[(&str, &str, bool)] = &[
+    ("path:5", "path:5", false),
+    ("y-graph", "y-graph", false),
+    ("CN(5,2)", "circular:5,2", false),
+    ("CN(5,3)", "circular:5,3", false),
+    ("CN(6,2)", "circular:6,2", false),
+    ("projective plane", "projective-plane", false),
+    ("K3 + pendant", "complex:0-1,1-2,2-0,2-3", false),
+    ("CN(6,3) --orbits", "circular:6,3", true),
+];
+
+/// Seconds each strategy gets alone in the `upper` group, and the whole run's timeout.
+const UPPER_SECONDS: u64 = 30;
+
+/// Time to a first upper bound: each strategy alone through the library (given the whole
+/// time), then a whole `grundy synth --timeout 30` run (all strategies for half of it, then the
+/// exact search).
+fn upper_bounds() {
+    println!(
+        "\n#### Upper bounds: seconds to the first program and its length, zero target on [0,5)^n, \
+         {UPPER_SECONDS} s each\n"
+    );
+    println!("| case | decompose | lift | stochastic | synth --timeout {UPPER_SECONDS} |");
+    println!("|---|---|---|---|---|");
+    let alone = [
+        (
+            "decompose",
+            Strategies {
+                decompose: true,
+                ..Strategies::NONE
+            },
+        ),
+        (
+            "lift",
+            Strategies {
+                lift: true,
+                ..Strategies::NONE
+            },
+        ),
+        (
+            "stochastic",
+            Strategies {
+                stochastic: true,
+                ..Strategies::NONE
+            },
+        ),
+    ];
+    let backend = EnumBackend {
+        threads: 2,
+        memory_limit: 8 << 30,
+    };
+    for &(name, game, orbits) in UPPER {
+        let p = orbit_problem(game, 5, Target::Zero, orbits);
+        let mut cells = Vec::new();
+        for (_, strategies) in alone {
+            let start = Instant::now();
+            let deadline = Some(start + Duration::from_secs(UPPER_SECONDS));
+            let found =
+                upper::find(&p, &backend, 20, deadline, strategies, &mut |_| {}).expect("no error");
+            cells.push(match found {
+                Some(u) => format!("{:.1} s, len {}", u.seconds, u.program.len()),
+                None => format!("none ({:.1} s)", start.elapsed().as_secs_f64()),
+            });
+        }
+        let timeout = UPPER_SECONDS.to_string();
+        let mut args = vec!["synth", game, "--max", "5", "--json", "--timeout", &timeout];
+        if orbits {
+            args.push("--orbits");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("running grundy");
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("synth --json prints JSON");
+        cells.push(match v["found_by"]["seconds"].as_f64() {
+            Some(at) => format!(
+                "{}: len {} at {at:.1} s by {}, lengths < {} refuted",
+                v["status"].as_str().unwrap_or("?"),
+                v["upper_bound"],
+                v["found_by"]["strategy"].as_str().unwrap_or("?"),
+                v["lower_bound"]
+            ),
+            None => format!(
+                "{}: lengths < {} refuted",
+                v["status"].as_str().unwrap_or("?"),
+                v["lower_bound"]
+            ),
+        });
+        println!("| {name} | {} |", cells.join(" | "));
+    }
 }
 
 /// How long after a 200 ms deadline each backend returns, on searches that take seconds
@@ -330,10 +433,12 @@ fn main() {
         Some("thesis") => side_by_side(),
         Some("stars") => stars(),
         Some("deadlines") => deadlines(),
+        Some("upper") => upper_bounds(),
         _ => {
             side_by_side();
             stars();
             deadlines();
+            upper_bounds();
         }
     }
 }

@@ -49,7 +49,10 @@ fn refutation_text(r: &[Refutation]) -> String {
 /// What `synth` found, and around it what the report mentions.
 pub struct Report<'a> {
     pub problem: &'a Problem,
+    /// The game whose positions the variables are (none for data files and families).
     pub game: Option<&'a HypergraphNim>,
+    /// What the variables are ([`crate::synth::setup::Setup::variables`]).
+    pub variables: &'a str,
     pub answer: &'a Answer,
     /// The `--solver` name.
     pub solver: &'a str,
@@ -202,6 +205,7 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
     let Report {
         problem,
         game,
+        variables: vars,
         answer,
         solver,
         data_seconds,
@@ -211,15 +215,6 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
     let facts = Facts::of(answer);
     let mut out = Out::new();
     let n = problem.vars();
-    let vars = match game {
-        Some(g) => format!(
-            "x0..x{} are the stones on vertices 0..{} of {}",
-            n - 1,
-            n - 1,
-            g.name()
-        ),
-        None => format!("x0..x{} are the columns of the data", n - 1),
-    };
     let reading = problem
         .orbits
         .then_some("p is a zero position iff some symmetric image of p gives 0");
@@ -349,15 +344,19 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
         facts.seconds_search, facts.seconds_verify
     ))?;
     if let Some(c) = cross {
+        let on = match &c.family {
+            Some(f) => format!(
+                "the members of the family ({f}) with coordinates below {}",
+                c.max
+            ),
+            None => format!("[0,{})^{n}", c.max),
+        };
         match &c.counterexample {
             None => out.line(format_args!(
-                "cross-check:  holds on [0,{})^{n} ({} points, values by {}, {:.2} s)",
-                c.max, c.points, c.engine, c.seconds
+                "cross-check:  holds on {on} ({} points, values by {}, {:.2} s)",
+                c.points, c.engine, c.seconds
             ))?,
-            Some(bad) => out.line(format_args!(
-                "cross-check:  FAILS on [0,{})^{n}: {bad}",
-                c.max
-            ))?,
+            Some(bad) => out.line(format_args!("cross-check:  FAILS on {on}: {bad}"))?,
         }
     }
     Ok(())

@@ -40,6 +40,11 @@ pub struct ProblemArgs {
     /// Read the data from a table file (columns x0..x(n-1), sg), as `grundy table` writes.
     #[arg(long, value_name = "FILE", conflicts_with = "max")]
     pub data: Option<PathBuf>,
+    /// Only the positions of a family, e.g. `a,a,b,b,c,c` or `a,a,b,c,a+b+c,a+b+c` (each
+    /// coordinate a sum of parameters and constants) in the box [0,D)^n; the program reads
+    /// the parameters.
+    #[arg(long, value_name = "SPEC", conflicts_with = "data")]
+    pub family: Option<String>,
     /// What the output must be.
     #[arg(long, value_enum, default_value_t = Target::Zero)]
     pub target: Target,
@@ -69,6 +74,7 @@ impl ProblemArgs {
             game: self.game.clone(),
             max: self.max,
             data: self.data.clone(),
+            family: self.family.clone(),
             target: self.target,
             orbits: self.orbits,
             width: self.width,
@@ -350,7 +356,7 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
                 .as_ref()
                 .ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))?;
             let bar = Bar::new(true);
-            Some(verify::on_box(
+            Some(verify::recomputed(
                 g,
                 program,
                 &setup,
@@ -362,9 +368,12 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
         }
         _ => None,
     };
+    let variables = setup.variables(game.as_ref(), problem.vars())?;
     let report = Report {
         problem: &problem,
-        game: game.as_ref(),
+        // The variables of a family are its parameters, not vertices.
+        game: game.as_ref().filter(|_| setup.family.is_none()),
+        variables: &variables,
         answer: &answer,
         solver: backend.method().name(),
         data_seconds,

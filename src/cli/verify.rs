@@ -81,7 +81,7 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
         let bar = Bar::new(!args.json);
         let memory = args.problem.memory_limit()?;
         let engine = args.engine.unwrap_or(SearchEngine::Naive);
-        let c = verify::on_box(&game, &program, &setup, max, engine, memory, &bar)?;
+        let c = verify::recomputed(&game, &program, &setup, max, engine, memory, &bar)?;
         if args.json {
             out.json(&serde_json::json!({
                 "program": program.names(),
@@ -89,8 +89,12 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
                 "check": c,
             }))?;
         } else if c.counterexample.is_none() {
+            let of = match &c.family {
+                Some(f) => format!("members of the family {f} in"),
+                None => "points of".to_string(),
+            };
             out.line(format_args!(
-                "ok: {} holds on all {} points of [0,{max})^{} (values by {}, {:.2} s)",
+                "ok: {} holds on all {} {of} [0,{max})^{} (values by {}, {:.2} s)",
                 program.infix(),
                 c.points,
                 game.graph().vertices(),

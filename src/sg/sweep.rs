@@ -49,3 +49,28 @@ pub fn sweep(
     progress.finish();
     Ok(result)
 }
+
+/// Values the given positions with `engine`, in order, its table shared between them: the
+/// members of a family (`verify --family`), where the box around them would be far larger.
+pub fn values_of(
+    game: &HypergraphNim,
+    engine: SearchEngine,
+    cfg: SearchConfig,
+    positions: &[Stones],
+    progress: &dyn Progress,
+) -> (Stats, Vec<Nimber>) {
+    progress.start("positions", positions.len() as u64);
+    let result = with_deep_stack(|| {
+        let mut searcher = engine.searcher(game, cfg);
+        let mut values = Vec::with_capacity(positions.len());
+        for (i, p) in positions.iter().enumerate() {
+            values.push(searcher.nimber(p.clone()));
+            if (i + 1) % REPORT_EVERY == 0 {
+                progress.advance(REPORT_EVERY as u64);
+            }
+        }
+        (searcher.stats(), values)
+    });
+    progress.finish();
+    result
+}

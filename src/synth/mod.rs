@@ -16,6 +16,7 @@ pub mod cegis;
 pub mod check;
 pub mod data;
 pub mod enumerate;
+pub mod family;
 pub mod interp;
 pub mod lang;
 pub mod problem;

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::data::Dataset;
+use super::family::Family;
 use super::lang::OpSet;
 use super::problem::{Canonical, Problem, Target};
 use crate::error::Error;
@@ -22,6 +23,9 @@ pub struct Setup {
     pub max: Option<usize>,
     /// A table file as the data instead.
     pub data: Option<PathBuf>,
+    /// Only the members of this family of the box, as data over its parameters
+    /// ([`Family`]).
+    pub family: Option<String>,
     pub target: Target,
     /// Group zero positions into orbits under the game's automorphisms.
     pub orbits: bool,
@@ -37,6 +41,7 @@ impl Default for Setup {
             game: None,
             max: None,
             data: None,
+            family: None,
             target: Target::Zero,
             orbits: false,
             width: 8,
@@ -73,12 +78,43 @@ impl Setup {
         self.game.as_deref().map(spec::parse).transpose()
     }
 
-    /// The data: the game's box or the file.
+    /// The family, parsed for `game`; `None` without `--family`.
+    pub fn family(&self, game: Option<&HypergraphNim>) -> Result<Option<Family>, Error> {
+        let Some(spec) = &self.family else {
+            return Ok(None);
+        };
+        match game {
+            Some(g) => Family::parse(spec, g.graph().vertices()).map(Some),
+            None => Err(Error::Usage("--family needs GAME --max D".into())),
+        }
+    }
+
+    /// What the program's variables are, for reports.
+    pub fn variables(&self, game: Option<&HypergraphNim>, vars: usize) -> Result<String, Error> {
+        Ok(match (self.family(game)?, game) {
+            (Some(f), Some(g)) => f.describe(g.name()),
+            (_, Some(g)) => format!(
+                "x0..x{} are the stones on vertices 0..{} of {}",
+                vars - 1,
+                vars - 1,
+                g.name()
+            ),
+            _ => format!("x0..x{} are the columns of the data", vars - 1),
+        })
+    }
+
+    /// The data: the game's box (or its family's members) or the file.
     pub fn dataset(
         &self,
         game: Option<&HypergraphNim>,
         opts: &TableOptions,
     ) -> Result<Dataset, Error> {
+        if let (Some(family), Some(g)) = (self.family(game)?, game) {
+            return match (self.max, &self.data) {
+                (Some(d), None) if d > 0 => family.dataset(g, d, opts),
+                _ => Err(Error::Usage("--family needs GAME --max D".into())),
+            };
+        }
         match (&self.data, self.max, game) {
             (Some(path), None, _) => Dataset::from_file(path),
             (Some(_), Some(_), _) => Err(Error::Usage(
@@ -100,7 +136,11 @@ impl Setup {
         opts: &TableOptions,
     ) -> Result<Problem, Error> {
         // Options that do not need the data are checked before it is computed.
-        OpSet::with_edits(game.map_or(1, |g| g.graph().vertices()), &self.ops)?;
+        let vars = match self.family(game)? {
+            Some(f) => f.params().len(),
+            None => game.map_or(1, |g| g.graph().vertices()),
+        };
+        OpSet::with_edits(vars, &self.ops)?;
         self.check_orbits(game)?;
         let data = self.dataset(game, opts)?;
         self.problem_from(data, game)
@@ -109,6 +149,11 @@ impl Setup {
     fn check_orbits(&self, game: Option<&HypergraphNim>) -> Result<(), Error> {
         if !self.orbits {
             return Ok(());
+        }
+        if self.family.is_some() {
+            return Err(Error::Usage(
+                "--orbits does not apply to --family: the parameters have no automorphisms".into(),
+            ));
         }
         match game {
             Some(g) => g.symmetry().require_complete(),
@@ -124,15 +169,23 @@ impl Setup {
         data: Dataset,
         game: Option<&HypergraphNim>,
     ) -> Result<Problem, Error> {
-        if let Some(g) = game {
-            if g.graph().vertices() != data.vars {
+        match (self.family(game)?, game) {
+            (Some(f), _) if f.params().len() != data.vars => {
+                return Err(Error::Usage(format!(
+                    "the data has {} variables but the family {f} has {} parameters",
+                    data.vars,
+                    f.params().len()
+                )))
+            }
+            (None, Some(g)) if g.graph().vertices() != data.vars => {
                 return Err(Error::Usage(format!(
                     "the data has {} variables but {} has {} vertices",
                     data.vars,
                     g.name(),
                     g.graph().vertices()
-                )));
+                )))
             }
+            _ => {}
         }
         self.check_orbits(game)?;
         let ops = OpSet::with_edits(data.vars, &self.ops)?;
@@ -151,6 +204,9 @@ impl Setup {
         }
         if let Some(d) = self.max {
             notes.push(format!("{NOTE}max {d}"));
+        }
+        if let Some(f) = &self.family {
+            notes.push(format!("{NOTE}family {f}"));
         }
         if let Some(p) = &self.data {
             // Absolute, so that `decode` finds the data from any directory.
@@ -206,6 +262,7 @@ impl Setup {
                     )
                 }
                 "data" => setup.data = Some(value.into()),
+                "family" => setup.family = Some(value.to_string()),
                 "target" => {
                     setup.target = parse_target(value)
                         .ok_or_else(|| bad(format!("unknown target `{value}`")))?
@@ -257,6 +314,12 @@ mod tests {
             Setup {
                 data: Some("dir/p3 table.tsv".into()),
                 target: Target::Sg,
+                ..Setup::default()
+            },
+            Setup {
+                game: Some("projective-plane".into()),
+                max: Some(16),
+                family: Some("a,a,b,c,a+b+c,a+b+c".into()),
                 ..Setup::default()
             },
         ];

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::check::{self, Failure};
-use super::data::Dataset;
+use super::data::{Dataset, Points};
 use super::interp::run;
 use super::lang::Program;
 use super::problem::{Canonical, Example, Problem, Target};
@@ -12,7 +12,7 @@ use super::setup::Setup;
 use crate::error::Error;
 use crate::game::{Grid, HypergraphNim, Nimber};
 use crate::progress::Progress;
-use crate::sg::sweep::sweep;
+use crate::sg::sweep::{sweep, values_of};
 use crate::sg::{SearchConfig, SearchEngine};
 
 /// The result of checking a program on a box.
@@ -26,6 +26,26 @@ pub struct CrossCheck {
     pub seconds: f64,
     /// The first failing example, described.
     pub counterexample: Option<String>,
+    /// The family whose members in the box were checked, when not the whole box.
+    pub family: Option<String>,
+}
+
+/// Recomputes the values `program` is checked against on [0,max)^n with `engine`: the whole
+/// box ([`on_box`]), or the members of `setup`'s family in it ([`on_family`]).
+pub fn recomputed(
+    game: &HypergraphNim,
+    program: &Program,
+    setup: &Setup,
+    max: usize,
+    engine: SearchEngine,
+    memory_limit: u64,
+    progress: &dyn Progress,
+) -> Result<CrossCheck, Error> {
+    if setup.family.is_some() {
+        on_family(game, program, setup, max, engine, progress)
+    } else {
+        on_box(game, program, setup, max, engine, memory_limit, progress)
+    }
 }
 
 /// Recomputes [0,max)^n of `game` with `engine` and checks `program` under the target, orbits,
@@ -121,6 +141,55 @@ pub fn on_box(
         engine: engine.to_string(),
         seconds: start.elapsed().as_secs_f64(),
         counterexample,
+        family: None,
+    })
+}
+
+/// Recomputes the members of `setup`'s family in [0,max)^n with `engine` (position by
+/// position, not the box: a family is a thin slice of it) and checks `program` on them.
+pub fn on_family(
+    game: &HypergraphNim,
+    program: &Program,
+    setup: &Setup,
+    max: usize,
+    engine: SearchEngine,
+    progress: &dyn Progress,
+) -> Result<CrossCheck, Error> {
+    let start = Instant::now();
+    let family = setup
+        .family(Some(game))?
+        .ok_or_else(|| Error::internal("on_family without a family"))?;
+    if max == 0 {
+        return Err(Error::Usage("the box size must be at least 1".into()));
+    }
+    let members = family.members(max)?;
+    let positions = members
+        .iter()
+        .map(|(_, x)| game.position(x))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let (_, values) = values_of(game, engine, SearchConfig::default(), &positions, progress);
+    let mut points = Points::with_capacity(family.params().len(), members.len());
+    for (p, _) in &members {
+        points.push(p);
+    }
+    let data = Dataset {
+        vars: family.params().len(),
+        points,
+        values,
+        source: format!("{} positions ({family}) in [0,{max})^n", game.name()),
+    };
+    let recheck = Setup {
+        data: None,
+        ..setup.clone()
+    };
+    let problem = recheck.problem_from(data, Some(game))?;
+    Ok(CrossCheck {
+        max,
+        points: members.len(),
+        engine: engine.to_string(),
+        seconds: start.elapsed().as_secs_f64(),
+        counterexample: on_data(&problem, program)?,
+        family: Some(family.to_string()),
     })
 }
 
