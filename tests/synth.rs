@@ -499,3 +499,71 @@ fn a_wrong_model_of_a_whole_instance_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("fails an example the instance holds"), "{err}");
 }
+
+/// The DRAT checker `rate` (installed by scripts/deps), from PATH or cargo's bin directory.
+fn rate() -> std::path::PathBuf {
+    let home = std::env::var("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| Path::new(&std::env::var("HOME").unwrap()).join(".cargo"));
+    let installed = home.join("bin/rate");
+    if installed.exists() {
+        return installed;
+    }
+    "rate".into()
+}
+
+/// Runs `rate` on a CNF and its proof: whether it verified the refutation.
+fn rate_verifies(cnf: &Path, proof: &Path) -> bool {
+    let out = Process::new(rate())
+        .arg(cnf)
+        .arg(proof)
+        .output()
+        .unwrap_or_else(|e| panic!("rate is needed (scripts/deps installs it): {e}"));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .any(|l| l == "s VERIFIED")
+}
+
+/// SAT refutations kept with --proof are checked by a second, independent DRAT checker (rate,
+/// not varisat's own); a proof missing its last steps is rejected, so the check can fail.
+#[test]
+fn sat_refutation_proofs_pass_an_independent_checker() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("proof");
+    let out = grundy()
+        .args([
+            "synth",
+            "circular:4,2",
+            "--max",
+            "4",
+            "--solver",
+            "sat",
+            "--target",
+        ])
+        .args(["indicator", "--proof", base.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut proofs: Vec<std::path::PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "drat"))
+        .collect();
+    proofs.sort();
+    assert!(!proofs.is_empty(), "sat refuted some length with a proof");
+    for proof in &proofs {
+        let cnf = proof.with_extension("cnf");
+        assert!(rate_verifies(&cnf, proof), "{}", proof.display());
+    }
+    // The last proof without its second half: no empty clause is derived.
+    let last = proofs.last().unwrap();
+    let text = std::fs::read_to_string(last).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = dir.path().join("cut.drat");
+    std::fs::write(&cut, lines[..lines.len() / 2].join("\n") + "\n").unwrap();
+    assert!(!rate_verifies(&last.with_extension("cnf"), &cut));
+}

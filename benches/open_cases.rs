@@ -1,0 +1,239 @@
+//! The report on the cases the literature leaves open, `docs/open-cases.md`:
+//!
+//! ```sh
+//! cargo bench --bench open_cases > docs/open-cases.md
+//! ```
+//!
+//! Each case is one release `grundy synth ... --json --timeout T` run (T = 120 s, or
+//! `OPEN_CASES_TIMEOUT`), its program (if any) cross-checked on a box two larger by a search
+//! engine. Words after `--` keep only the cases whose name contains one of them.
+
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// A case: its name, the `synth` arguments, the cross-check's box (none where a search engine
+/// cannot value it in minutes: the families' positions up to 16 reach all of [0,16)^6), and
+/// what the literature says.
+struct Case {
+    name: &'static str,
+    args: &'static [&'static str],
+    verify_max: Option<&'static str>,
+    known: &'static str,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        name: "path:5",
+        args: &["path:5", "--max", "5"],
+        verify_max: Some("7"),
+        known: "P5 of the thesis: no characterization known",
+    },
+    Case {
+        name: "path:6",
+        args: &["path:6", "--max", "5"],
+        verify_max: Some("6"),
+        known: "P6: no characterization known",
+    },
+    Case {
+        name: "y-graph",
+        args: &["y-graph", "--max", "5"],
+        verify_max: Some("7"),
+        known: "the Y graph: no characterization known",
+    },
+    Case {
+        name: "CN(5,2)",
+        args: &["circular:5,2", "--max", "5"],
+        verify_max: Some("7"),
+        known: "circular nim CN(5,2): open (Dufour & Heubach)",
+    },
+    Case {
+        name: "CN(5,3)",
+        args: &["circular:5,3", "--max", "5"],
+        verify_max: Some("7"),
+        known: "circular nim CN(5,3): open",
+    },
+    Case {
+        name: "CN(6,2)",
+        args: &["circular:6,2", "--max", "5"],
+        verify_max: Some("6"),
+        known: "the thesis: \"defies characterization\"",
+    },
+    Case {
+        name: "CN(6,3) --orbits",
+        args: &["circular:6,3", "--max", "5", "--orbits"],
+        verify_max: Some("6"),
+        known: "Dufour et al.: a+b = d+e and b+c = e+f up to rotation",
+    },
+    Case {
+        name: "projective plane",
+        args: &["projective-plane", "--max", "5"],
+        verify_max: Some("6"),
+        known: "open",
+    },
+    Case {
+        name: "projective plane, (a,a,b,b,c,c)",
+        args: &[
+            "projective-plane",
+            "--max",
+            "16",
+            "--family",
+            "a,a,b,b,c,c",
+            "--upper",
+            "all",
+        ],
+        verify_max: None,
+        known: "the thesis asks for which a, b, c these are zero positions",
+    },
+    Case {
+        name: "projective plane, (a,a,b,c,a+b+c,a+b+c)",
+        args: &[
+            "projective-plane",
+            "--max",
+            "16",
+            "--family",
+            "a,a,b,c,a+b+c,a+b+c",
+            "--upper",
+            "all",
+        ],
+        verify_max: None,
+        known: "the thesis\'s second open family",
+    },
+];
+
+/// Seconds per run.
+const TIMEOUT: f64 = 120.0;
+
+/// "lengths 1-8 by the dependency bound, 9 by read-once, 10-11 by enum" from the refutations.
+fn how_refuted(refutations: &[serde_json::Value]) -> String {
+    let mut parts: Vec<(u64, u64, String)> = Vec::new();
+    for r in refutations {
+        let length = r["length"].as_u64().unwrap_or(0);
+        let by = r["by"].as_str().unwrap_or("?").to_string();
+        match parts.last_mut() {
+            Some((_, to, last)) if *last == by && *to + 1 == length => *to = length,
+            _ => parts.push((length, length, by)),
+        }
+    }
+    parts
+        .iter()
+        .map(|(from, to, by)| {
+            if from == to {
+                format!("{from} by {by}")
+            } else {
+                format!("{from}-{to} by {by}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn run(case: &Case, timeout: f64) -> String {
+    let timeout = timeout.to_string();
+    let start = Instant::now();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.arg("synth")
+        .args(case.args)
+        .args(["--json", "--timeout", &timeout]);
+    if let Some(d) = case.verify_max {
+        cmd.args(["--verify-max", d]);
+    }
+    let out = cmd.stdin(Stdio::null()).output().expect("running grundy");
+    let secs = start.elapsed().as_secs_f64();
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("synth --json prints one JSON object");
+    if let Some(err) = v["error"].as_str() {
+        return format!(
+            "| {} | {} | error: {err} | | | {secs:.0} s |",
+            case.name, case.known
+        );
+    }
+    let refutations = v["refutations"].as_array().cloned().unwrap_or_default();
+    let lower = v["lower_bound"].as_u64().unwrap_or(1);
+    let program = match v["expression"].as_str() {
+        None => "none found".to_string(),
+        Some(e) => {
+            let by = v["found_by"]["strategy"]
+                .as_str()
+                .unwrap_or("the exact search");
+            let checked = match &v["cross_check"] {
+                serde_json::Value::Null => {
+                    "; not cross-checked (too large for a search engine)".into()
+                }
+                c if c["counterexample"].is_null() => {
+                    format!("; holds on the box to {}", c["max"])
+                }
+                c => format!(
+                    "; **fails** on the box to {}: {}",
+                    c["max"],
+                    c["counterexample"].as_str().unwrap_or("?")
+                ),
+            };
+            format!(
+                "`{e}` ({} instructions, {}, by {by}{checked})",
+                v["length"],
+                v["status"].as_str().unwrap_or("?")
+            )
+        }
+    };
+    let bound = if v["minimal"] == true {
+        format!("minimal: lengths {}", how_refuted(&refutations))
+    } else {
+        format!(
+            "no program shorter than {lower} (lengths {}); {}",
+            how_refuted(&refutations),
+            v["stopped"].as_str().unwrap_or("")
+        )
+    };
+    format!(
+        "| {} | {} | {} | {program} | {bound} | {secs:.0} s |",
+        case.name,
+        case.known,
+        v["data"].as_str().unwrap_or("?"),
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|a| a == "--bench") {
+        return;
+    }
+    let words: Vec<&String> = args
+        .iter()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let timeout = std::env::var("OPEN_CASES_TIMEOUT")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(TIMEOUT);
+    println!("# Open cases: what `grundy synth` establishes\n");
+    println!(
+        "Generated by `cargo bench --bench open_cases > docs/open-cases.md` at commit {}, {} s \
+         per case on a 2-core machine. Zero target (output 0 exactly on the zero positions), \
+         the thesis's instructions at width 8. A program is re-run on every data point before it \
+         is printed and cross-checked on a larger box by a search engine; a lower bound L means \
+         every length below L was refuted exhaustively (by the dependency bound, the read-once \
+         search, enumeration or SAT) on a subset of the data, which refutes it on all of it.\n",
+        commit(),
+        timeout
+    );
+    println!("| case | known | data | program found | lower bound, how proved | time |");
+    println!("|---|---|---|---|---|---|");
+    for case in CASES {
+        if !words.is_empty() && !words.iter().any(|w| case.name.contains(w.as_str())) {
+            continue;
+        }
+        println!("{}", run(case, timeout));
+    }
+}
+
+/// The commit the report was made at.
+fn commit() -> String {
+    Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".to_string())
+}
