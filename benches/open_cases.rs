@@ -168,6 +168,8 @@ fn run(case: &Case, timeout: f64) -> String {
                     c["counterexample"].as_str().unwrap_or("?")
                 ),
             };
+            // `|` (the Or) would end the table cell.
+            let e = e.replace('|', "\\|");
             format!(
                 "`{e}` ({} instructions, {}, by {by}{checked})",
                 v["length"],

@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 mod common;
-use common::{grundy, one_line};
+use common::{grundy, one_line, verifies};
 
 fn json(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -15,16 +15,6 @@ fn json(out: &std::process::Output) -> serde_json::Value {
             String::from_utf8_lossy(&out.stderr)
         )
     })
-}
-
-/// The program verified by an independent `grundy verify` run on a larger box.
-fn verifies(game: &str, program: &serde_json::Value, max: &str, extra: &[&str]) {
-    let names: Vec<String> = serde_json::from_value(program.clone()).unwrap();
-    grundy()
-        .args(["verify", game, "--max", max, "--program", &names.join(" ")])
-        .args(extra)
-        .assert()
-        .success();
 }
 
 /// CN(6,3) with orbits, the thesis's own example: zero positions are a+b = d+e and b+c = e+f up

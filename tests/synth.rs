@@ -7,6 +7,7 @@ use std::process::Command as Process;
 use assert_cmd::Command;
 
 mod common;
+use common::verifies;
 
 fn grundy() -> Command {
     Command::cargo_bin("grundy").unwrap()
@@ -25,16 +26,6 @@ fn synth_json(args: &[&str]) -> serde_json::Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// The program verified by an independent `grundy verify` run on a larger box.
-fn verifies(game: &str, program: &serde_json::Value, max: &str, extra: &[&str]) {
-    let names: Vec<String> = serde_json::from_value(program.clone()).unwrap();
-    grundy()
-        .args(["verify", game, "--max", max, "--program", &names.join(" ")])
-        .args(extra)
-        .assert()
-        .success();
 }
 
 #[test]

@@ -40,3 +40,14 @@ pub fn p3_table(dir: &Path, max: usize) -> PathBuf {
         .success();
     table
 }
+
+/// The program (a `--json` result's `program`) verified by an independent `grundy verify` run
+/// on the box [0,max)^n, with `extra` options.
+pub fn verifies(game: &str, program: &serde_json::Value, max: &str, extra: &[&str]) {
+    let names: Vec<String> = serde_json::from_value(program.clone()).unwrap();
+    grundy()
+        .args(["verify", game, "--max", max, "--program", &names.join(" ")])
+        .args(extra)
+        .assert()
+        .success();
+}
