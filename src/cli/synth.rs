@@ -87,12 +87,12 @@ impl ProblemArgs {
         super::memory_limit(self.mem_limit)
     }
 
-    /// Tabulation options: threads, memory, and a progress bar on standard error.
-    pub fn table_options(&self) -> Result<TableOptions, Error> {
+    /// Tabulation options: threads, memory, and a progress bar on standard error when `show`.
+    pub fn table_options(&self, show: bool) -> Result<TableOptions, Error> {
         Ok(TableOptions {
             threads: self.threads.unwrap_or(0),
             memory_limit: self.memory_limit()?,
-            progress: Arc::new(Bar::new(true)),
+            progress: Arc::new(Bar::new(show)),
         })
     }
 }
@@ -160,7 +160,8 @@ pub struct SynthArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-    /// No live progress line on standard error (it shows on a terminal after a second).
+    /// No progress on standard error: neither the live line (shown on a terminal after a
+    /// second) nor the bars of tabulation and cross-checking.
     #[arg(long)]
     quiet: bool,
 }
@@ -293,7 +294,7 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
         return Err(Error::Usage("--verify-max needs a GAME".into()));
     }
     let memory = args.problem.memory_limit()?;
-    let problem = setup.problem(game.as_ref(), &args.problem.table_options()?)?;
+    let problem = setup.problem(game.as_ref(), &args.problem.table_options(!args.quiet)?)?;
     let data_seconds = t0.elapsed().as_secs_f64();
     let deadline = args
         .timeout
@@ -355,7 +356,7 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
             let g = game
                 .as_ref()
                 .ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))?;
-            let bar = Bar::new(true);
+            let bar = Bar::new(!args.quiet);
             Some(verify::recomputed(
                 g,
                 program,

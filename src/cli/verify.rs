@@ -52,7 +52,7 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
             ));
         }
         // The data file is the reference: the program is checked on every row.
-        let problem = setup.problem(game.as_ref(), &args.problem.table_options()?)?;
+        let problem = setup.problem(game.as_ref(), &args.problem.table_options(true)?)?;
         let bad = verify::on_data(&problem, &program)?;
         if args.json {
             out.json(&serde_json::json!({
