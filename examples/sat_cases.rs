@@ -100,7 +100,7 @@ fn main() {
         let deadline = Instant::now() + Duration::from_secs_f64(timeout);
         match synthesize(&problem, &backend, 16, Some(deadline)) {
             Ok(out) => {
-                for r in &out.refutations {
+                for r in &out.trace.refutations {
                     println!(
                         "  {case} length {:2}: refuted by {} on {} examples at {:.3} s",
                         r.length, r.by, r.examples, r.seconds
@@ -111,8 +111,8 @@ fn main() {
                     out.program.len(),
                     out.program,
                     out.minimal,
-                    out.rounds,
-                    out.examples.len(),
+                    out.trace.rounds,
+                    out.trace.examples.len(),
                     t.elapsed().as_secs_f64()
                 );
             }

@@ -25,7 +25,15 @@ fn circular_6_3_with_orbits_is_decomposed() {
     let out = grundy()
         .args(["synth", "circular:6,3", "--orbits", "--max", "5"])
         // The timeout only widens decomposition's share (half of it) on a loaded machine.
-        .args(["--upper", "decompose", "--max-len", "11", "--timeout", "120", "--json"])
+        .args([
+            "--upper",
+            "decompose",
+            "--max-len",
+            "11",
+            "--timeout",
+            "120",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));

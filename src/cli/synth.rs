@@ -332,10 +332,7 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
         Some(answer?)
     };
     let exported = if exports.any() {
-        let examples = answer.as_ref().map(|a| match a {
-            Answer::Found(o) => o.examples.as_slice(),
-            Answer::Undecided(p) => p.examples.as_slice(),
-        });
+        let examples = answer.as_ref().map(|a| a.trace().examples.as_slice());
         export(args, exports, &setup, &problem, examples)?
     } else {
         Vec::new()

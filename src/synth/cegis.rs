@@ -29,12 +29,10 @@ pub struct Refutation {
     pub seconds: f64,
 }
 
-/// The result of a search that found a program.
+/// What the shortest-first search did, whether or not it found a program.
 #[derive(Clone, Debug)]
-pub struct Outcome {
-    pub program: Program,
-    /// Every shorter length was refuted.
-    pub minimal: bool,
+pub struct Trace {
+    /// Why each length below the program (or the lower bound) has none.
     pub refutations: Vec<Refutation>,
     /// Variables the dependency bound found to matter.
     pub dependent_vars: Vec<usize>,
@@ -42,6 +40,15 @@ pub struct Outcome {
     pub examples: Vec<usize>,
     pub rounds: usize,
     pub seconds_search: f64,
+}
+
+/// The result of a search that found a program.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub program: Program,
+    /// Every shorter length was refuted.
+    pub minimal: bool,
+    pub trace: Trace,
     pub seconds_verify: f64,
     /// The length whose search was stopped, when the program is an upper bound found first.
     pub undecided: Option<usize>,
@@ -63,13 +70,19 @@ impl Outcome {
 pub struct Partial {
     /// Every length below this is refuted.
     pub lower_bound: usize,
-    pub refutations: Vec<Refutation>,
-    pub dependent_vars: Vec<usize>,
-    pub examples: Vec<usize>,
-    pub rounds: usize,
-    pub seconds_search: f64,
+    pub trace: Trace,
     /// Why the search stopped.
     pub stopped: Stop,
+}
+
+impl Answer {
+    /// What the search did.
+    pub fn trace(&self) -> &Trace {
+        match self {
+            Answer::Found(o) => &o.trace,
+            Answer::Undecided(p) => &p.trace,
+        }
+    }
 }
 
 /// Why a search stopped before deciding every length below its program.
@@ -212,7 +225,7 @@ fn found(answer: Answer) -> Result<Outcome, Error> {
     match answer {
         Answer::Found(o) => Ok(o),
         Answer::Undecided(p) => Err(Error::Timeout(Undecided {
-            seconds: p.seconds_search,
+            seconds: p.trace.seconds_search,
             lower_bound: Some(p.lower_bound),
             what: format!("length {}", p.lower_bound),
         })),
@@ -237,21 +250,30 @@ struct Run {
 }
 
 impl Run {
+    /// What the search did, up to now.
+    fn trace(self) -> Trace {
+        Trace {
+            refutations: self.refutations,
+            dependent_vars: self.deps,
+            examples: self.examples,
+            rounds: self.rounds,
+            seconds_search: self.start.elapsed().as_secs_f64() - self.verify_seconds,
+        }
+    }
+
     fn finish(
         self,
         program: Program,
         undecided: Option<(usize, Stop)>,
         upper: Option<UpperBound>,
     ) -> Answer {
+        let seconds_verify = self.verify_seconds;
+        let trace = self.trace();
         Answer::Found(Outcome {
-            minimal: undecided.is_none() && self.refutations.len() == program.len() - 1,
+            minimal: undecided.is_none() && trace.refutations.len() == program.len() - 1,
             program,
-            refutations: self.refutations,
-            dependent_vars: self.deps,
-            examples: self.examples,
-            rounds: self.rounds,
-            seconds_search: self.start.elapsed().as_secs_f64() - self.verify_seconds,
-            seconds_verify: self.verify_seconds,
+            trace,
+            seconds_verify,
             undecided: undecided.map(|u| u.0),
             stopped: undecided.map(|u| u.1),
             upper,
@@ -264,11 +286,7 @@ impl Run {
             Some(u) => self.finish(u.program.clone(), Some((length, Stop::now())), Some(u)),
             None => Answer::Undecided(Partial {
                 lower_bound: length,
-                refutations: self.refutations,
-                dependent_vars: self.deps,
-                examples: self.examples,
-                rounds: self.rounds,
-                seconds_search: self.start.elapsed().as_secs_f64() - self.verify_seconds,
+                trace: self.trace(),
                 stopped: Stop::now(),
             }),
         }

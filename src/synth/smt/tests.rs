@@ -153,7 +153,7 @@ fn p3_zero_and_indicator_are_minimal() {
         out.program
     );
     assert!(ind.failures(&out.program).is_empty());
-    assert_eq!(out.refutations.last().unwrap().by, Method::Smt);
+    assert_eq!(out.trace.refutations.last().unwrap().by, Method::Smt);
 }
 
 #[test]
@@ -196,10 +196,10 @@ fn orbits_refute_short_lengths_by_search() {
     let problem = Problem::new(data, OpSet::thesis(3), 8, Target::Indicator, Some(&canon)).unwrap();
     let out = cegis::synthesize(&problem, &SmtBackend, 8, None).unwrap();
     assert!(out.minimal && problem.failures(&out.program).is_empty());
-    let by: Vec<Method> = out.refutations.iter().map(|r| r.by).collect();
+    let by: Vec<Method> = out.trace.refutations.iter().map(|r| r.by).collect();
     assert_eq!(by[..4], [Method::DependencyBound; 4]);
     assert!(by[4..].iter().all(|&b| b == Method::Smt) && by.len() > 4);
-    assert_eq!(out.program.len(), out.refutations.len() + 1);
+    assert_eq!(out.program.len(), out.trace.refutations.len() + 1);
 }
 
 #[test]

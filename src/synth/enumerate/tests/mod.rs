@@ -323,7 +323,7 @@ fn p3_and_shriek() {
 fn deep_stages_agree_at_scale() {
     let problem = boxed("circular:4,3", 6, Target::Indicator, false);
     let out = cegis::synthesize(&problem, &backend(2), 12, None).unwrap();
-    let (len, examples) = (10, &out.examples[..12]);
+    let (len, examples) = (10, &out.trace.examples[..12]);
     let mut s = EnumSearch::new(&problem, len, &backend(2), true).unwrap();
     s.deep_from = 0;
     for &e in examples {
@@ -430,6 +430,7 @@ fn deadlines_are_kept() {
     let star = boxed("star:4", 6, Target::Indicator, false);
     let examples = cegis::synthesize(&star, &backend(2), 10, None)
         .unwrap()
+        .trace
         .examples;
     let mut s = backend(2).start(&star, 9).unwrap();
     for &e in &examples {
