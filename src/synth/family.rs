@@ -30,6 +30,8 @@ pub type Member = (Vec<u64>, Vec<u64>);
 
 /// Parameters a family may have (the box of parameters is enumerated whole).
 const MAX_PARAMS: usize = 8;
+/// Parameter vectors enumerated at most: as many as the positions of a large table.
+const MAX_PARAM_VECTORS: usize = 1 << 28;
 
 impl Family {
     /// Parses `spec` for a game with `vertices` vertices: comma-separated coordinates, each a
@@ -114,6 +116,14 @@ impl Family {
     /// its position.
     pub fn members(&self, max: usize) -> Result<Vec<Member>, Error> {
         let grid = Grid::cube(self.params.len(), max)?;
+        if grid.len() > MAX_PARAM_VECTORS {
+            return Err(Error::Resource(format!(
+                "the family's {} parameters below {max} span {} vectors; at most {MAX_PARAM_VECTORS} \
+                 are enumerated (a smaller --max)",
+                self.params.len(),
+                grid.len()
+            )));
+        }
         let mut out = Vec::new();
         let mut p = vec![0u64; self.params.len()];
         for _ in 0..grid.len() {
@@ -150,6 +160,8 @@ impl Family {
                 self.coords.len()
             )));
         }
+        // Members are looked up in the whole box's table (its memory check refuses a box too
+        // large).
         let n = game.graph().vertices();
         let t = table::tabulate(game.graph(), &vec![max; n], opts)?;
         let mut points = Points::with_capacity(self.params.len(), members.len());
@@ -222,6 +234,13 @@ mod tests {
             let err = Family::parse(spec, 6).unwrap_err().to_string();
             assert!(err.contains(needle), "{spec}: {err}");
         }
+    }
+
+    #[test]
+    fn too_many_parameter_vectors_are_refused() {
+        let f = Family::parse("a+b+c+d+e+f+g+h", 1).unwrap();
+        let err = f.members(16).unwrap_err();
+        assert_eq!(err.kind(), crate::error::Kind::Resource, "{err}");
     }
 
     #[test]
