@@ -42,8 +42,8 @@ fn main() {
             .to_vec();
     }
     let backend = SatBackend {
-        proof: None,
         options,
+        ..SatBackend::default()
     };
     for case in cases {
         let parts: Vec<&str> = case.split('@').collect();

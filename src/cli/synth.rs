@@ -58,7 +58,7 @@ pub struct ProblemArgs {
     /// Edits to the thesis's instruction set, e.g. `+Mod,+Min,+Const(2),-Mul`.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub ops: String,
-    /// Worker threads for tabulation and enumeration (0 or absent: every core).
+    /// Worker threads for tabulation, enumeration and --cubes (0 or absent: every core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Memory limit in GiB for tabulation, enumeration and checks (default: 80% of the memory
@@ -132,6 +132,10 @@ pub struct SynthArgs {
     /// ends undecided (exit 3) with the lengths refuted so far.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<f64>,
+    /// Cube-and-conquer for the lengths SAT searches: split each length by its top two
+    /// instructions and solve the cubes in parallel on --threads solvers (not with --proof).
+    #[arg(long, conflicts_with = "proof")]
+    cubes: bool,
     /// Keep SAT refutations as checkable proofs: FILE.len<L>.<ext> per refuted length.
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
@@ -144,6 +148,11 @@ pub struct SynthArgs {
     /// Write the SMT-LIB 2 instance for --length to FILE.
     #[arg(long, value_name = "FILE", requires = "length")]
     export_smt: Option<PathBuf>,
+    /// Cube-and-conquer export for --length: DIR/len<L>.icnf (the CNF and one `a` line per
+    /// cube of the top two instructions; CaDiCaL solves it as is) and DIR/len<L>.cubes (the
+    /// cubes alone, one per line, to hand out as separate jobs); `decode` reads the answers.
+    #[arg(long, value_name = "DIR", requires = "length")]
+    export_cubes: Option<PathBuf>,
     /// Write the SyGuS-IF problem to FILE.
     #[arg(long, value_name = "FILE")]
     export_sygus: Option<PathBuf>,
@@ -196,11 +205,16 @@ const EXPORT_LIMIT: u64 = 1 << 30;
 
 fn backend(choice: SolverChoice, args: &SynthArgs, memory: u64) -> Box<dyn Backend> {
     let threads = args.problem.threads.unwrap_or(0);
-    match choice {
-        SolverChoice::Sat => Box::new(SatBackend {
-            proof: args.proof.clone(),
-            ..SatBackend::default()
+    let sat = SatBackend {
+        proof: args.proof.clone(),
+        cubes: args.cubes.then(|| match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
         }),
+        ..SatBackend::default()
+    };
+    match choice {
+        SolverChoice::Sat => Box::new(sat),
         SolverChoice::Smt => Box::new(SmtBackend),
         SolverChoice::Enum => Box::new(EnumBackend {
             threads,
@@ -213,7 +227,7 @@ fn backend(choice: SolverChoice, args: &SynthArgs, memory: u64) -> Box<dyn Backe
                 threads,
                 memory_limit: memory,
             },
-            fallback: SatBackend::default(),
+            fallback: sat,
         }),
     }
 }
@@ -223,16 +237,42 @@ struct Exports {
     cnf: Option<OutputFile>,
     smt: Option<OutputFile>,
     sygus: Option<OutputFile>,
+    /// The iCNF and the cube list of --export-cubes.
+    cubes: Option<(OutputFile, OutputFile)>,
+}
+
+/// The files --export-cubes writes into `dir` for `length`.
+fn cube_files(dir: &Path, length: usize) -> (PathBuf, PathBuf) {
+    (
+        dir.join(format!("len{length}.icnf")),
+        dir.join(format!("len{length}.cubes")),
+    )
 }
 
 impl Exports {
     fn create(args: &SynthArgs) -> Result<Self, Error> {
-        if args.length.is_some() && args.export_cnf.is_none() && args.export_smt.is_none() {
+        if args.length.is_some()
+            && args.export_cnf.is_none()
+            && args.export_smt.is_none()
+            && args.export_cubes.is_none()
+        {
             return Err(Error::Usage(
-                "--length sets the length of --export-cnf or --export-smt; give one of them".into(),
+                "--length sets the length of --export-cnf, --export-smt or --export-cubes; \
+                 give one of them"
+                    .into(),
             ));
         }
-        let named: Vec<(&str, &Path)> = [
+        let cube_paths = match (&args.export_cubes, args.length) {
+            (Some(dir), Some(length)) => {
+                if !dir.is_dir() {
+                    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+                }
+                let (icnf, list) = cube_files(dir, length);
+                Some((icnf, list))
+            }
+            _ => None,
+        };
+        let mut named: Vec<(&str, &Path)> = [
             ("--export-cnf", &args.export_cnf),
             ("--export-smt", &args.export_smt),
             ("--export-sygus", &args.export_sygus),
@@ -240,6 +280,10 @@ impl Exports {
         .into_iter()
         .filter_map(|(name, p)| p.as_deref().map(|p| (name, p)))
         .collect();
+        if let Some((icnf, list)) = &cube_paths {
+            named.push(("--export-cubes", icnf));
+            named.push(("--export-cubes", list));
+        }
         let mut inputs: Vec<(&str, &Path)> = Vec::new();
         if let Some(p) = &args.problem.data {
             inputs.push(("--data", p));
@@ -268,11 +312,17 @@ impl Exports {
             cnf: create(&args.export_cnf)?,
             smt: create(&args.export_smt)?,
             sygus: create(&args.export_sygus)?,
+            cubes: match cube_paths {
+                Some((icnf, list)) => {
+                    Some((OutputFile::create(&icnf)?, OutputFile::create(&list)?))
+                }
+                None => None,
+            },
         })
     }
 
     fn any(&self) -> bool {
-        self.cnf.is_some() || self.smt.is_some() || self.sygus.is_some()
+        self.cnf.is_some() || self.smt.is_some() || self.sygus.is_some() || self.cubes.is_some()
     }
 }
 
@@ -390,6 +440,23 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
     })
 }
 
+/// The cubes as iCNF `a` lines, each after a comment with its number and what it fixes.
+fn cube_list(cubes: &[sat::Cube], length: usize) -> String {
+    let mut s = format!(
+        "c the {} cubes of len{length}.icnf, in its order: cube k is the k-th `a` line\n",
+        cubes.len()
+    );
+    for (k, c) in cubes.iter().enumerate() {
+        let lits: Vec<String> = c.lits.iter().map(|l| l.to_dimacs().to_string()).collect();
+        s.push_str(&format!(
+            "c cube {k}: {}\na {} 0\n",
+            c.describe(),
+            lits.join(" ")
+        ));
+    }
+    s
+}
+
 fn export(
     args: &SynthArgs,
     exports: Exports,
@@ -419,7 +486,7 @@ fn export(
         }
         Ok(())
     };
-    if exports.cnf.is_some() {
+    if exports.cnf.is_some() || exports.cubes.is_some() {
         check_size("CNF", &|l, e| {
             sat::export_dimacs(problem, l, e, &[]).map(|s| s.len())
         })?;
@@ -429,6 +496,11 @@ fn export(
             smt::export_smtlib(problem, l, e, &[]).map(|s| s.len())
         })?;
     }
+    let icnf = match (&exports.cubes, args.length) {
+        (Some(_), Some(length)) => Some(sat::export_icnf(problem, length, &examples, &notes)?),
+        _ => None,
+    };
+    let cubes_written = icnf.as_ref().map(|(_, cubes)| cubes.len());
     let mut written = Vec::new();
     let mut write = |file: OutputFile, format: &str, text: String| -> Result<(), Error> {
         let mut file = file;
@@ -446,6 +518,8 @@ fn export(
             "path": path,
             "format": format,
             "length": args.length.filter(|_| format != "sygus"),
+            // How many `a` lines an iCNF or cube list holds.
+            "cubes": cubes_written.filter(|_| matches!(format, "icnf" | "cubes")),
             "examples": examples.len(),
             "which": which,
         }));
@@ -469,6 +543,11 @@ fn export(
     }
     if let Some(f) = exports.sygus {
         write(f, "sygus", smt::export_sygus(problem, &examples, &notes)?)?;
+    }
+    if let (Some((icnf_file, list)), Some((text, cubes))) = (exports.cubes, icnf) {
+        let length = args.length.expect("required by clap");
+        write(list, "cubes", cube_list(&cubes, length))?;
+        write(icnf_file, "icnf", text)?;
     }
     Ok(written)
 }

@@ -27,6 +27,8 @@
 
 mod circuits;
 mod cnf;
+mod conquer;
+mod cubes;
 mod dimacs;
 mod encode;
 mod structure;
@@ -41,6 +43,7 @@ use std::time::Instant;
 
 use varisat::{ExtendFormula, ProofFormat, Solver};
 
+pub use cubes::Cube;
 pub use dimacs::{decode_model, export_dimacs};
 use encode::Encoder;
 
@@ -51,11 +54,14 @@ use crate::files::{self, OutputFile};
 
 /// The SAT backend. With `proof`, every refuted length leaves a DRAT proof
 /// `<proof>.len<L>.drat` next to the CNF it refutes, `<proof>.len<L>.cnf`; `options` choose the
-/// encoding (the defaults are the measured best).
+/// encoding (the defaults are the measured best). With `cubes` set to a number of threads,
+/// each length is split into cubes by its top instructions and they are solved in parallel
+/// (cube-and-conquer, `conquer.rs`); proofs are then not kept.
 #[derive(Clone, Debug, Default)]
 pub struct SatBackend {
     pub proof: Option<PathBuf>,
     pub options: Options,
+    pub cubes: Option<usize>,
 }
 
 /// Encoding choices, for measuring alternatives; the defaults are the measured best.
@@ -108,6 +114,10 @@ impl Backend for SatBackend {
         problem: &'p Problem,
         length: usize,
     ) -> Result<Box<dyn LengthSearch + 'p>, Error> {
+        if let Some(threads) = self.cubes.filter(|_| self.proof.is_none()) {
+            let search = conquer::CubeSearch::new(problem, length, &self.options, threads)?;
+            return Ok(Box::new(search));
+        }
         Ok(Box::new(SatSearch::new(
             problem,
             length,
@@ -115,6 +125,29 @@ impl Backend for SatBackend {
             self.proof.clone(),
         )?))
     }
+}
+
+/// The iCNF instance for programs of exactly `length` instructions satisfying the examples
+/// `examples`: the clauses of [`export_dimacs`] and one `a` line per cube of the top
+/// instructions (cube-and-conquer: any solver may take the cubes in parallel; the instance is
+/// unsatisfiable exactly when every cube is). Returns the text and the cubes in line order.
+pub fn export_icnf(
+    problem: &Problem,
+    length: usize,
+    examples: &[usize],
+    notes: &[String],
+) -> Result<(String, Vec<Cube>), Error> {
+    if length == 0 {
+        return Err(Error::Usage(
+            "programs have at least one instruction".into(),
+        ));
+    }
+    let mut enc = Encoder::new(problem, length, &Options::default());
+    for &e in examples {
+        enc.add_example(e)?;
+    }
+    let cubes = cubes::split(&enc.st);
+    Ok((cubes::write_icnf(&enc, notes, &cubes), cubes))
 }
 
 /// A proof sink that fails once the shared deadline has passed: varisat's only way to stop.
