@@ -5,7 +5,9 @@
 //! leaves), `-- quick` (the default solver only on the thesis's cases), `-- deadlines` (how
 //! soon each backend stops after its deadline passes, on searches that run for seconds), `-- upper`
 //! (the time to a first upper bound on the cases the exact search cannot finish, each strategy
-//! alone and all of them in a whole `synth --timeout 30` run). Further words keep only
+//! alone and all of them in a whole `synth --timeout 30` run), `-- lower` (the lengths each exact
+//! search refutes in 10 minutes on the unfinished cases: enumeration, SAT, SAT with cubes; not
+//! part of the full run, as it takes half an hour a case). Further words keep only
 //! the cases whose name contains one of them (`-- thesis 'CN(5' 'CN(4,3)'`), and `SYNTH_BENCH_TIMEOUT=<secs>` changes
 //! the per-run timeout of the thesis's cases. Each run is the release `grundy synth` binary with
 //! `--json`; wall seconds include tabulating the data. Every program is also cross-checked by a
@@ -316,6 +318,75 @@ fn upper_bounds() {
     }
 }
 
+/// The cases the exact search has not finished, for the `lower` group.
+const LOWER: &[(&str, &str)] = &[
+    ("CN(5,2)", "circular:5,2"),
+    ("path:5", "path:5"),
+    ("y-graph", "y-graph"),
+];
+
+/// Seconds each exact search gets in the `lower` group (the issue's figure: lengths up to 12
+/// of CN(5,2) refuted within 10 minutes on 2 cores).
+const LOWER_SECONDS: u64 = 600;
+
+/// Lower bounds: how many lengths each exact search refutes within the time, on [0,5)^n with
+/// the zero target and no upper-bound strategies, and when it had refuted every length up to
+/// 12 (the sum of the per-length times `--json` reports).
+fn lower_bounds(only: &[String]) {
+    let seconds = std::env::var("SYNTH_BENCH_TIMEOUT")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(LOWER_SECONDS);
+    println!(
+        "\n#### Lower bounds: lengths refuted within {seconds} s, zero target on [0,5)^n, \
+         no upper-bound strategies\n"
+    );
+    let variants: [(&str, &[&str]); 3] = [
+        ("auto (enumeration)", &["--upper", "none"]),
+        ("sat", &["--solver", "sat"]),
+        ("sat --cubes", &["--solver", "sat", "--cubes"]),
+    ];
+    let names: Vec<&str> = variants.iter().map(|v| v.0).collect();
+    println!("| case | {} |", names.join(" | "));
+    println!("|---|{}", "---|".repeat(variants.len()));
+    for &(name, game) in LOWER {
+        if !only.is_empty() && !only.iter().any(|w| name.contains(w.as_str())) {
+            continue;
+        }
+        let mut cells = Vec::new();
+        for (_, extra) in variants {
+            let timeout = seconds.to_string();
+            let mut args = vec!["synth", game, "--max", "5", "--json", "--quiet"];
+            args.extend_from_slice(&["--timeout", &timeout]);
+            args.extend_from_slice(extra);
+            let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+                .args(&args)
+                .stdin(Stdio::null())
+                .output()
+                .expect("running grundy");
+            let v: serde_json::Value =
+                serde_json::from_slice(&out.stdout).expect("synth --json prints JSON");
+            let mut through_12 = 0.0;
+            let mut reached = None;
+            for r in v["refutations"].as_array().into_iter().flatten() {
+                through_12 += r["seconds"].as_f64().unwrap_or(0.0);
+                if r["length"] == 12 {
+                    reached = Some(through_12);
+                }
+            }
+            cells.push(format!(
+                "lengths < {} refuted{}",
+                v["lower_bound"],
+                match reached {
+                    Some(t) => format!("; up to 12 in {t:.0} s"),
+                    None => String::new(),
+                }
+            ));
+        }
+        println!("| {name} | {} |", cells.join(" | "));
+    }
+}
+
 /// How long after a 200 ms deadline each backend returns, on searches that take seconds
 /// without one (the unit tests check that they return `Timeout`; this measures how soon).
 fn deadlines() {
@@ -434,6 +505,15 @@ fn main() {
         Some("stars") => stars(),
         Some("deadlines") => deadlines(),
         Some("upper") => upper_bounds(),
+        Some("lower") => {
+            let words: Vec<String> = args
+                .iter()
+                .skip(1)
+                .filter(|a| !a.starts_with("--") && *a != "lower")
+                .cloned()
+                .collect();
+            lower_bounds(&words)
+        }
         _ => {
             side_by_side();
             stars();

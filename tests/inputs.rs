@@ -326,7 +326,7 @@ fn oversized_exports_and_stray_lengths_are_refused() {
     one_line(
         &["synth", "path:3", "--max", "4", "--length", "5"],
         2,
-        "--export-cnf or --export-smt",
+        "--export-smt or --export-cubes",
     );
 }
 

@@ -300,6 +300,7 @@ impl LengthSearch for CubeSearch<'_> {
         let mut idle: Vec<usize> = (0..self.workers.len()).collect();
         loop {
             // Hand out cubes while no answer is in.
+            stopped |= past(deadline);
             while found.is_none() && !stopped {
                 let Some(&w) = idle.last() else { break };
                 let Some(k) = queue.pop() else { break };
