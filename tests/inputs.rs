@@ -328,6 +328,31 @@ fn oversized_exports_and_stray_lengths_are_refused() {
         2,
         "--export-smt or --export-cubes",
     );
+    // Cubes split SAT instances; the other backends have none.
+    one_line(
+        &[
+            "synth", "path:3", "--max", "4", "--solver", "enum", "--cubes",
+        ],
+        2,
+        "--solver sat or auto",
+    );
+    // A cube export past the limit leaves no file behind either.
+    let cubes = dir.path().join("cubes");
+    one_line(
+        &[
+            "synth",
+            "path:3",
+            "--max",
+            "4",
+            "--export-cubes",
+            cubes.to_str().unwrap(),
+            "--length",
+            "500",
+        ],
+        2,
+        "--force",
+    );
+    assert!(!cubes.join("len500.icnf").exists() && !cubes.join("len500.cubes").exists());
 }
 
 #[test]

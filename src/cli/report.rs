@@ -171,6 +171,24 @@ fn how_text(u: &UpperBound) -> String {
                 .collect::<Vec<_>>()
                 .join(" and ")
         ),
+        How::Union(u) => {
+            let side = |c: &[crate::synth::lang::Program]| {
+                if c.is_empty() {
+                    "nothing more".to_string()
+                } else {
+                    c.iter()
+                        .map(|c| format!("{} = 0", c.infix()))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                }
+            };
+            format!(
+                "union of decompositions: where x{v} = 0, {}; where x{v} != 0, {}",
+                side(&u.sides[0]),
+                side(&u.sides[1]),
+                v = u.variable
+            )
+        }
         How::Stochastic { steps } => format!("stochastic search, {steps} proposals"),
     }
 }
@@ -194,6 +212,12 @@ fn how_json(u: &UpperBound) -> serde_json::Value {
                 .map(|c| c.infix())
                 .collect::<Vec<_>>()
                 .into();
+        }
+        How::Union(u) => {
+            let infix =
+                |c: &[crate::synth::lang::Program]| c.iter().map(|c| c.infix()).collect::<Vec<_>>();
+            obj["variable"] = u.variable.into();
+            obj["conditions"] = serde_json::json!([infix(&u.sides[0]), infix(&u.sides[1])]);
         }
         How::Stochastic { steps } => obj["steps"] = (*steps).into(),
     }

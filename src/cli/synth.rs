@@ -328,6 +328,11 @@ impl Exports {
 
 pub fn run(args: &SynthArgs) -> Result<Status, Error> {
     let t0 = Instant::now();
+    if args.cubes && matches!(args.solver, SolverChoice::Smt | SolverChoice::Enum) {
+        return Err(Error::Usage(
+            "--cubes splits SAT instances: use it with --solver sat or auto".into(),
+        ));
+    }
     let exports = Exports::create(args)?;
     if let Some(p) = &args.proof {
         let dir = p.parent().filter(|d| !d.as_os_str().is_empty());

@@ -12,7 +12,7 @@
 //! that contains it; an empty core refutes the length.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -270,6 +270,27 @@ impl<'p> CubeSearch<'p> {
         Ok(())
     }
 
+    /// The next reply; an error, not a wait forever, when a worker thread has died (a panic
+    /// in the solver), since the others keep the channel open.
+    fn next_reply(&self) -> Result<(usize, usize, Reply), Error> {
+        let died = || Error::internal("a SAT solver thread ended early");
+        loop {
+            match self
+                .replies
+                .recv_timeout(std::time::Duration::from_millis(200))
+            {
+                Ok(reply) => return Ok(reply),
+                Err(RecvTimeoutError::Disconnected) => return Err(died()),
+                Err(RecvTimeoutError::Timeout) => {
+                    let dead = |w: &Worker| w.handle.as_ref().is_none_or(|h| h.is_finished());
+                    if self.workers.iter().any(dead) {
+                        return Err(died());
+                    }
+                }
+            }
+        }
+    }
+
     /// Marks every open cube whose assumptions include all of `core` refuted.
     fn refute(&mut self, core: &[Lit]) {
         for (k, c) in self.cubes.iter().enumerate() {
@@ -322,10 +343,7 @@ impl LengthSearch for CubeSearch<'_> {
             if busy == 0 {
                 break;
             }
-            let (w, k, reply) = self
-                .replies
-                .recv()
-                .map_err(|_| Error::internal("the solver threads ended early"))?;
+            let (w, k, reply) = self.next_reply()?;
             busy -= 1;
             idle.push(w);
             match reply {

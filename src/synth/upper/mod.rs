@@ -31,6 +31,8 @@ pub enum How {
     /// The `Or` of necessary conditions (each zero on every zero position) that together are
     /// non-zero on every non-zero position.
     Decomposed { conditions: Vec<Program> },
+    /// A union of two decompositions split by a variable ([`decompose::unions`]).
+    Union(decompose::unions::Union),
     /// A stochastic walk over programs, after this many proposals.
     Stochastic { steps: u64 },
 }
@@ -41,6 +43,7 @@ impl How {
         match self {
             How::Lifted { .. } => "lifting",
             How::Decomposed { .. } => "decomposition",
+            How::Union(_) => "union of decompositions",
             How::Stochastic { .. } => "stochastic search",
         }
     }
@@ -148,10 +151,18 @@ pub fn find(
                 return Ok(None);
             }
             let stop = || past(decompose_deadline) || lifted_one.load(Ordering::Relaxed);
-            Ok(
-                decompose::find(problem, &stop)?.map(|(program, conditions)| UpperBound {
+            if let Some((program, conditions)) = decompose::find(problem, &stop)? {
+                return Ok(Some(UpperBound {
                     program,
                     how: How::Decomposed { conditions },
+                    seconds: seconds(),
+                }));
+            }
+            // No conjunction: perhaps a union of two, split by a variable.
+            Ok(
+                decompose::unions::find(problem, &stop)?.map(|(program, union)| UpperBound {
+                    program,
+                    how: How::Union(union),
                     seconds: seconds(),
                 }),
             )

@@ -14,6 +14,7 @@
 
 mod cover;
 mod mine;
+pub mod unions;
 
 use std::time::Instant;
 
