@@ -293,13 +293,7 @@ fn upper_bounds() {
         if orbits {
             args.push("--orbits");
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
-            .args(&args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("running grundy");
-        let v: serde_json::Value =
-            serde_json::from_slice(&out.stdout).expect("synth --json prints JSON");
+        let v = synth_json(&args);
         cells.push(match v["found_by"]["seconds"].as_f64() {
             Some(at) => format!(
                 "{}: len {} at {at:.1} s by {}, lengths < {} refuted",
@@ -316,6 +310,16 @@ fn upper_bounds() {
         });
         println!("| {name} | {} |", cells.join(" | "));
     }
+}
+
+/// The JSON object of one release `grundy` run with `args` (which include `--json`).
+fn synth_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("running grundy");
+    serde_json::from_slice(&out.stdout).expect("synth --json prints JSON")
 }
 
 /// The cases the exact search has not finished, for the `lower` group.
@@ -359,13 +363,7 @@ fn lower_bounds(only: &[String]) {
             let mut args = vec!["synth", game, "--max", "5", "--json", "--quiet"];
             args.extend_from_slice(&["--timeout", &timeout]);
             args.extend_from_slice(extra);
-            let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
-                .args(&args)
-                .stdin(Stdio::null())
-                .output()
-                .expect("running grundy");
-            let v: serde_json::Value =
-                serde_json::from_slice(&out.stdout).expect("synth --json prints JSON");
+            let v = synth_json(&args);
             let mut through_12 = 0.0;
             let mut reached = None;
             for r in v["refutations"].as_array().into_iter().flatten() {

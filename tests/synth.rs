@@ -194,23 +194,20 @@ fn solver_output(cmd: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 
+/// `synth` exporting path:3's indicator on [0,5)^3 at `length`, with `extra` arguments.
+fn export_p3(length: &str, extra: &[&std::ffi::OsStr]) -> std::process::Output {
+    grundy()
+        .args(["synth", "path:3", "--max", "5", "--target", "indicator"])
+        .args(["--length", length])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
 fn export_cnf(dir: &Path, length: &str) -> std::path::PathBuf {
     let cnf = dir.join(format!("p3-{length}.cnf"));
-    grundy()
-        .args([
-            "synth",
-            "path:3",
-            "--max",
-            "5",
-            "--target",
-            "indicator",
-            "--length",
-            length,
-            "--export-cnf",
-        ])
-        .arg(&cnf)
-        .assert()
-        .success();
+    let out = export_p3(length, &["--export-cnf".as_ref(), cnf.as_os_str()]);
+    assert!(out.status.success(), "{out:?}");
     cnf
 }
 
@@ -267,22 +264,14 @@ fn exported_cnf_is_solved_by_cadical_and_minisat_and_decodes() {
 
 /// `--export-cubes DIR` for path:3's indicator at `length`: the iCNF and the cube list.
 fn export_cubes(dir: &Path, length: &str) -> (std::path::PathBuf, String) {
-    let out = grundy()
-        .args([
-            "synth",
-            "path:3",
-            "--max",
-            "5",
-            "--target",
-            "indicator",
-            "--length",
-            length,
-            "--json",
-            "--export-cubes",
-        ])
-        .arg(dir)
-        .output()
-        .unwrap();
+    let out = export_p3(
+        length,
+        &[
+            "--json".as_ref(),
+            "--export-cubes".as_ref(),
+            dir.as_os_str(),
+        ],
+    );
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let icnf = dir.join(format!("len{length}.icnf"));

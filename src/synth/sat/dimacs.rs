@@ -29,6 +29,15 @@ pub fn export_dimacs(
     examples: &[usize],
     notes: &[String],
 ) -> Result<String, Error> {
+    Ok(write(&exported(problem, length, examples)?, notes))
+}
+
+/// The instance an export writes: the default encoding of `length` with `examples` added.
+pub(crate) fn exported<'p>(
+    problem: &'p Problem,
+    length: usize,
+    examples: &[usize],
+) -> Result<Encoder<'p>, Error> {
     if length == 0 {
         return Err(Error::Usage(
             "programs have at least one instruction".into(),
@@ -38,7 +47,7 @@ pub fn export_dimacs(
     for &e in examples {
         enc.add_example(e)?;
     }
-    Ok(write(&enc, notes))
+    Ok(enc)
 }
 
 /// The instance `enc` holds so far, with comments.

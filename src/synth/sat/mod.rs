@@ -137,15 +137,7 @@ pub fn export_icnf(
     examples: &[usize],
     notes: &[String],
 ) -> Result<(String, Vec<Cube>), Error> {
-    if length == 0 {
-        return Err(Error::Usage(
-            "programs have at least one instruction".into(),
-        ));
-    }
-    let mut enc = Encoder::new(problem, length, &Options::default());
-    for &e in examples {
-        enc.add_example(e)?;
-    }
+    let enc = dimacs::exported(problem, length, examples)?;
     let cubes = cubes::split(&enc.st);
     Ok((cubes::write_icnf(&enc, notes, &cubes), cubes))
 }
