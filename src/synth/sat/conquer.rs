@@ -252,12 +252,21 @@ impl<'p> CubeSearch<'p> {
             }
             Arc::new(f)
         };
-        let mut whole: Option<Arc<CnfFormula>> = None;
+        // Workers usually stand at the same clause, so each batch is built once and shared.
+        let mut built: Vec<(usize, Arc<CnfFormula>)> = Vec::new();
+        let mut batch = |from: usize| -> Arc<CnfFormula> {
+            if let Some((_, f)) = built.iter().find(|(at, _)| *at == from) {
+                return f.clone();
+            }
+            let f = part(from);
+            built.push((from, f.clone()));
+            f
+        };
         for w in &mut self.workers {
             let job = if w.stale {
-                Job::Rebuild(whole.get_or_insert_with(|| part(0)).clone())
+                Job::Rebuild(batch(0))
             } else if w.loaded < total {
-                Job::Clauses(part(w.loaded))
+                Job::Clauses(batch(w.loaded))
             } else {
                 continue;
             };
