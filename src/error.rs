@@ -29,6 +29,12 @@ pub enum Error {
     /// A computation that would not fit in memory (or in a size limit the user can raise).
     #[error("{0}")]
     Resource(String),
+    /// Every program length up to the longest one allowed was refuted: a proved bound, but no
+    /// program (a limit the user can raise, so it is reported as a resource).
+    #[error(
+        "no program of length at most {max_len} exists (every length was refuted); raise --max-len"
+    )]
+    LengthLimit { max_len: usize },
     /// The time limit passed before the question was settled.
     #[error("{0}")]
     Timeout(Undecided),
@@ -101,7 +107,7 @@ impl Error {
                 Kind::BadInput
             }
             Error::Io { .. } => Kind::Io,
-            Error::Resource(_) => Kind::Resource,
+            Error::Resource(_) | Error::LengthLimit { .. } => Kind::Resource,
             Error::Timeout(_) => Kind::Timeout,
             Error::Internal(_) => Kind::Internal,
         }

@@ -85,6 +85,24 @@ fn a_long_cover_bounds_the_search_and_is_reported() {
     assert!(text.contains("found by:     decomposition"), "{text}");
 }
 
+/// Every length up to `--max-len` refuted and no program: a limit (exit 2, kind `resource`),
+/// and the JSON still carries the bound it proved.
+#[test]
+fn an_exhausted_length_limit_reports_its_lower_bound() {
+    let out = grundy()
+        .args(["synth", "path:4", "--max", "4", "--max-len", "8"])
+        .args(["--upper", "none", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v = json(&out);
+    assert_eq!(v["kind"], "resource", "{v}");
+    assert_eq!(v["lower_bound"], 9, "{v}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("raise --max-len"), "{err}");
+}
+
 /// Ctrl-C stops the search, which reports what it established (exit 0 with a program, 3
 /// without) instead of dying.
 #[test]

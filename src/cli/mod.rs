@@ -199,7 +199,7 @@ pub fn main() -> i32 {
 }
 
 /// One line on standard error and, with `--json`, one object `{"error", "kind"}` (and the
-/// bounds a timeout established) on standard output; the exit code of the error's kind. A
+/// bound a timeout or an exhausted `--max-len` established) on standard output; the exit code of the error's kind. A
 /// closed pipe on standard output is not an error: whoever read the output has what they
 /// wanted (a FIFO given as `--out` that closes early is one: the file was not delivered).
 fn report_error(e: &Error, json: bool) -> i32 {
@@ -211,9 +211,13 @@ fn report_error(e: &Error, json: bool) -> i32 {
     eprintln!("grundy: error: {e}");
     if json {
         let mut obj = serde_json::json!({"error": e.to_string(), "kind": e.kind()});
-        if let Error::Timeout(u) = e {
-            obj["lower_bound"] = u.lower_bound.into();
-            obj["seconds"] = u.seconds.into();
+        match e {
+            Error::Timeout(u) => {
+                obj["lower_bound"] = u.lower_bound.into();
+                obj["seconds"] = u.seconds.into();
+            }
+            Error::LengthLimit { max_len } => obj["lower_bound"] = (max_len + 1).into(),
+            _ => {}
         }
         let _ = output::Out::new().json(&obj);
     }

@@ -430,10 +430,9 @@ pub fn run(problem: &Problem, backend: &dyn Backend, opts: &Options<'_>) -> Resu
             let open = (upto < u.program.len() - 1).then_some((upto + 1, Stop::MaxLen));
             Ok(run.finish(u.program.clone(), open, Some(u)))
         }
-        None => Err(Error::Resource(format!(
-            "no program of length at most {} exists (every length was refuted); raise --max-len",
-            opts.max_len
-        ))),
+        None => Err(Error::LengthLimit {
+            max_len: opts.max_len,
+        }),
     }
 }
 

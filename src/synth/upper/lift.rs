@@ -174,9 +174,13 @@ mod tests {
     use crate::synth::problem::Target;
 
     fn star(k: usize, max: usize, target: Target) -> Problem {
-        let game = spec::parse(&format!("star:{k}")).unwrap();
+        boxed(&format!("star:{k}"), k + 1, max, target)
+    }
+
+    fn boxed(game: &str, vars: usize, max: usize, target: Target) -> Problem {
+        let game = spec::parse(game).unwrap();
         let data = Dataset::from_box(&game, max, &TableOptions::default()).unwrap();
-        Problem::new(data, OpSet::thesis(k + 1), 8, target, None).unwrap()
+        Problem::new(data, OpSet::thesis(vars), 8, target, None).unwrap()
     }
 
     #[test]
@@ -213,5 +217,19 @@ mod tests {
             assert_eq!(lifted.variables.len(), 2);
             assert_eq!(lifted.program.len(), lifted.base_length + 4);
         }
+    }
+
+    /// The sg target lifts too: a lone heap x4 beside two edges is nim-summed in.
+    #[test]
+    fn sg_values_lift_a_lone_heap() {
+        let backend = EnumBackend {
+            threads: 2,
+            memory_limit: 1 << 30,
+        };
+        let pr = boxed("complex:0-1,2-3,4", 5, 4, Target::Sg);
+        let lifted = find(&pr, &backend, 12, None).unwrap().expect("a lift");
+        assert!(pr.failures(&lifted.program).is_empty(), "{}", lifted.program);
+        assert_eq!(lifted.variables, vec![4], "{}", lifted.program);
+        assert_eq!(lifted.program.len(), lifted.base_length + 2);
     }
 }

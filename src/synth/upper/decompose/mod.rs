@@ -4,6 +4,13 @@
 //! exact on the best candidates), and combine them with `Or`, which is 0 exactly where all its
 //! operands are. For the indicator target, `BooleanNot BooleanNot` turns that into 0/1.
 //!
+//! The `sg` target reuses this only where its values on the data are all 0 or 1 (there it *is*
+//! the indicator). Elsewhere a conjunction of necessary conditions says where the value is 0
+//! and nothing of which non-zero value it is: the `Or` of the conditions outputs whatever
+//! non-zero number they happen to give, so the cover would have to be found again for every
+//! value, each a zero set of its own with no short conditions known. Lifting and the
+//! stochastic walk serve `sg` as they serve the other targets.
+//!
 //! CN(6,3)'s zero positions are a+b = d+e and b+c = e+f up to rotation: two conditions of 7
 //! instructions each, `(x0 + x1) - (x3 + x4)` and `(x1 + x2) - (x4 + x5)`, and one `Or`.
 //!
@@ -43,18 +50,27 @@ const ZERO_CHECK: usize = 4_000;
 /// Times a cover is sought again with the points the last one missed.
 const COVER_ROUNDS: usize = 6;
 
+/// Whether a classifier must output exactly 0/1 (`indicator`, and `sg` where every value is
+/// 0 or 1) rather than 0/non-zero (`zero`); `None` for `sg` with larger values, which a
+/// conjunction of conditions does not describe.
+pub(super) fn boolean_output(problem: &Problem) -> Option<bool> {
+    match problem.target {
+        Target::Zero => Some(false),
+        Target::Indicator => Some(true),
+        Target::Sg => problem.values.iter().all(|&v| v <= 1).then_some(true),
+    }
+}
+
 /// A classifier made of necessary conditions, and the conditions; `None` when the target is
-/// `sg`, the instruction set lacks `Or` (or `BooleanNot` for the indicator), or no cover of
+/// `sg` with values above 1, the instruction set lacks `Or` (or `BooleanNot` for the indicator), or no cover of
 /// the non-zero positions is found within the limits or before `stop` says so.
 pub fn find(
     problem: &Problem,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Option<(Program, Vec<Program>)>, Error> {
     let ops = problem.ops.ops();
-    let boolean = match problem.target {
-        Target::Sg => return Ok(None),
-        Target::Zero => false,
-        Target::Indicator => true,
+    let Some(boolean) = boolean_output(problem) else {
+        return Ok(None);
     };
     if !ops.contains(&Op::Or) || (boolean && !ops.contains(&Op::BooleanNot)) {
         return Ok(None);
@@ -284,6 +300,26 @@ mod tests {
         let problem = boxed("circular:4,2", 5, Target::Zero, true);
         let (program, _) = find(&problem, &|| false).unwrap().expect("a cover");
         assert!(problem.failures(&program).is_empty(), "{program}");
+    }
+
+    /// Where every SG value is 0 or 1 the sg target is the indicator, and decomposes as it does.
+    #[test]
+    fn sg_values_of_0_and_1_decompose_as_the_indicator() {
+        let indicator = boxed("circular:4,2", 5, Target::Indicator, false);
+        let mut values = indicator.values.clone();
+        for v in &mut values {
+            *v = (*v != 0).into();
+        }
+        let data = crate::synth::data::Dataset {
+            vars: 4,
+            points: indicator.points.clone(),
+            values,
+            source: "CN(4,2)'s indicator as SG values".into(),
+        };
+        let sg = Problem::new(data, indicator.ops.clone(), 8, Target::Sg, None).unwrap();
+        let (program, _) = find(&sg, &|| false).unwrap().expect("a cover");
+        assert!(sg.failures(&program).is_empty(), "{program}");
+        assert_eq!(program.len(), 3 + 3 + 1 + 2, "{program}");
     }
 
     #[test]

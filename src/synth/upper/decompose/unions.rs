@@ -6,7 +6,7 @@
 //! * `x_v | a` is 0 exactly where x_v = 0 and `a` is 0 (the first side's zero positions);
 //! * `!x_v | b` is 0 exactly where x_v ≠ 0 and `b` is 0 (the second side's);
 //! * `!(!c1 | !c2)` is 0 exactly where `c1` or `c2` is, and 1 elsewhere, which serves the
-//!   `zero` and `indicator` targets alike.
+//!   `zero` and `indicator` targets alike (and `sg` where its values are 0 and 1).
 //!
 //! A side without zero positions drops its term (the other term alone, `BooleanNot
 //! BooleanNot` after it for the indicator), and a side without non-zero positions needs no
@@ -29,16 +29,14 @@ pub struct Union {
 }
 
 /// The shortest union over a split by one variable that passes every example, or `None` when
-/// the target is `sg`, the examples have orbits, an instruction it needs is missing, or no
+/// the target is `sg` with values above 1, the examples have orbits, an instruction it needs is missing, or no
 /// split has both sides decomposed before `stop`.
 pub fn find(
     problem: &Problem,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Option<(Program, Union)>, Error> {
-    let boolean = match problem.target {
-        Target::Sg => return Ok(None),
-        Target::Zero => false,
-        Target::Indicator => true,
+    let Some(boolean) = super::boolean_output(problem) else {
+        return Ok(None);
     };
     let ops = problem.ops.ops();
     let needed = [Op::Or, Op::BooleanNot];
@@ -178,8 +176,8 @@ mod tests {
     use crate::synth::lang::OpSet;
 
     /// Zero positions: x0 = 0 and x1 = x2, or x0 ≠ 0 and x1 = 0; the split by x0 sees two
-    /// conjunctions of one condition each.
-    fn union_problem(target: Target) -> Problem {
+    /// conjunctions of one condition each. The other positions have the value `high`.
+    fn union_problem(target: Target, high: Nimber) -> Problem {
         let mut rows = Vec::new();
         let mut values = Vec::new();
         for x0 in 0..5u64 {
@@ -187,7 +185,7 @@ mod tests {
                 for x2 in 0..5u64 {
                     let zero = if x0 == 0 { x1 == x2 } else { x1 == 0 };
                     rows.push(vec![x0, x1, x2]);
-                    values.push(Nimber::from(!zero));
+                    values.push(if zero { 0 } else { high });
                 }
             }
         }
@@ -202,8 +200,9 @@ mod tests {
 
     #[test]
     fn a_union_of_two_conjunctions_is_found_by_splitting() {
-        for target in [Target::Zero, Target::Indicator] {
-            let problem = union_problem(target);
+        // Values 0 and 1 make the sg target the indicator's.
+        for target in [Target::Zero, Target::Indicator, Target::Sg] {
+            let problem = union_problem(target, 1);
             let (program, union) = find(&problem, &|| false).unwrap().expect("a union");
             assert!(problem.failures(&program).is_empty(), "{program}");
             assert_eq!(union.variable, 0, "{program}");
@@ -212,12 +211,11 @@ mod tests {
     }
 
     #[test]
-    fn orbits_and_the_sg_target_are_not_split() {
-        let mut problem = union_problem(Target::Zero);
+    fn orbits_and_sg_values_above_1_are_not_split() {
+        let mut problem = union_problem(Target::Zero, 1);
         problem.orbits = true;
         assert!(find(&problem, &|| false).unwrap().is_none());
-        problem.orbits = false;
-        problem.target = Target::Sg;
+        let problem = union_problem(Target::Sg, 2);
         assert!(find(&problem, &|| false).unwrap().is_none());
     }
 }
