@@ -9,6 +9,7 @@ pub mod error;
 pub mod files;
 pub mod game;
 pub mod memory;
+pub mod period;
 pub mod progress;
 pub mod sg;
 pub mod synth;

@@ -5,6 +5,7 @@ mod games;
 mod info;
 pub(crate) mod interrupt;
 mod output;
+mod period;
 mod progress;
 mod report;
 mod sg;
@@ -60,6 +61,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Rebuild a program from an external SAT solver's model of an exported CNF, and check it.
     Decode(decode::DecodeArgs),
+    /// A heap game's nim sequence, its preperiod and period, and the finite check proving them.
+    Period(period::PeriodArgs),
 }
 
 impl Command {
@@ -73,6 +76,7 @@ impl Command {
             Command::Synth(a) => a.json,
             Command::Verify(a) => a.json,
             Command::Decode(a) => a.json,
+            Command::Period(a) => a.json,
         }
     }
 }
@@ -186,6 +190,7 @@ pub fn main() -> i32 {
         Command::Synth(args) => synth::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Decode(args) => decode::run(args),
+        Command::Period(args) => period::run(args),
     };
     match result {
         Ok(Status::Answered) => 0,

@@ -1,6 +1,7 @@
 //! Impartial games under normal play: the trait every engine works on, and the games we ship.
 
 pub mod grid;
+pub mod heap;
 pub mod hypergraph;
 pub mod spec;
 pub mod symmetry;

@@ -1,5 +1,6 @@
 //! Game specs as typed on the command line: `path:3`, `circular:5,2`, `complex:0-1,1-2`, ...
 
+use super::heap::{GrundysGame, HeapGame, HeapRule, TakeBreak};
 use super::hypergraph::{Hypergraph, HypergraphNim, MAX_VERTICES};
 use crate::error::Error;
 
@@ -33,6 +34,77 @@ pub const FAMILIES: &[Family] = &[
     Family { name: "hypergraph", form: "hypergraph:FACES", about: "exactly the listed faces, plus every singleton", example: "hypergraph:0-1-2,2-3", build: hypergraph },
     Family { name: "complex-file", form: "complex-file:PATH", about: "a complex from JSON {\"vertices\": n, \"faces\": [[0,1],[1,2]]}", example: "complex-file:k.json", build: complex_file },
 ];
+
+/// One family of heap games ([`crate::game::heap`]): sums of heaps played by one rule.
+pub struct HeapFamily {
+    pub name: &'static str,
+    pub form: &'static str,
+    pub about: &'static str,
+    pub example: &'static str,
+    /// Builds the rule from the whole spec and the text after the colon.
+    build: BuildRule,
+}
+
+/// Builds a heap rule from a whole spec and the text after its colon.
+type BuildRule = fn(&str, Option<&str>) -> Result<Box<dyn HeapRule>, Error>;
+
+/// Every heap game family, in the order `grundy games` lists them.
+pub const HEAP_FAMILIES: &[HeapFamily] = &[
+    HeapFamily { name: "subtraction", form: "subtraction:SET", about: "take any amount in SET (e.g. 1,3,4) from one heap; subtraction:all-but:SET allows every amount but those", example: "subtraction:1,3,4", build: subtraction },
+    HeapFamily { name: "octal", form: "octal:CODE", about: "the take-and-break game of an octal code (0.77 Kayles, 0.07 Dawson's Kayles, 0.137 Dawson's Chess)", example: "octal:0.77", build: octal },
+    HeapFamily { name: "hex", form: "hex:CODE", about: "a hexadecimal take-and-break code: digit bit 8 lets a move leave three heaps", example: "hex:0.F", build: hex },
+    HeapFamily { name: "grundy-game", form: "grundy-game", about: "Grundy's game: split one heap into two heaps of different sizes", example: "grundy-game", build: grundys_game },
+];
+
+/// The largest heap a heap game values: its nim sequence is a vector of this many values.
+pub const MAX_HEAP: usize = 1 << 28;
+
+/// Parses the spec of a heap game (`subtraction:1,3,4`, `octal:0.77`, ...).
+pub fn parse_heap(spec: &str) -> Result<HeapGame, Error> {
+    let (head, arg) = match spec.split_once(':') {
+        Some((h, a)) => (h, Some(a)),
+        None => (spec, None),
+    };
+    let Some(family) = HEAP_FAMILIES.iter().find(|f| f.name == head) else {
+        let names: Vec<&str> = HEAP_FAMILIES.iter().map(|f| f.form).collect();
+        let hint = if FAMILIES.iter().any(|f| f.name == head) {
+            " (it is a hypergraph nim game, not a heap game)"
+        } else {
+            ""
+        };
+        return Err(Error::spec(format!(
+            "`{spec}` is not a heap game{hint}; heap games: {}",
+            names.join(", ")
+        )));
+    };
+    Ok(HeapGame::new((family.build)(spec, arg)?))
+}
+
+fn needs<'a>(head: &str, arg: Option<&'a str>, example: &str) -> Result<&'a str, Error> {
+    arg.ok_or_else(|| Error::spec(format!("`{head}` needs an argument, e.g. {example}")))
+}
+
+fn subtraction(spec: &str, arg: Option<&str>) -> Result<Box<dyn HeapRule>, Error> {
+    let set = needs("subtraction", arg, "subtraction:1,3,4")?;
+    Ok(Box::new(TakeBreak::subtraction(spec, set)?))
+}
+
+fn octal(spec: &str, arg: Option<&str>) -> Result<Box<dyn HeapRule>, Error> {
+    let code = needs("octal", arg, "octal:0.77")?;
+    Ok(Box::new(TakeBreak::octal(spec, code)?))
+}
+
+fn hex(spec: &str, arg: Option<&str>) -> Result<Box<dyn HeapRule>, Error> {
+    let code = needs("hex", arg, "hex:0.F")?;
+    Ok(Box::new(TakeBreak::hex(spec, code)?))
+}
+
+fn grundys_game(_: &str, arg: Option<&str>) -> Result<Box<dyn HeapRule>, Error> {
+    match arg {
+        Some(_) => Err(Error::spec("`grundy-game` takes no argument")),
+        None => Ok(Box::new(GrundysGame)),
+    }
+}
 
 /// The file a spec reads its game from, if any (`complex-file:k.json`): an input that no output
 /// may replace.
@@ -71,6 +143,11 @@ pub fn parse(spec: &str) -> Result<HypergraphNim, Error> {
         None => (spec, None),
     };
     let Some(family) = FAMILIES.iter().find(|f| f.name == head) else {
+        if HEAP_FAMILIES.iter().any(|f| f.name == head) {
+            return Err(Error::spec(format!(
+                "`{spec}` is a heap game: `grundy period` takes it; the other commands take                  hypergraph nim games for now"
+            )));
+        }
         let names: Vec<&str> = FAMILIES.iter().map(|f| f.form).collect();
         return Err(Error::spec(format!(
             "unknown game `{spec}`; known: {} (see grundy games)",
@@ -342,6 +419,32 @@ mod tests {
             parse("circular:64,3").unwrap().symmetry().order(),
             Some(128)
         );
+    }
+
+    #[test]
+    fn heap_specs_parse_and_bad_ones_say_what_is_wrong() {
+        for f in HEAP_FAMILIES {
+            let g = parse_heap(f.example).unwrap_or_else(|e| panic!("{}: {e}", f.example));
+            assert_eq!(g.rule().name(), f.example);
+        }
+        assert_eq!(
+            parse_heap("subtraction:all-but:1,2").unwrap().sequence(3),
+            [0, 0, 0, 1]
+        );
+        for (spec, needle) in [
+            ("octal", "needs an argument"),
+            ("octal:0.8", "need a hex code"),
+            ("subtraction:0,1", "at least one token"),
+            ("subtraction:2,2", "twice"),
+            ("grundy-game:3", "no argument"),
+            ("path:3", "hypergraph nim"),
+            ("kayles", "not a heap game"),
+        ] {
+            let err = parse_heap(spec).unwrap_err().to_string();
+            assert!(err.contains(needle), "{spec}: {err}");
+        }
+        let err = parse("octal:0.77").unwrap_err().to_string();
+        assert!(err.contains("grundy period"), "{err}");
     }
 
     #[test]

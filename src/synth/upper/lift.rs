@@ -228,7 +228,11 @@ mod tests {
         };
         let pr = boxed("complex:0-1,2-3,4", 5, 4, Target::Sg);
         let lifted = find(&pr, &backend, 12, None).unwrap().expect("a lift");
-        assert!(pr.failures(&lifted.program).is_empty(), "{}", lifted.program);
+        assert!(
+            pr.failures(&lifted.program).is_empty(),
+            "{}",
+            lifted.program
+        );
         assert_eq!(lifted.variables, vec![4], "{}", lifted.program);
         assert_eq!(lifted.program.len(), lifted.base_length + 2);
     }

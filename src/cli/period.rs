@@ -1,0 +1,190 @@
+//! `grundy period GAME`: a heap game's nim sequence, and its period with the finite check that
+//! proves it, stated as a theorem (text, LaTeX or JSON).
+
+use clap::Args;
+
+use super::output::Out;
+use super::progress::Bar;
+use super::Status;
+use crate::error::Error;
+use crate::game::spec;
+use crate::period::{analyse, Analysis};
+
+#[derive(Args, Debug)]
+pub struct PeriodArgs {
+    /// A heap game: subtraction:1,3,4, subtraction:all-but:1,2, octal:0.77, hex:0.F,
+    /// grundy-game.
+    game: String,
+    /// The largest heap to value while looking for a proof (values are computed up to 256,
+    /// then to twice as far each round, until a period is proved).
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    max_heap: usize,
+    /// Print the theorem and its proof as LaTeX.
+    #[arg(long, conflicts_with = "json")]
+    latex: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The values printed in full: the preperiod and one period, or this many.
+const SHOWN: usize = 120;
+
+pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
+    let game = spec::parse_heap(&args.game)?;
+    if args.max_heap < 1 || args.max_heap > spec::MAX_HEAP {
+        return Err(Error::Usage(format!(
+            "--max-heap must be between 1 and {}, got {}",
+            spec::MAX_HEAP,
+            args.max_heap
+        )));
+    }
+    let a = analyse(game.rule(), args.max_heap, &Bar::new(!args.json));
+    let name = game.rule().name();
+    let mut out = Out::new();
+    if args.json {
+        out.json(&json(name, &a))?;
+    } else if args.latex {
+        for line in latex(name, &a).lines() {
+            out.line(format_args!("{line}"))?;
+        }
+    } else {
+        for line in text(name, &a).lines() {
+            out.line(format_args!("{line}"))?;
+        }
+    }
+    // Values that settle nothing leave the question open (exit 3), as a timeout does.
+    Ok(if a.proved.is_some() {
+        Status::Answered
+    } else {
+        Status::Undecided
+    })
+}
+
+fn json(name: &str, a: &Analysis) -> serde_json::Value {
+    let shown = match &a.proved {
+        Some(p) => p.preperiod + p.period,
+        None => a.values.len(),
+    };
+    let mut obj = serde_json::json!({
+        "game": name,
+        "status": if a.proved.is_some() { "proved" } else { "unsettled" },
+        "preperiod": a.proved.as_ref().map(|p| p.preperiod),
+        "period": a.proved.as_ref().map(|p| p.period),
+        "values": &a.values[..shown.min(a.values.len())],
+        "computed": a.values.len(),
+        "checked_up_to": a.proved.as_ref().map(|p| p.checked_up_to),
+        "criterion": a.proved.as_ref().map(|p| p.criterion),
+        "observed": a.observed,
+        "no_criterion": a.no_criterion,
+    });
+    if a.proved.is_none() {
+        obj["note"] = format!("heaps 0..{} do not settle a period", a.values.len() - 1).into();
+    }
+    obj
+}
+
+fn listed(values: &[u32]) -> String {
+    let shown: Vec<String> = values.iter().take(SHOWN).map(|v| v.to_string()).collect();
+    let more = if values.len() > SHOWN { " ..." } else { "" };
+    format!("{}{more}", shown.join(" "))
+}
+
+fn text(name: &str, a: &Analysis) -> String {
+    let mut s = String::new();
+    match &a.proved {
+        Some(p) => {
+            let (n0, per) = (p.preperiod, p.period);
+            s += &format!("game:       {name}\n");
+            s += &format!("preperiod:  {n0}\nperiod:     {per}\n");
+            if n0 > 0 {
+                s += &format!("preperiod values: {}\n", listed(&a.values[..n0]));
+            }
+            s += &format!("period values:    {}\n", listed(&a.values[n0..n0 + per]));
+            s += &format!(
+                "\nTheorem. The nim sequence G of {name} satisfies G(n + {per}) = G(n) for every \
+                 n >= {n0}, and for no smaller period or preperiod.\n"
+            );
+            s += &format!(
+                "Proof. In {name}, {}. So if G(n + p) = G(n) holds for {n0} <= n < {} \
+                 (= {}, with n0 = {n0}, p = {per}), it holds for every n >= {n0}. The values \
+                 G(0), ..., G({}) were computed from the definition, and it does hold there; no \
+                 smaller p passes the same check on them. {}\n",
+                p.criterion.describe(),
+                p.criterion.end(n0, per),
+                p.criterion.formula(),
+                p.checked_up_to,
+                if n0 == 0 {
+                    "The preperiod is 0: the sequence is purely periodic.".to_string()
+                } else {
+                    format!(
+                        "G({}) != G({}), so the preperiod is {n0}.",
+                        n0 - 1,
+                        n0 - 1 + per
+                    )
+                },
+            );
+        }
+        None => {
+            s += &format!("game:       {name}\n");
+            s += &format!(
+                "status:     unsettled: heaps 0..{} do not settle a period\n",
+                a.values.len() - 1
+            );
+            if let Some(why) = a.no_criterion {
+                s += &format!("why:        {why}\n");
+            }
+            if let Some(o) = &a.observed {
+                let kind = if o.saltus == 0 {
+                    format!("G(n + {}) = G(n)", o.period)
+                } else {
+                    format!("G(n + {}) = G(n) + {}", o.period, o.saltus)
+                };
+                s += &format!(
+                    "observed:   {kind} for {} <= n <= {} (not proved)\n",
+                    o.preperiod,
+                    a.values.len() - 1 - o.period
+                );
+            }
+            s += &format!("values:     {}\n", listed(&a.values));
+        }
+    }
+    s
+}
+
+fn latex(name: &str, a: &Analysis) -> String {
+    let tt = |s: &str| format!("\\texttt{{{}}}", s.replace('_', "\\_"));
+    let Some(p) = &a.proved else {
+        return format!(
+            "% {name}: heaps 0..{} do not settle a period; nothing to state.\n",
+            a.values.len() - 1
+        );
+    };
+    let (n0, per) = (p.preperiod, p.period);
+    format!(
+        "\\begin{{theorem}}\nThe nim sequence $G$ of {} is ultimately periodic with preperiod \
+         ${n0}$ and period ${per}$: $G(n + {per}) = G(n)$ for all $n \\ge {n0}$, and no smaller \
+         preperiod or period holds.\n\\end{{theorem}}\n\\begin{{proof}}\nIn {}, {}. Hence if \
+         $G(n + p) = G(n)$ for ${n0} \\le n < {}$ ($= {}$, with $n_0 = {n0}$, $p = {per}$), then \
+         for all $n \\ge {n0}$. The values $G(0), \\dots, G({})$, computed from the definition, \
+         satisfy it; no smaller $p$ passes the same check on them. {}\n\\end{{proof}}\n",
+        tt(name),
+        tt(name),
+        p.criterion.describe(),
+        p.criterion.end(n0, per),
+        p.criterion
+            .formula()
+            .replace("n0", "n_0")
+            .replace("max", "\\max"),
+        p.checked_up_to,
+        if n0 == 0 {
+            "The preperiod is $0$: the sequence is purely periodic.".to_string()
+        } else {
+            format!(
+                "$G({}) \\ne G({})$, so the preperiod is ${n0}$.",
+                n0 - 1,
+                n0 - 1 + per
+            )
+        },
+    )
+}

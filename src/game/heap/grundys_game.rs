@@ -1,0 +1,47 @@
+//! Grundy's game: a move splits one heap into two heaps of different sizes.
+
+use super::{HeapRule, MoveBounds};
+use crate::game::Nimber;
+use crate::sg::nimset::NimSet;
+
+/// Grundy's game. Its nim sequence is not known to be periodic: no finite check proves a
+/// period, so [`HeapRule::bounds`] is `None`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GrundysGame;
+
+impl HeapRule for GrundysGame {
+    fn name(&self) -> &str {
+        "grundy-game"
+    }
+
+    fn moves(&self, n: u32, visit: &mut dyn FnMut(&[u32])) {
+        for a in 1..n.div_ceil(2) {
+            visit(&[a, n - a]);
+        }
+    }
+
+    fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
+        for a in 1..n.div_ceil(2) {
+            seen.insert(values[a] ^ values[n - a]);
+        }
+    }
+
+    fn bounds(&self) -> Option<MoveBounds> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::heap::nim_sequence;
+
+    /// Winning Ways' table of Grundy's game from heap 0.
+    #[test]
+    fn the_sequence_starts_as_published() {
+        assert_eq!(
+            nim_sequence(&GrundysGame, 20),
+            [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
+        );
+    }
+}

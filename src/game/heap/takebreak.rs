@@ -1,0 +1,333 @@
+//! Take-and-break games given by a code, as in Winning Ways: octal (`0.77` is Kayles), hex
+//! (`0.F`), and subtraction sets, finite (`1,3,4`) or all-but (`all-but:1,2`).
+//!
+//! Digit d_k of the code says what a move that takes k tokens from one heap may leave:
+//! bit 1 nothing (the heap was exactly k), bit 2 one heap, bit 4 two heaps, bit 8 three heaps
+//! (hex codes only). The digit before the point is d_0: taking nothing, a move may only split
+//! (4 or 8). A subtraction set S is the code with d_k = 3 for k in S; an all-but set gives
+//! d_k = 3 to every k it does not exclude.
+
+use super::{HeapRule, MoveBounds};
+use crate::error::Error;
+use crate::game::Nimber;
+use crate::sg::nimset::NimSet;
+
+/// A take-and-break code: d_k for k < `digits.len()`, then `tail` for every larger k.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakeBreak {
+    name: String,
+    digits: Vec<u8>,
+    tail: u8,
+}
+
+impl TakeBreak {
+    /// An octal code such as `0.77`, `4.07` or `.137` (`0.` may be left out).
+    pub fn octal(name: &str, code: &str) -> Result<Self, Error> {
+        Self::from_code(name, code, 8)
+    }
+
+    /// A hexadecimal code such as `0.F` or `0.8`: digits up to F, bit 8 leaving three heaps.
+    pub fn hex(name: &str, code: &str) -> Result<Self, Error> {
+        Self::from_code(name, code, 16)
+    }
+
+    fn from_code(name: &str, code: &str, radix: u32) -> Result<Self, Error> {
+        let kind = if radix == 8 { "octal" } else { "hex" };
+        let (whole, fraction) = code.split_once('.').unwrap_or(("0", code));
+        let whole = if whole.is_empty() { "0" } else { whole };
+        let digit = |c: char| {
+            c.to_digit(radix).map(|d| d as u8).ok_or_else(|| {
+                let hint = if radix == 8 && c.is_ascii_hexdigit() {
+                    " (digits 8-F need a hex code: hex:...)"
+                } else {
+                    ""
+                };
+                Error::spec(format!(
+                    "`{c}` in {kind}:{code} is not a {kind} digit{hint}"
+                ))
+            })
+        };
+        let mut chars = whole.chars();
+        let d0 = match (chars.next(), chars.next()) {
+            (Some(c), None) => digit(c)?,
+            _ => {
+                return Err(Error::spec(format!(
+                    "{kind}:{code}: one digit before the point (d0), e.g. 0.77 or 4.07"
+                )))
+            }
+        };
+        // Taking nothing must split: leaving the heap whole (or removing it, which takes
+        // something) is not a move.
+        if d0 & 3 != 0 {
+            return Err(Error::spec(format!(
+                "{kind}:{code}: d0 = {d0:X} would let a move take nothing and leave the heap as it \
+                 was; d0 may only split (0, 4{})",
+                if radix == 16 { ", 8 or C" } else { "" }
+            )));
+        }
+        let mut digits = vec![d0];
+        for c in fraction.chars() {
+            digits.push(digit(c)?);
+        }
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        if digits.iter().all(|&d| d == 0) {
+            return Err(Error::spec(format!("{kind}:{code} allows no move")));
+        }
+        Ok(TakeBreak {
+            name: name.into(),
+            digits,
+            tail: 0,
+        })
+    }
+
+    /// A finite subtraction set such as `1,3,4`: take any of its amounts from one heap.
+    pub fn subtraction(name: &str, set: &str) -> Result<Self, Error> {
+        if let Some(excluded) = set.strip_prefix("all-but:") {
+            let excluded = amounts(excluded, true)?;
+            let top = excluded.last().copied().unwrap_or(0);
+            let mut digits = vec![3u8; top + 1];
+            digits[0] = 0;
+            for &k in &excluded {
+                digits[k] = 0;
+            }
+            return Ok(TakeBreak {
+                name: name.into(),
+                digits,
+                tail: 3,
+            });
+        }
+        let set = amounts(set, false)?;
+        let mut digits = vec![0u8; set.last().map_or(1, |&m| m + 1)];
+        for &k in &set {
+            digits[k] = 3;
+        }
+        Ok(TakeBreak {
+            name: name.into(),
+            digits,
+            tail: 0,
+        })
+    }
+
+    /// d_k.
+    pub fn digit(&self, k: usize) -> u8 {
+        self.digits.get(k).copied().unwrap_or(self.tail)
+    }
+
+    /// Whether a move may leave `heaps` heaps after taking k (0 heaps: the heap was exactly k).
+    fn leaves(&self, k: usize, heaps: usize) -> bool {
+        self.digit(k) >> heaps & 1 == 1
+    }
+}
+
+/// The amounts of a subtraction set: positive, distinct, sorted (an all-but set may be empty).
+fn amounts(list: &str, may_be_empty: bool) -> Result<Vec<usize>, Error> {
+    if list.trim().is_empty() {
+        return if may_be_empty {
+            Ok(Vec::new())
+        } else {
+            Err(Error::spec(
+                "a subtraction set needs amounts, e.g. subtraction:1,3,4",
+            ))
+        };
+    }
+    let mut out = Vec::new();
+    for word in list.split(',') {
+        let k: usize = word.trim().parse().map_err(|_| {
+            Error::spec(format!(
+                "`{word}` in a subtraction set is not a whole number"
+            ))
+        })?;
+        if k == 0 {
+            return Err(Error::spec(
+                "0 in a subtraction set: a move must take at least one token",
+            ));
+        }
+        if k > MAX_AMOUNT {
+            return Err(Error::spec(format!(
+                "{k} in a subtraction set is too large (at most {MAX_AMOUNT})"
+            )));
+        }
+        if out.contains(&k) {
+            return Err(Error::spec(format!(
+                "{k} is listed twice in the subtraction set"
+            )));
+        }
+        out.push(k);
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// The largest amount a subtraction set may name: its code is a vector of this length.
+const MAX_AMOUNT: usize = 1 << 20;
+
+impl HeapRule for TakeBreak {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn moves(&self, n: u32, visit: &mut dyn FnMut(&[u32])) {
+        let n = n as usize;
+        let top = if self.tail != 0 {
+            n
+        } else {
+            self.digits.len().saturating_sub(1).min(n)
+        };
+        for k in 0..=top {
+            let rest = (n - k) as u32;
+            if k == n && self.leaves(k, 0) && k > 0 {
+                visit(&[]);
+            }
+            if rest >= 1 && k > 0 && self.leaves(k, 1) {
+                visit(&[rest]);
+            }
+            if self.leaves(k, 2) {
+                for a in 1..=rest / 2 {
+                    visit(&[a, rest - a]);
+                }
+            }
+            if self.leaves(k, 3) {
+                for a in 1..=rest / 3 {
+                    for b in a..=(rest - a) / 2 {
+                        visit(&[a, b, rest - a - b]);
+                    }
+                }
+            }
+        }
+    }
+
+    fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
+        let top = if self.tail != 0 {
+            n
+        } else {
+            self.digits.len().saturating_sub(1).min(n)
+        };
+        for k in 0..=top {
+            let d = self.digit(k);
+            let rest = n - k;
+            if d & 1 != 0 && rest == 0 && k > 0 {
+                seen.insert(0);
+            }
+            if d & 2 != 0 && rest >= 1 && k > 0 {
+                seen.insert(values[rest]);
+            }
+            if d & 4 != 0 {
+                for a in 1..=rest / 2 {
+                    seen.insert(values[a] ^ values[rest - a]);
+                }
+            }
+            if d & 8 != 0 {
+                for a in 1..=rest / 3 {
+                    for b in a..=(rest - a) / 2 {
+                        seen.insert(values[a] ^ values[b] ^ values[rest - a - b]);
+                    }
+                }
+            }
+        }
+    }
+
+    fn bounds(&self) -> Option<MoveBounds> {
+        if self.tail != 0 {
+            return None;
+        }
+        let heaps = self
+            .digits
+            .iter()
+            .map(|&d| (0..4).filter(|b| d >> b & 1 == 1).max().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        // Taking k and leaving the rest whole, or removing a heap of exactly k, as one option
+        // "a heap of n - k >= 0" (G(0) = 0): true when every digit has both bits or neither.
+        let plain = self.digits.iter().all(|&d| (d & 1 == 0) == (d & 2 == 0));
+        Some(MoveBounds {
+            take: self.digits.len() - 1,
+            heaps,
+            plain_removal: plain,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::heap::nim_sequence;
+
+    fn seq(rule: &TakeBreak, n: usize) -> Vec<Nimber> {
+        nim_sequence(rule, n)
+    }
+
+    /// Winning Ways' tables: Kayles (0.77) and Dawson's Kayles (0.07), from heap 0.
+    #[test]
+    fn kayles_and_dawsons_kayles_match_the_tables() {
+        let kayles = TakeBreak::octal("octal:0.77", "0.77").unwrap();
+        assert_eq!(seq(&kayles, 12), [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]);
+        let dawson = TakeBreak::octal("octal:0.07", "0.07").unwrap();
+        assert_eq!(
+            seq(&dawson, 17),
+            [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2]
+        );
+    }
+
+    #[test]
+    fn subtraction_sets_are_codes_of_threes() {
+        let s = TakeBreak::subtraction("subtraction:1,3,4", "1,3,4").unwrap();
+        assert_eq!(s.digits, [0, 3, 0, 3, 3]);
+        // Period 7: 0 1 0 1 2 3 2, repeated.
+        assert_eq!(seq(&s, 13), [0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]);
+        let all_but = TakeBreak::subtraction("subtraction:all-but:2", "all-but:2").unwrap();
+        assert_eq!((all_but.digit(2), all_but.digit(7)), (0, 3));
+        // Every amount but 2: heap 2 can only take 1 (to 1, value 1), so 2 has value 0.
+        assert_eq!(seq(&all_but, 3)[..3], [0, 1, 0]);
+    }
+
+    #[test]
+    fn the_fast_options_are_the_moves() {
+        for rule in [
+            TakeBreak::octal("", "0.77").unwrap(),
+            TakeBreak::octal("", "4.07").unwrap(),
+            TakeBreak::octal("", "0.137").unwrap(),
+            TakeBreak::octal("", "0.16").unwrap(),
+            TakeBreak::hex("", "0.F").unwrap(),
+            TakeBreak::hex("", "0.8").unwrap(),
+            TakeBreak::subtraction("", "all-but:1,3").unwrap(),
+        ] {
+            let fast = nim_sequence(&rule, 40);
+            let mut slow: Vec<Nimber> = Vec::new();
+            for n in 0..=40u32 {
+                let mut seen = NimSet::new();
+                rule.moves(n, &mut |heaps| {
+                    seen.insert(heaps.iter().fold(0, |x, &h| x ^ slow[h as usize]));
+                });
+                slow.push(seen.mex());
+            }
+            assert_eq!(fast, slow, "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn bad_codes_say_what_is_wrong() {
+        for (code, needle) in [
+            ("0.78", "not a octal digit"),
+            ("0.7A", "need a hex code"),
+            ("1.07", "take nothing"),
+            ("12.3", "one digit before"),
+            ("0.00", "no move"),
+        ] {
+            let e = TakeBreak::octal("", code).unwrap_err().to_string();
+            assert!(e.contains(needle), "{code}: {e}");
+        }
+        assert!(TakeBreak::hex("", "0.G").is_err());
+        for (set, needle) in [
+            ("1,0", "at least one token"),
+            ("1,1", "twice"),
+            ("1,x", "not a whole number"),
+            ("", "needs amounts"),
+            ("99999999", "too large"),
+        ] {
+            let e = TakeBreak::subtraction("", set).unwrap_err().to_string();
+            assert!(e.contains(needle), "{set}: {e}");
+        }
+    }
+}

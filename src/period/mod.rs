@@ -1,0 +1,314 @@
+//! Periods of nim sequences, proved by a finite check.
+//!
+//! A take-and-break rule whose moves take at most t tokens and leave at most h heaps has a
+//! nim sequence that, once it repeats with period p from n0 on over a long enough stretch,
+//! repeats forever. How long is enough ([`Criterion::end`]):
+//!
+//! * h <= 1 (subtraction games and the like): each value past t is the mex of the t values
+//!   before it, so the stretch n0 <= n < n0 + t suffices (max(n0 + t, t + 1) when removing a
+//!   whole heap and leaving part of one are not allowed together).
+//! * h >= 2 (octal and hex games): the Guy-Smith periodicity theorem, in the form for h
+//!   heaps: n0 <= n < h * max(n0, 1) + (h - 1) * p + t. In every option of a heap of n + p the
+//!   largest heap left is at least (n + p - t) / h, so taking p off it lands in the checked
+//!   range, and the options of n and n + p match one to one. For octal games this is
+//!   Winning Ways' 2 n0 + p + t, values compared up to 2 (n0 + p) + t.
+//!
+//! The smallest p whose check passes is the least period, and its n0 the preperiod: a period
+//! found this way is a true one, every true period is a multiple of the least, and the
+//! preperiod is the same for all of them.
+
+use crate::game::heap::{extend, HeapRule, MoveBounds};
+use crate::game::Nimber;
+use crate::progress::Progress;
+
+/// The finite check that proves a period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "name", rename_all = "kebab-case")]
+pub enum Criterion {
+    /// No move leaves more than one heap: a window of `take` values repeats.
+    Window { take: usize, plain_removal: bool },
+    /// Moves leave up to `heaps` heaps: the Guy-Smith theorem.
+    GuySmith { take: usize, heaps: usize },
+}
+
+impl Criterion {
+    /// The criterion for a rule's moves.
+    pub fn of(bounds: MoveBounds) -> Self {
+        if bounds.heaps <= 1 {
+            Criterion::Window {
+                take: bounds.take,
+                plain_removal: bounds.plain_removal,
+            }
+        } else {
+            Criterion::GuySmith {
+                take: bounds.take,
+                heaps: bounds.heaps,
+            }
+        }
+    }
+
+    /// The end of the stretch n0 <= n < end on which G(n + p) = G(n) must be checked.
+    pub fn end(self, n0: usize, p: usize) -> usize {
+        match self {
+            Criterion::Window {
+                take,
+                plain_removal: true,
+            } => n0 + take,
+            Criterion::Window { take, .. } => (n0 + take).max(take + 1),
+            Criterion::GuySmith { take, heaps } => heaps * n0.max(1) + (heaps - 1) * p + take,
+        }
+    }
+
+    /// The criterion in words, for the proof.
+    pub fn describe(self) -> String {
+        match self {
+            Criterion::Window { take, .. } => format!(
+                "no move leaves more than one heap and none takes more than t = {take} tokens, \
+                 so from t on each value is fixed by the t values before it"
+            ),
+            Criterion::GuySmith { take, heaps } => format!(
+                "moves take at most t = {take} tokens and leave at most h = {heaps} heaps \
+                 (Guy-Smith periodicity theorem, for h heaps)"
+            ),
+        }
+    }
+
+    /// The end of the checked stretch as a formula in n0, p and t, e.g. `2 max(n0, 1) + p + t`.
+    pub fn formula(self) -> String {
+        match self {
+            Criterion::Window {
+                plain_removal: true,
+                ..
+            } => "n0 + t".into(),
+            Criterion::Window { .. } => "max(n0 + t, t + 1)".into(),
+            Criterion::GuySmith { heaps, .. } => {
+                let p = if heaps == 2 {
+                    "p".to_string()
+                } else {
+                    format!("{} p", heaps - 1)
+                };
+                format!("{heaps} max(n0, 1) + {p} + t")
+            }
+        }
+    }
+}
+
+/// A proved period: G(n + period) = G(n) for every n >= preperiod.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Period {
+    pub preperiod: usize,
+    pub period: usize,
+    pub criterion: Criterion,
+    /// The largest heap whose value the check compared.
+    pub checked_up_to: usize,
+}
+
+/// The least period that `values` (G(0), G(1), ...) prove under `criterion`, if any.
+pub fn prove(values: &[Nimber], criterion: Criterion) -> Option<Period> {
+    let len = values.len();
+    for p in 1..len {
+        // Even the shortest check (n0 = 0) must fit in the values computed.
+        if criterion.end(0, p) + p > len {
+            break;
+        }
+        // n0: where the repetition with period p starts, as far as the values show.
+        let mut n0 = len - p;
+        while n0 > 0 && values[n0 - 1] == values[n0 - 1 + p] {
+            n0 -= 1;
+        }
+        let end = criterion.end(n0, p);
+        if end + p <= len {
+            return Some(Period {
+                preperiod: n0,
+                period: p,
+                criterion,
+                checked_up_to: end + p - 1,
+            });
+        }
+    }
+    None
+}
+
+/// A repetition the values show but nothing proves: G(n + period) = G(n) + saltus for
+/// preperiod <= n < the values' end (saltus 0: plain periodicity).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Observed {
+    pub preperiod: usize,
+    pub period: usize,
+    pub saltus: Nimber,
+}
+
+/// The shortest (arithmetic) period that holds over at least the last half of `values` and
+/// repeats at least three times, if any.
+pub fn observe(values: &[Nimber]) -> Option<Observed> {
+    let len = values.len();
+    for p in 1..=len / 3 {
+        let saltus = values[len - 1].wrapping_sub(values[len - 1 - p]);
+        let mut n0 = len - p;
+        while n0 > 0 && values[n0 - 1].wrapping_add(saltus) == values[n0 - 1 + p] {
+            n0 -= 1;
+        }
+        if n0 <= len / 2 && len - n0 >= 3 * p {
+            return Some(Observed {
+                preperiod: n0,
+                period: p,
+                saltus,
+            });
+        }
+    }
+    None
+}
+
+/// What `grundy period` establishes for a rule from the values up to some heap.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Analysis {
+    /// G(0), ..., G(computed - 1).
+    pub values: Vec<Nimber>,
+    /// The proved period, when the values settle it.
+    pub proved: Option<Period>,
+    /// When nothing is proved: a repetition the values show.
+    pub observed: Option<Observed>,
+    /// When nothing can be proved for this rule, why.
+    pub no_criterion: Option<&'static str>,
+}
+
+/// Heaps the first round values; each further round doubles it.
+const FIRST_ROUND: usize = 256;
+
+/// Computes the nim sequence of `rule`, doubling its length from 256 heaps up to `max_heap`
+/// until a period is proved (or, for rules no finite check applies to, to `max_heap`).
+/// `progress` hears of the heaps valued.
+pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) -> Analysis {
+    let criterion = rule.bounds().map(Criterion::of);
+    let mut values: Vec<Nimber> = Vec::new();
+    let mut upto = FIRST_ROUND.min(max_heap);
+    progress.start("heaps valued", max_heap as u64 + 1);
+    loop {
+        let before = values.len();
+        extend(rule, &mut values, upto);
+        progress.advance((values.len() - before) as u64);
+        if let Some(c) = criterion {
+            if let Some(proved) = prove(&values, c) {
+                progress.finish();
+                return Analysis {
+                    values,
+                    proved: Some(proved),
+                    observed: None,
+                    no_criterion: None,
+                };
+            }
+        }
+        if upto >= max_heap {
+            break;
+        }
+        upto = (upto * 2).min(max_heap);
+    }
+    progress.finish();
+    Analysis {
+        observed: observe(&values),
+        values,
+        proved: None,
+        no_criterion: criterion.is_none().then_some(
+            "no finite check is known to prove a period of this rule (a move may take \
+             unboundedly many tokens, or the rule is not take-and-break)",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::heap::{nim_sequence, GrundysGame, TakeBreak};
+    use crate::progress::Silent;
+
+    fn analysed(rule: &dyn HeapRule) -> Period {
+        analyse(rule, 1 << 12, &Silent)
+            .proved
+            .unwrap_or_else(|| panic!("{rule:?}: no period proved"))
+    }
+
+    /// The known facts: S = {1..k} has period k + 1; {1,3,4} period 7; two-element sets
+    /// {a, b} period a + b, or 2a when b is an odd multiple of a ... ; Kayles (0.77) preperiod
+    /// 71, period 12; Dawson's Kayles (0.07) preperiod 52, period 34.
+    #[test]
+    fn known_periods_are_proved() {
+        for k in 1..=6 {
+            let set: Vec<String> = (1..=k).map(|i| i.to_string()).collect();
+            let rule = TakeBreak::subtraction("", &set.join(",")).unwrap();
+            let p = analysed(&rule);
+            assert_eq!((p.preperiod, p.period), (0, k + 1), "{set:?}");
+        }
+        let p = analysed(&TakeBreak::subtraction("", "1,3,4").unwrap());
+        assert_eq!((p.preperiod, p.period), (0, 7));
+        let p = analysed(&TakeBreak::octal("", "0.77").unwrap());
+        assert_eq!((p.preperiod, p.period), (71, 12));
+        // Heap n of Dawson's Chess (0.137) plays as heap n + 1 of Dawson's Kayles (0.07), so
+        // the preperiods differ by one; tables that index 0.07 by Dawson's Chess say 52.
+        let p = analysed(&TakeBreak::octal("", "0.07").unwrap());
+        assert_eq!((p.preperiod, p.period), (53, 34));
+        assert!(matches!(
+            p.criterion,
+            Criterion::GuySmith { take: 2, heaps: 2 }
+        ));
+        assert_eq!(p.checked_up_to, 2 * 53 + 2 * 34 + 2 - 1);
+        let p = analysed(&TakeBreak::octal("", "0.137").unwrap());
+        assert_eq!((p.preperiod, p.period), (52, 34));
+    }
+
+    /// Two-element sets {a, b} with a < b: period a + b, except when b is an odd multiple of
+    /// a, where it is 2a.
+    #[test]
+    fn two_element_sets_have_the_known_periods() {
+        for a in 1..=6usize {
+            for b in a + 1..=14 {
+                let rule = TakeBreak::subtraction("", &format!("{a},{b}")).unwrap();
+                let p = analysed(&rule);
+                let want = if b % a == 0 && (b / a) % 2 == 1 {
+                    2 * a
+                } else {
+                    a + b
+                };
+                assert_eq!(p.period, want, "{{{a},{b}}}");
+            }
+        }
+    }
+
+    /// A period the check proves holds far past the values it used.
+    #[test]
+    fn proved_periods_hold_beyond_the_check() {
+        for rule in [
+            TakeBreak::octal("", "0.77").unwrap(),
+            TakeBreak::octal("", "4.07").unwrap(),
+            TakeBreak::octal("", "0.137").unwrap(),
+            TakeBreak::subtraction("", "2,5,7").unwrap(),
+        ] {
+            let p = analysed(&rule);
+            let far = nim_sequence(&rule, p.checked_up_to * 3 + 50);
+            for n in p.preperiod..far.len() - p.period {
+                assert_eq!(far[n], far[n + p.period], "{rule:?} at {n}");
+            }
+            // And not from one heap earlier.
+            if p.preperiod > 0 {
+                let n = p.preperiod - 1;
+                assert_ne!(far[n], far[n + p.period], "{rule:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn short_values_prove_nothing_and_rules_without_a_check_are_observed() {
+        let kayles = TakeBreak::octal("", "0.77").unwrap();
+        let c = Criterion::of(kayles.bounds().unwrap());
+        assert_eq!(prove(&nim_sequence(&kayles, 100), c), None);
+        let a = analyse(&kayles, 100, &Silent);
+        assert!(a.proved.is_none() && a.no_criterion.is_none());
+        // All-but {1}: take 2 or more; G(n) = floor(n / 2), arithmetic period 2, saltus 1.
+        let all_but = TakeBreak::subtraction("", "all-but:1").unwrap();
+        let a = analyse(&all_but, 300, &Silent);
+        assert!(a.proved.is_none() && a.no_criterion.is_some());
+        let o = a.observed.expect("an arithmetic period");
+        assert_eq!((o.period, o.saltus), (2, 1));
+        let g = analyse(&GrundysGame, 2000, &Silent);
+        assert!(g.proved.is_none() && g.no_criterion.is_some());
+    }
+}

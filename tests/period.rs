@@ -1,0 +1,99 @@
+//! End-to-end tests of `grundy period`: proved periods as text, LaTeX and JSON; unsettled
+//! ranges; bad heap-game specs.
+
+mod common;
+use common::{grundy, one_line};
+
+fn json(args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let out = grundy().args(args).arg("--json").output().unwrap();
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+    (out.status.code(), v)
+}
+
+/// Kayles: preperiod 71, period 12, by the Guy-Smith check; the JSON holds what a reader
+/// needs to re-check it.
+#[test]
+fn kayles_period_is_proved_in_json() {
+    let (code, v) = json(&["period", "octal:0.77"]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["status"], "proved");
+    assert_eq!(
+        (v["preperiod"].as_u64(), v["period"].as_u64()),
+        (Some(71), Some(12))
+    );
+    assert_eq!(v["criterion"]["name"], "guy-smith", "{v}");
+    assert_eq!(v["criterion"]["take"], 2, "{v}");
+    // Values of the preperiod and one period, from heap 0.
+    let values = v["values"].as_array().unwrap();
+    assert_eq!(values.len(), 71 + 12);
+    assert_eq!(values[..5], [0, 1, 2, 3, 1]);
+    // 2 max(n0, 1) + p + t = 156, values compared up to 156 + 12 - 1.
+    assert_eq!(v["checked_up_to"], 2 * 71 + 12 + 2 + 12 - 1, "{v}");
+}
+
+/// The course project's game (take 1-3 from a heap): period 4, stated as a theorem.
+#[test]
+fn subtraction_theorem_in_text_and_latex() {
+    let out = grundy()
+        .args(["period", "subtraction:1,2,3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("period:     4"), "{text}");
+    assert!(text.contains("period values:    0 1 2 3"), "{text}");
+    assert!(
+        text.contains("Theorem.") && text.contains("Proof."),
+        "{text}"
+    );
+    let out = grundy()
+        .args(["period", "subtraction:1,2,3", "--latex"])
+        .output()
+        .unwrap();
+    let tex = String::from_utf8(out.stdout).unwrap();
+    assert!(tex.starts_with("\\begin{theorem}"), "{tex}");
+    assert!(tex.contains("\\end{proof}"), "{tex}");
+}
+
+/// Values that settle nothing are reported as such, with exit 3: Grundy's game has no
+/// finite check, and Kayles needs more than 100 heaps.
+#[test]
+fn unsettled_ranges_say_so() {
+    let (code, v) = json(&["period", "grundy-game", "--max-heap", "300"]);
+    assert_eq!(code, Some(3), "{v}");
+    assert_eq!(v["status"], "unsettled");
+    assert_eq!(v["computed"], 301);
+    assert!(v["no_criterion"].is_string(), "{v}");
+    let (code, v) = json(&["period", "octal:0.77", "--max-heap", "100"]);
+    assert_eq!(code, Some(3), "{v}");
+    assert!(v["no_criterion"].is_null(), "{v}");
+    assert!(v["note"].as_str().unwrap().contains("0..100"), "{v}");
+    // An all-but set shows its arithmetic period, unproved.
+    let out = grundy()
+        .args(["period", "subtraction:all-but:1", "--max-heap", "400"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("G(n + 2) = G(n) + 1") && text.contains("not proved"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_heap_specs_are_one_line_and_exit_2() {
+    one_line(&["period", "octal:0.78"], 2, "not a octal digit");
+    one_line(&["period", "subtraction:0,2"], 2, "at least one token");
+    one_line(&["period", "subtraction:3,3"], 2, "twice");
+    one_line(&["period", "path:3"], 2, "hypergraph nim");
+    one_line(
+        &["period", "octal:0.77", "--max-heap", "0"],
+        2,
+        "--max-heap",
+    );
+    one_line(&["sg", "octal:0.77", "3"], 2, "grundy period");
+    let (code, v) = json(&["period", "hex:0.G"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(v["kind"], "bad_input", "{v}");
+}
