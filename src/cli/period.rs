@@ -77,6 +77,7 @@ fn json(name: &str, a: &Analysis) -> serde_json::Value {
         "criterion": a.proved.as_ref().map(|p| p.criterion),
         "observed": a.observed,
         "no_criterion": a.no_criterion,
+        "rarity": a.rarity,
     });
     if a.proved.is_none() {
         obj["note"] = format!("heaps 0..{} do not settle a period", a.values.len() - 1).into();
@@ -148,6 +149,14 @@ fn text(name: &str, a: &Analysis) -> String {
             }
             s += &format!("values:     {}\n", listed(&a.values));
         }
+    }
+    if let Some(r) = &a.rarity {
+        s += &format!(
+            "rare heaps: {} of heaps 1..{} (values with an even number of bits in mask {:#x})\n",
+            r.rare,
+            a.values.len() - 1,
+            r.mask
+        );
     }
     s
 }

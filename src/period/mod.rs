@@ -17,7 +17,8 @@
 //! found this way is a true one, every true period is a multiple of the least, and the
 //! preperiod is the same for all of them.
 
-use crate::game::heap::{extend, HeapRule, MoveBounds};
+use crate::game::heap::sparse::{rarity, Rarity};
+use crate::game::heap::{HeapRule, MoveBounds};
 use crate::game::Nimber;
 use crate::progress::Progress;
 
@@ -105,12 +106,20 @@ pub struct Period {
 
 /// The least period that `values` (G(0), G(1), ...) prove under `criterion`, if any.
 pub fn prove(values: &[Nimber], criterion: Criterion) -> Option<Period> {
+    examine(values, criterion).0
+}
+
+/// A repetition counts as a candidate for the next round's length once it holds over this
+/// many heaps.
+const CANDIDATE_MATCH: usize = 64;
+
+/// The least proved period, if any; otherwise how many values would settle the least period
+/// that repeats over [`CANDIDATE_MATCH`] heaps at the end of `values` (a hint: more values
+/// may move its preperiod).
+fn examine(values: &[Nimber], criterion: Criterion) -> (Option<Period>, Option<usize>) {
     let len = values.len();
-    for p in 1..len {
-        // Even the shortest check (n0 = 0) must fit in the values computed.
-        if criterion.end(0, p) + p > len {
-            break;
-        }
+    let mut hint = None;
+    for p in 1..len.saturating_sub(CANDIDATE_MATCH) {
         // n0: where the repetition with period p starts, as far as the values show.
         let mut n0 = len - p;
         while n0 > 0 && values[n0 - 1] == values[n0 - 1 + p] {
@@ -118,15 +127,19 @@ pub fn prove(values: &[Nimber], criterion: Criterion) -> Option<Period> {
         }
         let end = criterion.end(n0, p);
         if end + p <= len {
-            return Some(Period {
+            let period = Period {
                 preperiod: n0,
                 period: p,
                 criterion,
                 checked_up_to: end + p - 1,
-            });
+            };
+            return (Some(period), None);
+        }
+        if hint.is_none() && len - p - n0 >= CANDIDATE_MATCH {
+            hint = Some(end + p);
         }
     }
-    None
+    (None, hint)
 }
 
 /// A repetition the values show but nothing proves: G(n + period) = G(n) + saltus for
@@ -170,12 +183,15 @@ pub struct Analysis {
     pub observed: Option<Observed>,
     /// When nothing can be proved for this rule, why.
     pub no_criterion: Option<&'static str>,
+    /// For rules valued by the rare/common technique: the rare heaps among those valued.
+    pub rarity: Option<Rarity>,
 }
 
 /// Heaps the first round values; each further round doubles it.
 const FIRST_ROUND: usize = 256;
 
 /// Computes the nim sequence of `rule`, doubling its length from 256 heaps up to `max_heap`
+/// (or extending it just as far as a candidate period's check needs)
 /// until a period is proved (or, for rules no finite check applies to, to `max_heap`).
 /// `progress` hears of the heaps valued.
 pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) -> Analysis {
@@ -185,12 +201,16 @@ pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) ->
     progress.start("heaps valued", max_heap as u64 + 1);
     loop {
         let before = values.len();
-        extend(rule, &mut values, upto);
+        rule.extend(&mut values, upto);
         progress.advance((values.len() - before) as u64);
+        let mut hint = None;
         if let Some(c) = criterion {
-            if let Some(proved) = prove(&values, c) {
+            let (proved, wanted) = examine(&values, c);
+            hint = wanted;
+            if let Some(proved) = proved {
                 progress.finish();
                 return Analysis {
+                    rarity: rule.sparse().then(|| rarity(&values)),
                     values,
                     proved: Some(proved),
                     observed: None,
@@ -201,10 +221,16 @@ pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) ->
         if upto >= max_heap {
             break;
         }
-        upto = (upto * 2).min(max_heap);
+        // Twice as far, or just far enough for a candidate period's check when that is less.
+        let next = match hint {
+            Some(len) if len - 1 > upto && len - 1 < 2 * upto => len - 1,
+            _ => 2 * upto,
+        };
+        upto = next.min(max_heap);
     }
     progress.finish();
     Analysis {
+        rarity: rule.sparse().then(|| rarity(&values)),
         observed: observe(&values),
         values,
         proved: None,

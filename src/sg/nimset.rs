@@ -57,6 +57,11 @@ impl NimSet {
         self.words[w] |= 1 << b;
     }
 
+    /// Empties the set, keeping its storage.
+    pub fn clear(&mut self) {
+        self.words.clear();
+    }
+
     /// Removes `v` (no-op when absent).
     pub fn remove(&mut self, v: Nimber) {
         let (w, b) = (v as usize / 64, v % 64);

@@ -26,8 +26,28 @@ impl HeapRule for GrundysGame {
         }
     }
 
+    fn extend(&self, values: &mut Vec<Nimber>, n: usize) {
+        super::sparse::extend(self, values, n);
+    }
+
+    fn sparse(&self) -> bool {
+        true
+    }
+
     fn bounds(&self) -> Option<MoveBounds> {
         None
+    }
+}
+
+impl super::sparse::Splits for GrundysGame {
+    fn options(&self, h: usize, _: &[Nimber], _: &mut NimSet, splits: &mut Vec<usize>) {
+        if h >= 3 {
+            splits.push(h);
+        }
+    }
+
+    fn unequal(&self) -> bool {
+        true
     }
 }
 

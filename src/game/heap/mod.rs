@@ -7,6 +7,7 @@
 //! search engines; [`nim_sequence`] values single heaps directly.
 
 pub mod grundys_game;
+pub mod sparse;
 pub mod takebreak;
 
 use std::sync::RwLock;
@@ -36,6 +37,18 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
         });
     }
 
+    /// Extends `values` (G(0), ... as far as computed) up to G(n). The default values each
+    /// heap by [`HeapRule::option_values`]; a rule may know a faster way.
+    fn extend(&self, values: &mut Vec<Nimber>, n: usize) {
+        by_definition(self, values, n);
+    }
+
+    /// Whether [`HeapRule::extend`] uses the rare/common technique ([`sparse`]), so that the
+    /// rare heaps are worth reporting.
+    fn sparse(&self) -> bool {
+        false
+    }
+
     /// What a finite periodicity check needs to know of the moves, or `None` when no such
     /// check applies (a move may take unboundedly many tokens, or the rule is not
     /// take-and-break).
@@ -57,12 +70,12 @@ pub struct MoveBounds {
 /// G(0), ..., G(n) of a rule, by the definition.
 pub fn nim_sequence(rule: &dyn HeapRule, n: usize) -> Vec<Nimber> {
     let mut values = Vec::with_capacity(n + 1);
-    extend(rule, &mut values, n);
+    rule.extend(&mut values, n);
     values
 }
 
-/// Extends `values` (G(0), ... as far as computed) up to G(n).
-pub fn extend(rule: &dyn HeapRule, values: &mut Vec<Nimber>, n: usize) {
+/// Extends `values` up to G(n), each heap the mex of its options.
+pub fn by_definition<R: HeapRule + ?Sized>(rule: &R, values: &mut Vec<Nimber>, n: usize) {
     while values.len() <= n {
         let mut seen = NimSet::new();
         rule.option_values(values.len(), values, &mut seen);
@@ -101,7 +114,7 @@ impl HeapGame {
             return v;
         }
         let mut seq = self.sequence.write().expect("no panic holds it");
-        extend(self.rule.as_ref(), &mut seq, n);
+        self.rule.extend(&mut seq, n);
         seq[n]
     }
 

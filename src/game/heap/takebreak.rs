@@ -115,6 +115,11 @@ impl TakeBreak {
         self.digits.get(k).copied().unwrap_or(self.tail)
     }
 
+    /// The largest k with a non-zero digit (for an all-but set, where the tail begins).
+    fn last_digit(&self) -> usize {
+        self.digits.len() - 1
+    }
+
     /// Whether a move may leave `heaps` heaps after taking k (0 heaps: the heap was exactly k).
     fn leaves(&self, k: usize, heaps: usize) -> bool {
         self.digit(k) >> heaps & 1 == 1
@@ -228,6 +233,21 @@ impl HeapRule for TakeBreak {
         }
     }
 
+    fn extend(&self, values: &mut Vec<Nimber>, n: usize) {
+        if self.sparse() {
+            super::sparse::extend(self, values, n);
+        } else {
+            super::by_definition(self, values, n);
+        }
+    }
+
+    /// A finite code whose moves split into two heaps and never three.
+    fn sparse(&self) -> bool {
+        self.tail == 0
+            && self.digits.iter().any(|&d| d & 4 != 0)
+            && self.digits.iter().all(|&d| d & 8 == 0)
+    }
+
     fn bounds(&self) -> Option<MoveBounds> {
         if self.tail != 0 {
             return None;
@@ -246,6 +266,28 @@ impl HeapRule for TakeBreak {
             heaps,
             plain_removal: plain,
         })
+    }
+}
+
+impl super::sparse::Splits for TakeBreak {
+    fn options(&self, h: usize, values: &[Nimber], plain: &mut NimSet, splits: &mut Vec<usize>) {
+        for k in 0..=self.last_digit().min(h) {
+            let d = self.digit(k);
+            let rest = h - k;
+            if d & 1 != 0 && rest == 0 && k > 0 {
+                plain.insert(0);
+            }
+            if d & 2 != 0 && rest >= 1 && k > 0 {
+                plain.insert(values[rest]);
+            }
+            if d & 4 != 0 && rest >= 2 {
+                splits.push(rest);
+            }
+        }
+    }
+
+    fn unequal(&self) -> bool {
+        false
     }
 }
 

@@ -1,0 +1,128 @@
+//! Heap games, side by side with the `ogs` crate (Beling's octal game solver, its RC2 solver)
+//! in one run: `cargo bench --bench heap`, or `-- 0.16`, `-- 0.354`, `-- grundy` for one case.
+//!
+//! For an octal code both compute the nim sequence as far as the Guy-Smith check of the known
+//! period needs (2 (preperiod + period) + t heaps). Ours runs `period::analyse`, which doubles
+//! the heaps valued from 256 until the check passes (so it values up to twice as many) and
+//! proves the period; ogs computes exactly that many values and then looks for the period.
+//! The times are medians of alternating runs (7 for 0.16, one for 0.354).
+//! Output is Markdown for the README.
+
+use std::time::Instant;
+
+use grundy::game::spec;
+use grundy::period::analyse;
+use grundy::progress::Silent;
+use ogs::Solver;
+
+struct Case {
+    code: &'static str,
+    preperiod: usize,
+    period: usize,
+    take: usize,
+    /// Runs of each side; the median is reported.
+    runs: usize,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        code: "0.16",
+        preperiod: 105_351,
+        period: 149_459,
+        take: 2,
+        runs: 7,
+    },
+    Case {
+        code: "0.354",
+        preperiod: 10_061_916,
+        period: 1_180,
+        take: 3,
+        runs: 1,
+    },
+];
+
+fn octal(case: &Case) {
+    let game = spec::parse_heap(&format!("octal:{}", case.code)).unwrap();
+    let needed = 2 * (case.preperiod + case.period) + case.take;
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let (mut a, mut solver, mut found) = (None, None, None);
+    // Alternate the two, so that a slow spell of the machine hits both.
+    for _ in 0..case.runs {
+        let start = Instant::now();
+        a = Some(analyse(game.rule(), 1 << 26, &Silent));
+        ours.push(start.elapsed().as_secs_f64());
+        let start = Instant::now();
+        let peer = ogs::Game::from_ascii(case.code.as_bytes()).unwrap();
+        let mut s = ogs::RC2Solver::<true, ()>::with_capacity(peer, needed);
+        for _ in 0..needed {
+            s.next();
+        }
+        found = s.period();
+        theirs.push(start.elapsed().as_secs_f64());
+        solver = Some(s);
+    }
+    let (a, solver) = (a.unwrap(), solver.unwrap());
+    let (ours, theirs) = (median(ours), median(theirs));
+    let proved = a.proved.clone().expect("a proved period");
+    assert_eq!(
+        (proved.preperiod, proved.period),
+        (case.preperiod, case.period)
+    );
+    // The two sequences agree where both were computed.
+    let agree = solver
+        .nimbers()
+        .iter()
+        .zip(&a.values)
+        .all(|(&x, &y)| x as u32 == y);
+    println!(
+        "| octal:{} | {} / {} | {:.2} s ({} heaps valued) | {:.2} s ({} heaps) | {:.2} | {} | {:?} |",
+        case.code,
+        case.preperiod,
+        case.period,
+        ours,
+        a.values.len(),
+        theirs,
+        needed,
+        ours / theirs,
+        if agree { "yes" } else { "NO" },
+        found,
+    );
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+fn grundys_game() {
+    let game = spec::parse_heap("grundy-game").unwrap();
+    let n = 10_000_000;
+    let start = Instant::now();
+    let a = analyse(game.rule(), n, &Silent);
+    let secs = start.elapsed().as_secs_f64();
+    let r = a.rarity.expect("Grundy's game is valued sparsely");
+    println!(
+        "\nGrundy's game, heaps 0..={n}: {secs:.1} s; {} rare heaps (mask {:#x}); largest value {} (ogs has no Grundy's game).",
+        r.rare,
+        r.mask,
+        a.values.iter().max().unwrap()
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|a| a == "--bench") {
+        return;
+    }
+    let only = args.iter().skip(1).find(|a| !a.starts_with("--"));
+    println!("| game | preperiod / period | grundy period | ogs RC2 | ours / ogs | values agree | ogs period |");
+    println!("|---|---|---|---|---|---|---|");
+    for case in CASES {
+        if only.is_none_or(|o| o == case.code) {
+            octal(case);
+        }
+    }
+    if only.is_none_or(|o| o == "grundy") {
+        grundys_game();
+    }
+}
