@@ -16,8 +16,9 @@ pub struct PeriodArgs {
     /// grundy-game.
     game: String,
     /// The largest heap to value while looking for a proof (values are computed up to 256,
-    /// then to twice as far each round, until a period is proved).
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    /// then to twice as far each round, or as far as a candidate period's check needs, until
+    /// a period is proved).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     max_heap: usize,
     /// Print the theorem and its proof as LaTeX.
     #[arg(long, conflicts_with = "json")]
