@@ -97,3 +97,31 @@ fn bad_heap_specs_are_one_line_and_exit_2() {
     assert_eq!(code, Some(2));
     assert_eq!(v["kind"], "bad_input", "{v}");
 }
+
+/// {1, 3, 5} plays as {1}: the contraction is listed, in text and JSON; other games are refused.
+#[test]
+fn contractions_of_subtraction_sets() {
+    let out = grundy()
+        .args(["period", "subtraction:1,3,5", "--contractions"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("contraction: {1} (preperiod 0, period 2"),
+        "{text}"
+    );
+    let (code, v) = json(&["period", "subtraction:1,2,4,8", "--contractions"]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["contractions"], serde_json::json!([[1, 2]]), "{v}");
+    let out = grundy()
+        .args(["period", "subtraction:2,3,5,7", "--contractions"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("contractions: none"), "{text}");
+    one_line(
+        &["period", "octal:0.77", "--contractions"],
+        2,
+        "finite subtraction set",
+    );
+}

@@ -8,6 +8,7 @@ use super::progress::Bar;
 use super::Status;
 use crate::error::Error;
 use crate::game::spec;
+use crate::period::contraction::{contractions, MAX_AMOUNTS};
 use crate::period::{analyse, Analysis};
 
 #[derive(Args, Debug)]
@@ -20,6 +21,10 @@ pub struct PeriodArgs {
     /// a period is proved).
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     max_heap: usize,
+    /// Also list the smallest subsets of a finite subtraction set with the same nim sequence
+    /// (each proved periodic, and equal to the set's below max(n0) + lcm(p)).
+    #[arg(long)]
+    contractions: bool,
     /// Print the theorem and its proof as LaTeX.
     #[arg(long, conflicts_with = "json")]
     latex: bool,
@@ -40,11 +45,39 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
             args.max_heap
         )));
     }
+    let full = game.rule().subtraction_set();
+    let contractions = if args.contractions {
+        let set = game.rule().subtraction_set().ok_or_else(|| {
+            Error::Usage(
+                "--contractions needs a finite subtraction set, e.g. subtraction:1,3,5".into(),
+            )
+        })?;
+        if set.len() > MAX_AMOUNTS {
+            return Err(Error::Usage(format!(
+                "--contractions searches the 2^n subsets: at most {MAX_AMOUNTS} amounts, got {}",
+                set.len()
+            )));
+        }
+        Some(contractions(&set, args.max_heap))
+    } else {
+        None
+    };
     let a = analyse(game.rule(), args.max_heap, &Bar::new(!args.json));
     let name = game.rule().name();
     let mut out = Out::new();
     if args.json {
-        out.json(&json(name, &a))?;
+        let mut obj = json(name, &a);
+        if let Some(c) = &contractions {
+            obj["contractions"] = match c {
+                Some(sets) => sets
+                    .iter()
+                    .map(|(s, _)| s.clone())
+                    .collect::<Vec<_>>()
+                    .into(),
+                None => serde_json::Value::Null,
+            };
+        }
+        out.json(&obj)?;
     } else if args.latex {
         for line in latex(name, &a).lines() {
             out.line(format_args!("{line}"))?;
@@ -52,6 +85,29 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     } else {
         for line in text(name, &a).lines() {
             out.line(format_args!("{line}"))?;
+        }
+        match &contractions {
+            // The smallest subsets are the set itself: it has no proper contraction.
+            Some(Some(sets)) if sets.iter().any(|(s, _)| Some(s) == full.as_ref()) => {
+                out.line(format_args!(
+                    "contractions: none (no smaller subset has the same values)"
+                ))?;
+            }
+            Some(Some(sets)) => {
+                for (set, p) in sets {
+                    let set: Vec<String> = set.iter().map(|k| k.to_string()).collect();
+                    out.line(format_args!(
+                        "contraction: {{{}}} (preperiod {}, period {}; the same values, proved)",
+                        set.join(","),
+                        p.preperiod,
+                        p.period
+                    ))?;
+                }
+            }
+            Some(None) => out.line(format_args!(
+                "contractions: undecided (a subset's period was not proved within --max-heap)"
+            ))?,
+            None => {}
         }
     }
     // Values that settle nothing leave the question open (exit 3), as a timeout does.

@@ -17,6 +17,8 @@
 //! found this way is a true one, every true period is a multiple of the least, and the
 //! preperiod is the same for all of them.
 
+pub mod contraction;
+
 use crate::game::heap::sparse::{rarity, Rarity};
 use crate::game::heap::{HeapRule, MoveBounds};
 use crate::game::Nimber;

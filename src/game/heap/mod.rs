@@ -49,6 +49,11 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// The amounts, when the rule is a finite subtraction set (for its contractions).
+    fn subtraction_set(&self) -> Option<Vec<usize>> {
+        None
+    }
+
     /// What a finite periodicity check needs to know of the moves, or `None` when no such
     /// check applies (a move may take unboundedly many tokens, or the rule is not
     /// take-and-break).

@@ -98,16 +98,20 @@ impl TakeBreak {
                 tail: 3,
             });
         }
-        let set = amounts(set, false)?;
+        Ok(Self::of_amounts(name, &amounts(set, false)?))
+    }
+
+    /// The finite subtraction set of `set` (positive amounts, sorted, distinct).
+    pub fn of_amounts(name: &str, set: &[usize]) -> Self {
         let mut digits = vec![0u8; set.last().map_or(1, |&m| m + 1)];
-        for &k in &set {
+        for &k in set {
             digits[k] = 3;
         }
-        Ok(TakeBreak {
+        TakeBreak {
             name: name.into(),
             digits,
             tail: 0,
-        })
+        }
     }
 
     /// d_k.
@@ -239,6 +243,15 @@ impl HeapRule for TakeBreak {
         } else {
             super::by_definition(self, values, n);
         }
+    }
+
+    fn subtraction_set(&self) -> Option<Vec<usize>> {
+        let plain = self.tail == 0 && self.digits.iter().all(|&d| d == 0 || d == 3);
+        plain.then(|| {
+            (1..self.digits.len())
+                .filter(|&k| self.digits[k] == 3)
+                .collect()
+        })
     }
 
     /// A finite code whose moves split into two heaps and never three.
