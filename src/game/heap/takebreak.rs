@@ -124,6 +124,39 @@ impl TakeBreak {
         self.digits.len() - 1
     }
 
+    /// The most tokens a move may take from a heap of `n`.
+    fn top_take(&self, n: usize) -> usize {
+        if self.tail != 0 {
+            n
+        } else {
+            self.last_digit().min(n)
+        }
+    }
+
+    /// Inserts into `seen` the values of the options of a heap of `n` that leave at most one
+    /// heap, and pushes onto `splits` the totals a move may split into two heaps.
+    fn plain_options(
+        &self,
+        n: usize,
+        values: &[Nimber],
+        seen: &mut NimSet,
+        splits: &mut Vec<usize>,
+    ) {
+        for k in 0..=self.top_take(n) {
+            let d = self.digit(k);
+            let rest = n - k;
+            if d & 1 != 0 && rest == 0 && k > 0 {
+                seen.insert(0);
+            }
+            if d & 2 != 0 && rest >= 1 && k > 0 {
+                seen.insert(values[rest]);
+            }
+            if d & 4 != 0 && rest >= 2 {
+                splits.push(rest);
+            }
+        }
+    }
+
     /// Whether a move may leave `heaps` heaps after taking k (0 heaps: the heap was exactly k).
     fn leaves(&self, k: usize, heaps: usize) -> bool {
         self.digit(k) >> heaps & 1 == 1
@@ -179,12 +212,7 @@ impl HeapRule for TakeBreak {
 
     fn moves(&self, n: u32, visit: &mut dyn FnMut(&[u32])) {
         let n = n as usize;
-        let top = if self.tail != 0 {
-            n
-        } else {
-            self.digits.len().saturating_sub(1).min(n)
-        };
-        for k in 0..=top {
+        for k in 0..=self.top_take(n) {
             let rest = (n - k) as u32;
             if k == n && self.leaves(k, 0) && k > 0 {
                 visit(&[]);
@@ -208,26 +236,16 @@ impl HeapRule for TakeBreak {
     }
 
     fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
-        let top = if self.tail != 0 {
-            n
-        } else {
-            self.digits.len().saturating_sub(1).min(n)
-        };
-        for k in 0..=top {
-            let d = self.digit(k);
-            let rest = n - k;
-            if d & 1 != 0 && rest == 0 && k > 0 {
-                seen.insert(0);
+        let mut splits = Vec::new();
+        self.plain_options(n, values, seen, &mut splits);
+        for rest in splits {
+            for a in 1..=rest / 2 {
+                seen.insert(values[a] ^ values[rest - a]);
             }
-            if d & 2 != 0 && rest >= 1 && k > 0 {
-                seen.insert(values[rest]);
-            }
-            if d & 4 != 0 {
-                for a in 1..=rest / 2 {
-                    seen.insert(values[a] ^ values[rest - a]);
-                }
-            }
-            if d & 8 != 0 {
+        }
+        for k in 0..=self.top_take(n) {
+            if self.digit(k) & 8 != 0 {
+                let rest = n - k;
                 for a in 1..=rest / 3 {
                     for b in a..=(rest - a) / 2 {
                         seen.insert(values[a] ^ values[b] ^ values[rest - a - b]);
@@ -284,19 +302,7 @@ impl HeapRule for TakeBreak {
 
 impl super::sparse::Splits for TakeBreak {
     fn options(&self, h: usize, values: &[Nimber], plain: &mut NimSet, splits: &mut Vec<usize>) {
-        for k in 0..=self.last_digit().min(h) {
-            let d = self.digit(k);
-            let rest = h - k;
-            if d & 1 != 0 && rest == 0 && k > 0 {
-                plain.insert(0);
-            }
-            if d & 2 != 0 && rest >= 1 && k > 0 {
-                plain.insert(values[rest]);
-            }
-            if d & 4 != 0 && rest >= 2 {
-                splits.push(rest);
-            }
-        }
+        self.plain_options(h, values, plain, splits);
     }
 
     fn unequal(&self) -> bool {
