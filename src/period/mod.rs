@@ -121,7 +121,7 @@ const CANDIDATE_MATCH: usize = 64;
 fn examine(values: &[Nimber], criterion: Criterion) -> (Option<Period>, Option<usize>) {
     let len = values.len();
     let mut hint = None;
-    for p in 1..len.saturating_sub(CANDIDATE_MATCH) {
+    for p in 1..len {
         // n0: where the repetition with period p starts, as far as the values show.
         let mut n0 = len - p;
         while n0 > 0 && values[n0 - 1] == values[n0 - 1 + p] {
@@ -138,6 +138,8 @@ fn examine(values: &[Nimber], criterion: Criterion) -> (Option<Period>, Option<u
             return (Some(period), None);
         }
         if hint.is_none() && len - p - n0 >= CANDIDATE_MATCH {
+            // Repeats over the last CANDIDATE_MATCH heaps at least: worth values enough to
+            // check it.
             hint = Some(end + p);
         }
     }
@@ -321,6 +323,16 @@ mod tests {
                 assert_ne!(far[n], far[n + p.period], "{rule:?}");
             }
         }
+    }
+
+    /// A short sequence proves a short period: a limit of a few dozen heaps is enough for
+    /// {1, 2, 3} (period 4, checked on 3 + 4 values).
+    #[test]
+    fn small_limits_still_prove_small_periods() {
+        let rule = TakeBreak::subtraction("", "1,2,3").unwrap();
+        let a = analyse(&rule, 20, &Silent);
+        let p = a.proved.expect("period 4 within 20 heaps");
+        assert_eq!((p.preperiod, p.period), (0, 4));
     }
 
     #[test]
