@@ -83,7 +83,7 @@ fn unsettled_ranges_say_so() {
 
 #[test]
 fn bad_heap_specs_are_one_line_and_exit_2() {
-    one_line(&["period", "octal:0.78"], 2, "not a octal digit");
+    one_line(&["period", "octal:0.78"], 2, "not an octal digit");
     one_line(&["period", "subtraction:0,2"], 2, "at least one token");
     one_line(&["period", "subtraction:3,3"], 2, "twice");
     one_line(&["period", "path:3"], 2, "hypergraph nim");

@@ -8,7 +8,7 @@ use super::progress::Bar;
 use super::Status;
 use crate::error::Error;
 use crate::game::spec;
-use crate::period::contraction::{contractions, MAX_AMOUNTS};
+use crate::period::contraction::contractions;
 use crate::period::{analyse, Analysis};
 
 #[derive(Args, Debug)]
@@ -26,7 +26,7 @@ pub struct PeriodArgs {
     #[arg(long)]
     contractions: bool,
     /// Print the theorem and its proof as LaTeX.
-    #[arg(long, conflicts_with = "json")]
+    #[arg(long, conflicts_with_all = ["json", "contractions"])]
     latex: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -47,18 +47,12 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     }
     let full = game.rule().subtraction_set();
     let contractions = if args.contractions {
-        let set = game.rule().subtraction_set().ok_or_else(|| {
+        let set = full.as_ref().ok_or_else(|| {
             Error::Usage(
                 "--contractions needs a finite subtraction set, e.g. subtraction:1,3,5".into(),
             )
         })?;
-        if set.len() > MAX_AMOUNTS {
-            return Err(Error::Usage(format!(
-                "--contractions searches the 2^n subsets: at most {MAX_AMOUNTS} amounts, got {}",
-                set.len()
-            )));
-        }
-        Some(contractions(&set, args.max_heap))
+        Some(contractions(set, args.max_heap)?)
     } else {
         None
     };

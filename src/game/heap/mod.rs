@@ -72,7 +72,7 @@ pub struct MoveBounds {
     pub plain_removal: bool,
 }
 
-/// G(0), ..., G(n) of a rule, by the definition.
+/// G(0), ..., G(n) of a rule, computed the rule's fastest way ([`HeapRule::extend`]).
 pub fn nim_sequence(rule: &dyn HeapRule, n: usize) -> Vec<Nimber> {
     let mut values = Vec::with_capacity(n + 1);
     rule.extend(&mut values, n);

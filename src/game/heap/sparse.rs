@@ -7,11 +7,12 @@
 //!
 //! * every common option of a split comes from a pair with a rare heap: enumerating the few
 //!   rare heaps finds them all, exactly;
-//! * a rare option usually comes from one of the many common-common pairs, and a scan for it
-//!   stops at the first pair found.
+//! * a rare option usually comes from one of the many common-common pairs: one scan of the
+//!   pairs looks for every rare value below the candidate and stops once it has them all.
 //!
-//! The value is then the least common value no enumerated option has, unless a smaller rare
-//! value has no pair at all (the scan finds none): that rare value is the heap's. The mask
+//! The value is then the least common value no enumerated option has (the candidate), unless
+//! a smaller rare value has no pair at all (the scan ends without it): that rare value is the
+//! heap's. The mask
 //! decides only the speed, never the result: it is chosen on a prefix to make rare heaps
 //! fewest, and chosen again when they grow many. It serves octal codes with splits into two
 //! heaps and Grundy's game.
@@ -109,7 +110,7 @@ pub fn rarity(values: &[Nimber]) -> Rarity {
 /// The least of the `needed` values that no split of a total in `splits` into two heaps
 /// (different ones, with `unequal`) has, if any. One scan serves them all and stops once
 /// each has been found: the pairs that give a rare value are spread thin, and one scan per
-/// value cost ten times more on Grundy's game.
+/// value took twice as long on Grundy's game (21 s against 10 s for 10^6 heaps).
 fn still_missing(
     values: &[Nimber],
     splits: &[usize],

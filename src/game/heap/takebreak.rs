@@ -32,7 +32,11 @@ impl TakeBreak {
     }
 
     fn from_code(name: &str, code: &str, radix: u32) -> Result<Self, Error> {
-        let kind = if radix == 8 { "octal" } else { "hex" };
+        let (kind, article) = if radix == 8 {
+            ("octal", "an")
+        } else {
+            ("hex", "a")
+        };
         let (whole, fraction) = code.split_once('.').unwrap_or(("0", code));
         let whole = if whole.is_empty() { "0" } else { whole };
         let digit = |c: char| {
@@ -43,7 +47,7 @@ impl TakeBreak {
                     ""
                 };
                 Error::spec(format!(
-                    "`{c}` in {kind}:{code} is not a {kind} digit{hint}"
+                    "`{c}` in {kind}:{code} is not {article} {kind} digit{hint}"
                 ))
             })
         };
@@ -370,7 +374,7 @@ mod tests {
     #[test]
     fn bad_codes_say_what_is_wrong() {
         for (code, needle) in [
-            ("0.78", "not a octal digit"),
+            ("0.78", "not an octal digit"),
             ("0.7A", "need a hex code"),
             ("1.07", "take nothing"),
             ("12.3", "one digit before"),
