@@ -191,7 +191,7 @@ fn paper(x: Option<f64>) -> String {
 }
 
 fn counts(heaps: [u32; 3], sizes: [usize; 3], table: &[PaperRow], title: &str) {
-    let nim = spec::parse("nim:3").unwrap();
+    let nim = spec::parse_hypergraph("nim:3").unwrap();
     let p: Stones = heaps.into_iter().collect();
     println!("\n#### {title}: nodes expanded / TT look-ups, thousands, ours (paper)\n");
     println!(
@@ -384,7 +384,7 @@ fn main() {
         setup_and_auto();
     }
     if only.is_none_or(|o| o == "counts") {
-        let nim = spec::parse("nim:3").unwrap();
+        let nim = spec::parse_hypergraph("nim:3").unwrap();
         println!(
             "\n`def` without a table expands the whole game tree: Nim 9,8,5 has {} nodes (paper: 489 x 10^9), Nim 9,7,7 has {} (paper: 2,403 x 10^9), counted independently by memoised tree sizes.",
             tree_size(&nim, &[9, 8, 5].into_iter().collect()),

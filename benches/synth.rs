@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use grundy::game::spec;
 use grundy::sg::table::TableOptions;
+use grundy::sg::AnyGame;
 use grundy::synth::data::Dataset;
 use grundy::synth::enumerate::EnumBackend;
 use grundy::synth::lang::OpSet;
@@ -215,7 +216,7 @@ fn problem(game: &str, max: usize, target: Target) -> Problem {
 
 /// As [`problem`], with the orbit criterion when `orbits`.
 fn orbit_problem(game: &str, max: usize, target: Target, orbits: bool) -> Problem {
-    let g = spec::parse(game).expect("a built-in game");
+    let g = spec::parse_hypergraph(game).expect("a built-in game");
     let data = Dataset::from_box(&g, max, &TableOptions::default()).expect("a small box");
     let n = g.graph().vertices();
     let canon = |x: &[u64]| g.canonical_point(x);

@@ -56,7 +56,7 @@ fn main() {
             "sg" => Target::Sg,
             t => panic!("unknown target {t}"),
         };
-        let g = spec::parse(game).expect("a game spec");
+        let g = spec::parse_hypergraph(game).expect("a game spec");
         let n = g.graph().vertices();
         let data = Dataset::from_box(
             &g,

@@ -20,7 +20,7 @@ fn peak_rss() -> String {
 }
 
 fn main() {
-    let game = spec::parse("projective-plane").unwrap();
+    let game = spec::parse_hypergraph("projective-plane").unwrap();
     let mut threads: Vec<usize> = std::env::args()
         .skip(1)
         .map(|a| a.parse().expect("a thread count"))

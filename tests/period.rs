@@ -92,7 +92,6 @@ fn bad_heap_specs_are_one_line_and_exit_2() {
         2,
         "--max-heap",
     );
-    one_line(&["sg", "octal:0.77", "3"], 2, "grundy period");
     let (code, v) = json(&["period", "hex:0.G"]);
     assert_eq!(code, Some(2));
     assert_eq!(v["kind"], "bad_input", "{v}");

@@ -49,7 +49,7 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     // The game first: an edited comment is refused before anything else is read or built.
     let game = setup.game()?;
     let program = decode_model(&cnf, &competition_format(&model))?;
-    let problem = setup.problem(game.as_ref(), &TableOptions::default())?;
+    let problem = setup.problem(game.as_deref(), &TableOptions::default())?;
     if let Some(&bad) = subset
         .iter()
         .flatten()

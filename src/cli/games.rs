@@ -5,7 +5,7 @@ use clap::Args;
 use super::output::Out;
 use super::Status;
 use crate::error::Error;
-use crate::game::spec::{FAMILIES, HEAP_FAMILIES};
+use crate::game::spec::{Family, Kind, FAMILIES};
 
 #[derive(Args, Debug)]
 pub struct GamesArgs {
@@ -14,17 +14,16 @@ pub struct GamesArgs {
     pub json: bool,
 }
 
+fn entry(f: &Family) -> serde_json::Value {
+    serde_json::json!({"spec": f.form, "example": f.example, "about": f.about})
+}
+
 pub fn run(args: &GamesArgs) -> Result<Status, Error> {
     let mut out = Out::new();
+    let of = |kind: Kind| FAMILIES.iter().filter(move |f| f.kind() == kind);
     if args.json {
-        let games: Vec<serde_json::Value> = FAMILIES
-            .iter()
-            .map(|f| serde_json::json!({"spec": f.form, "example": f.example, "about": f.about}))
-            .collect();
-        let heap_games: Vec<serde_json::Value> = HEAP_FAMILIES
-            .iter()
-            .map(|f| serde_json::json!({"spec": f.form, "example": f.example, "about": f.about}))
-            .collect();
+        let games: Vec<_> = of(Kind::Hypergraph).map(entry).collect();
+        let heap_games: Vec<_> = of(Kind::Heap).map(entry).collect();
         out.json(&serde_json::json!({ "games": games, "heap_games": heap_games }))?;
         return Ok(Status::Answered);
     }
@@ -34,7 +33,7 @@ pub fn run(args: &GamesArgs) -> Result<Status, Error> {
         "{:form$}  {:example$}  what it is",
         "spec", "example"
     ))?;
-    for f in FAMILIES {
+    for f in of(Kind::Hypergraph) {
         out.line(format_args!(
             "{:form$}  {:example$}  {}",
             f.form, f.example, f.about
@@ -44,18 +43,11 @@ pub fn run(args: &GamesArgs) -> Result<Status, Error> {
         "\nA move picks a face and removes at least one stone from every vertex of it. FACES are\n\
          vertex lists joined by `-`, separated by `,` (vertices count from 0)."
     ))?;
-    out.line(format_args!("\nHeap games (`grundy period` takes them):"))?;
-    let form = HEAP_FAMILIES
-        .iter()
-        .map(|f| f.form.len())
-        .max()
-        .unwrap_or(0);
-    let example = HEAP_FAMILIES
-        .iter()
-        .map(|f| f.example.len())
-        .max()
-        .unwrap_or(0);
-    for f in HEAP_FAMILIES {
+    out.line(format_args!(
+        "\nHeap games: a position is a list of heaps (`grundy sg subtraction:1,3,4 5,6,7`); \
+         `table` and `synth` take --heaps N; `grundy period` proves the nim sequence's period."
+    ))?;
+    for f in of(Kind::Heap) {
         out.line(format_args!(
             "{:form$}  {:example$}  {}",
             f.form, f.example, f.about

@@ -5,21 +5,74 @@ use clap::Args;
 use super::output::Out;
 use super::Status;
 use crate::error::Error;
+use crate::game::heap::HeapSum;
 use crate::game::hypergraph::format_face;
-use crate::game::spec;
+use crate::game::hypergraph::HypergraphNim;
+use crate::game::spec::{self, Heaps};
 use crate::game::symmetry::MAX_COSETS;
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {
     /// Game spec, e.g. projective-plane (`grundy games` lists them all).
     game: String,
+    /// For a heap game: the number of heaps in a position (default 1).
+    #[arg(long, value_name = "N")]
+    heaps: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
+/// First values of a heap game's nim sequence `info` shows.
+const SHOWN_VALUES: usize = 24;
+
 pub fn run(args: &InfoArgs) -> Result<Status, Error> {
-    let game = spec::parse(&args.game)?;
+    let heaps = Heaps {
+        given: args.heaps,
+        typed: Some(1),
+    };
+    let game = spec::parse(&args.game, heaps)?;
+    if let Some(h) = game.as_any().downcast_ref::<HypergraphNim>() {
+        return hypergraph(args, h);
+    }
+    let mut out = Out::new();
+    let sequence = game
+        .as_any()
+        .downcast_ref::<HeapSum>()
+        .map(|s| s.game().sequence(SHOWN_VALUES - 1));
+    if args.json {
+        out.json(&serde_json::json!({
+            "game": game.name(),
+            "kind": if sequence.is_some() { "heap game" } else { "game" },
+            "variables": game.variables(),
+            "sequence_start": sequence,
+        }))?;
+        return Ok(Status::Answered);
+    }
+    out.line(format_args!("game: {}", game.name()))?;
+    let (one, many) = game.coordinate();
+    let n = game.variables();
+    out.line(format_args!("{}: {n}", if n == 1 { one } else { many }))?;
+    if let Some(seq) = sequence {
+        let shown: Vec<String> = seq.iter().map(|v| v.to_string()).collect();
+        out.line(format_args!(
+            "kind: heap game (a position's value is the xor of its heaps' values)"
+        ))?;
+        out.line(format_args!(
+            "nim sequence G(0..{}): {}",
+            SHOWN_VALUES - 1,
+            shown.join(" ")
+        ))?;
+        out.line(format_args!(
+            "its period, with proof: grundy period {}",
+            game.name()
+        ))?;
+    }
+    Ok(Status::Answered)
+}
+
+/// The faces, circuits and automorphisms of a game of hypergraph nim.
+fn hypergraph(args: &InfoArgs, game: &HypergraphNim) -> Result<Status, Error> {
     let g = game.graph();
     let sym = game.symmetry();
     let faces: Vec<String> = g.faces().iter().map(|&f| format_face(f)).collect();

@@ -5,6 +5,7 @@
 use super::output::Out;
 use crate::error::Error;
 use crate::game::HypergraphNim;
+use crate::sg::AnyGame;
 use crate::synth::cegis::{Answer, Refutation, Stop};
 use crate::synth::lang::{words, Program};
 use crate::synth::problem::{Problem, Target};
@@ -50,7 +51,7 @@ fn refutation_text(r: &[Refutation]) -> String {
 pub struct Report<'a> {
     pub problem: &'a Problem,
     /// The game whose positions the variables are (none for data files and families).
-    pub game: Option<&'a HypergraphNim>,
+    pub game: Option<&'a dyn AnyGame>,
     /// What the variables are ([`crate::synth::setup::Setup::variables`]).
     pub variables: &'a str,
     pub answer: &'a Answer,
@@ -256,7 +257,10 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
         _ => None,
     };
     // Vertices in no face with another: easy to make by mistake (`complex:0-1,1-9`).
-    let isolated = game.map(|g| g.graph().isolated()).unwrap_or_default();
+    let isolated = game
+        .and_then(|g| g.as_any().downcast_ref::<HypergraphNim>())
+        .map(|g| g.graph().isolated())
+        .unwrap_or_default();
     let isolated_note = (!isolated.is_empty() && isolated.len() < n).then(|| {
         let list: Vec<String> = isolated.iter().map(|v| format!("x{v}")).collect();
         match list.len() {

@@ -8,7 +8,7 @@ use super::output::Out;
 use super::progress::Bar;
 use super::{format_position, parse_position, SearchArgs, Status};
 use crate::error::Error;
-use crate::game::spec;
+use crate::game::spec::{self, Heaps};
 use crate::sg::solve::solve;
 use crate::sg::table::TableOptions;
 
@@ -17,7 +17,7 @@ pub struct SgArgs {
     /// Game spec, e.g. path:3, star:4, circular:5,2, complex:0-1,1-2 (`grundy games` lists them
     /// all).
     game: String,
-    /// Stones per vertex, e.g. `3,0,3` or `3 0 3`.
+    /// Stones per vertex (heap sizes for a heap game), e.g. `3,0,3` or `3 0 3`.
     #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     position: Vec<String>,
     #[command(flatten)]
@@ -34,15 +34,20 @@ pub struct SgArgs {
 }
 
 pub fn run(args: &SgArgs) -> Result<Status, Error> {
-    let game = spec::parse(&args.game)?;
-    let p = game.position(&parse_position(&args.position)?)?;
+    let typed = parse_position(&args.position)?;
+    let heaps = Heaps {
+        given: None,
+        typed: Some(typed.len()),
+    };
+    let game = spec::parse(&args.game, heaps)?;
+    let p = game.position(&typed)?;
     let opts = TableOptions {
         threads: args.search.threads(),
         memory_limit: args.search.memory_limit()?,
         progress: Arc::new(Bar::new(!args.json)),
     };
     let s = solve(
-        &game,
+        game.as_ref(),
         &p,
         args.search.engine,
         args.search.config(),

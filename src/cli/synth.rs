@@ -18,6 +18,7 @@ use crate::sg::table::TableOptions;
 use crate::sg::SearchEngine;
 use crate::synth::auto::AutoBackend;
 use crate::synth::cegis::{self, Answer, Options};
+use crate::synth::consts::{self, Consts};
 use crate::synth::enumerate::EnumBackend;
 use crate::synth::problem::{Problem, Target};
 use crate::synth::sat::{self, SatBackend};
@@ -34,6 +35,9 @@ pub struct ProblemArgs {
     /// Game spec (see `grundy games`): with --max it gives the data; it names the variables and
     /// gives the automorphisms for --orbits.
     pub game: Option<String>,
+    /// For a heap game: the number of heaps in a position (the data's variables).
+    #[arg(long, value_name = "N")]
+    pub heaps: Option<usize>,
     /// Tabulate the box [0,D)^n of GAME as the data.
     #[arg(long, value_name = "D")]
     pub max: Option<usize>,
@@ -58,6 +62,11 @@ pub struct ProblemArgs {
     /// Edits to the thesis's instruction set, e.g. `+Mod,+Min,+Const(2),-Mul`.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub ops: String,
+    /// Small constants to add to the instructions, each one instruction long like `One`: a
+    /// list such as `2,3,4`, or `auto` for a heap game (its nim sequence's period p: p - 1
+    /// and p).
+    #[arg(long, value_name = "LIST")]
+    pub consts: Option<Consts>,
     /// Worker threads for tabulation, enumeration and --cubes (0 or absent: every core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -68,10 +77,11 @@ pub struct ProblemArgs {
 }
 
 impl ProblemArgs {
-    /// The library's description of the task.
-    pub fn setup(&self) -> Setup {
-        Setup {
+    /// The library's description of the task, `--consts` folded into the instruction edits.
+    pub fn setup(&self) -> Result<Setup, Error> {
+        let mut setup = Setup {
             game: self.game.clone(),
+            heaps: self.heaps,
             max: self.max,
             data: self.data.clone(),
             family: self.family.clone(),
@@ -79,7 +89,20 @@ impl ProblemArgs {
             orbits: self.orbits,
             width: self.width,
             ops: self.ops.clone(),
+        };
+        if let Some(consts) = &self.consts {
+            let game = setup.game()?;
+            let edits = consts::as_edits(&consts.resolve(game.as_deref())?);
+            if !edits.is_empty() {
+                setup.ops = [setup.ops.as_str(), edits.as_str()]
+                    .iter()
+                    .filter(|e| !e.is_empty())
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(",");
+            }
         }
+        Ok(setup)
     }
 
     /// The memory limit in bytes.
@@ -343,13 +366,13 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
             )));
         }
     }
-    let setup = args.problem.setup();
+    let setup = args.problem.setup()?;
     let game = setup.game()?;
     if args.verify_max.is_some() && game.is_none() {
         return Err(Error::Usage("--verify-max needs a GAME".into()));
     }
     let memory = args.problem.memory_limit()?;
-    let problem = setup.problem(game.as_ref(), &args.problem.table_options(!args.quiet)?)?;
+    let problem = setup.problem(game.as_deref(), &args.problem.table_options(!args.quiet)?)?;
     let data_seconds = t0.elapsed().as_secs_f64();
     let deadline = args
         .timeout
@@ -406,7 +429,7 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
     let cross = match (args.verify_max, program) {
         (Some(d2), Some(program)) => {
             let g = game
-                .as_ref()
+                .as_deref()
                 .ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))?;
             let bar = Bar::new(!args.quiet);
             Some(verify::recomputed(
@@ -421,11 +444,11 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
         }
         _ => None,
     };
-    let variables = setup.variables(game.as_ref(), problem.vars())?;
+    let variables = setup.variables(game.as_deref(), problem.vars())?;
     let report = Report {
         problem: &problem,
         // The variables of a family are its parameters, not vertices.
-        game: game.as_ref().filter(|_| setup.family.is_none()),
+        game: game.as_deref().filter(|_| setup.family.is_none()),
         variables: &variables,
         answer: &answer,
         solver: backend.method().name(),

@@ -12,19 +12,23 @@ use super::progress::Bar;
 use super::{peak_memory, SearchArgs, Status};
 use crate::error::Error;
 use crate::files::{self, OutputFile};
-use crate::game::{spec, Grid, Nimber};
+use crate::game::spec::{self, Heaps};
+use crate::game::{Grid, Nimber};
 use crate::sg::engine::Engine;
 use crate::sg::sweep::sweep;
-use crate::sg::table::{self, BoxTable, TableOptions};
+use crate::sg::table::{BoxTable, TableOptions};
 use crate::sg::Stats;
 
 #[derive(Args, Debug)]
 pub struct TableArgs {
     /// Game spec, e.g. path:3, projective-plane (`grundy games` lists them all).
     game: String,
-    /// Box size: every vertex holds 0..D-1 stones.
+    /// Box size: every vertex holds 0..D-1 stones (every heap 0..D-1 tokens).
     #[arg(long, value_name = "D")]
     max: usize,
+    /// For a heap game: the number of heaps in a position.
+    #[arg(long, value_name = "N")]
+    heaps: Option<usize>,
     /// Write one representative per symmetry orbit (the least member) instead of every position.
     #[arg(long)]
     orbits: bool,
@@ -57,8 +61,8 @@ fn zeros_target(args: &TableArgs) -> Option<PathBuf> {
 }
 
 pub fn run(args: &TableArgs) -> Result<Status, Error> {
-    let game = spec::parse(&args.game)?;
-    let n = game.graph().vertices();
+    let game = spec::parse(&args.game, Heaps::given(args.heaps))?;
+    let n = game.variables();
     if args.max == 0 {
         return Err(Error::Usage("--max must be at least 1".into()));
     }
@@ -99,7 +103,7 @@ pub fn run(args: &TableArgs) -> Result<Status, Error> {
     let start = Instant::now();
     let (engine, stats, values) = match args.search.engine {
         Engine::Auto | Engine::Table => {
-            let t = table::tabulate(game.graph(), grid.sides(), &opts)?;
+            let t = game.tabulate(grid.sides(), &opts)?;
             let stats = Stats {
                 nodes: t.len() as u64,
                 tt_lookups: 0,
@@ -108,7 +112,7 @@ pub fn run(args: &TableArgs) -> Result<Status, Error> {
         }
         Engine::Search(s) => {
             let (stats, values) = sweep(
-                &game,
+                game.as_ref(),
                 s,
                 args.search.config(),
                 &grid,

@@ -41,7 +41,7 @@ fn parse_engine(s: &str) -> Result<SearchEngine, String> {
 
 pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
     let program: Program = args.program.parse()?;
-    let setup = args.problem.setup();
+    let setup = args.problem.setup()?;
     let game = setup.game()?;
     let mut out = Out::new();
     let found = if setup.data.is_some() {
@@ -52,7 +52,7 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
             ));
         }
         // The data file is the reference: the program is checked on every row.
-        let problem = setup.problem(game.as_ref(), &args.problem.table_options(true)?)?;
+        let problem = setup.problem(game.as_deref(), &args.problem.table_options(true)?)?;
         let bad = verify::on_data(&problem, &program)?;
         if args.json {
             out.json(&serde_json::json!({
@@ -81,7 +81,7 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
         let bar = Bar::new(!args.json);
         let memory = args.problem.memory_limit()?;
         let engine = args.engine.unwrap_or(SearchEngine::Naive);
-        let c = verify::recomputed(&game, &program, &setup, max, engine, memory, &bar)?;
+        let c = verify::recomputed(game.as_ref(), &program, &setup, max, engine, memory, &bar)?;
         if args.json {
             out.json(&serde_json::json!({
                 "program": program.names(),
@@ -97,7 +97,7 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
                 "ok: {} holds on all {} {of} [0,{max})^{} (values by {}, {:.2} s)",
                 program.infix(),
                 c.points,
-                game.graph().vertices(),
+                game.variables(),
                 c.engine,
                 c.seconds
             ))?;

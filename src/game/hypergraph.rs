@@ -306,32 +306,6 @@ impl HypergraphNim {
         &self.symmetry
     }
 
-    /// The canonical member of `x`'s orbit under the automorphisms (as `--orbits` groups zero
-    /// positions), for positions written as plain numbers.
-    pub fn canonical_point(&self, x: &[u64]) -> Vec<u64> {
-        let mut p = x.to_vec();
-        self.symmetry.canonicalize(&mut p);
-        p
-    }
-
-    /// Checks that `values` is a position of this game.
-    pub fn position(&self, values: &[u64]) -> Result<Stones, Error> {
-        let n = self.graph.n;
-        if values.len() != n {
-            return Err(Error::position(format!(
-                "the position has {} entries but {} has {n} vertices",
-                values.len(),
-                self.name
-            )));
-        }
-        values
-            .iter()
-            .map(|&v| {
-                u32::try_from(v).map_err(|_| Error::position(format!("{v} stones is too many")))
-            })
-            .collect()
-    }
-
     fn support(p: &[u32]) -> u64 {
         p.iter()
             .enumerate()

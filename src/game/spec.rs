@@ -1,8 +1,12 @@
-//! Game specs as typed on the command line: `path:3`, `circular:5,2`, `complex:0-1,1-2`, ...
+//! Game specs as typed on the command line: `path:3`, `circular:5,2`, `subtraction:1,3,4`, ...
+//!
+//! One registry, [`FAMILIES`], names every game; [`parse`] builds any of them as a
+//! `Box<dyn AnyGame>` for the commands.
 
-use super::heap::{GrundysGame, HeapGame, HeapRule, TakeBreak};
+use super::heap::{GrundysGame, HeapGame, HeapRule, HeapSum, TakeBreak};
 use super::hypergraph::{Hypergraph, HypergraphNim, MAX_VERTICES};
 use crate::error::Error;
+use crate::sg::AnyGame;
 
 /// One family of games as the command line spells it: the registry behind [`parse`], the
 /// `grundy games` listing and the help texts. A new family is a builder and one line in
@@ -16,68 +20,153 @@ pub struct Family {
     pub about: &'static str,
     /// A spec that works as typed.
     pub example: &'static str,
-    /// Builds the faces from the text after the colon (`None` when there is no colon).
-    build: fn(Option<&str>) -> Result<Hypergraph, Error>,
+    build: Build,
 }
 
-/// Every game family, in the order `grundy games` lists them.
-pub const FAMILIES: &[Family] = &[
-    Family { name: "nim", form: "nim:N", about: "plain nim on N heaps (no face joins two heaps)", example: "nim:3", build: nim },
-    Family { name: "path", form: "path:N", about: "simplicial nim on the path with N vertices", example: "path:3", build: path },
-    Family { name: "star", form: "star:K", about: "the star with K leaves; vertex 0 is the centre", example: "star:4", build: star },
-    Family { name: "shriek", form: "shriek", about: "an edge 0-1 and the lone vertex 2", example: "shriek", build: shriek },
-    Family { name: "circular", form: "circular:N,K", about: "circular nim CN(N,K): take from up to K adjacent heaps of N in a circle", example: "circular:5,2", build: circular },
-    Family { name: "projective-plane", form: "projective-plane", about: "the thesis's 6-vertex projective plane: triangles 012 013 024 035 045 125 134 145 234 235", example: "projective-plane", build: projective_plane },
-    Family { name: "y-graph", form: "y-graph", about: "the edges 0-1 1-2 2-3 2-4", example: "y-graph", build: y_graph },
-    Family { name: "square", form: "square", about: "the 4-cycle 0-1-2-3", example: "square", build: square },
-    Family { name: "complex", form: "complex:FACES", about: "the simplicial complex the listed faces generate (closed downward); vertices 0..max, a lone vertex as its own face", example: "complex:0-1,1-2,3", build: complex },
-    Family { name: "hypergraph", form: "hypergraph:FACES", about: "exactly the listed faces, plus every singleton", example: "hypergraph:0-1-2,2-3", build: hypergraph },
-    Family { name: "complex-file", form: "complex-file:PATH", about: "a complex from JSON {\"vertices\": n, \"faces\": [[0,1],[1,2]]}", example: "complex-file:k.json", build: complex_file },
-];
-
-/// One family of heap games ([`crate::game::heap`]): sums of heaps played by one rule.
-pub struct HeapFamily {
-    pub name: &'static str,
-    pub form: &'static str,
-    pub about: &'static str,
-    pub example: &'static str,
-    /// Builds the rule from the whole spec and the text after the colon.
-    build: BuildRule,
+/// How a family builds its game from the text after the colon (`None` when there is none).
+enum Build {
+    /// Hypergraph nim on the faces the argument describes.
+    Faces(fn(Option<&str>) -> Result<Hypergraph, Error>),
+    /// Sums of heaps under the rule the spec (whole, then its argument) describes.
+    Heap(BuildRule),
 }
 
 /// Builds a heap rule from a whole spec and the text after its colon.
 type BuildRule = fn(&str, Option<&str>) -> Result<Box<dyn HeapRule>, Error>;
 
-/// Every heap game family, in the order `grundy games` lists them.
-pub const HEAP_FAMILIES: &[HeapFamily] = &[
-    HeapFamily { name: "subtraction", form: "subtraction:SET", about: "take any amount in SET (e.g. 1,3,4) from one heap; subtraction:all-but:SET allows every amount but those", example: "subtraction:1,3,4", build: subtraction },
-    HeapFamily { name: "octal", form: "octal:CODE", about: "the take-and-break game of an octal code (0.77 Kayles, 0.07 Dawson's Kayles, 0.137 Dawson's Chess)", example: "octal:0.77", build: octal },
-    HeapFamily { name: "hex", form: "hex:CODE", about: "a hexadecimal take-and-break code: digit bit 8 lets a move leave three heaps", example: "hex:0.F", build: hex },
-    HeapFamily { name: "grundy-game", form: "grundy-game", about: "Grundy's game: split one heap into two heaps of different sizes", example: "grundy-game", build: grundys_game },
+/// The kinds of game, as `grundy games` groups them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Stones on the vertices of a hypergraph; a move takes from every vertex of one face.
+    Hypergraph,
+    /// Sums of heaps under one rule.
+    Heap,
+}
+
+impl Family {
+    /// Which kind of game the family builds.
+    pub fn kind(&self) -> Kind {
+        match self.build {
+            Build::Faces(_) => Kind::Hypergraph,
+            Build::Heap(_) => Kind::Heap,
+        }
+    }
+}
+
+/// Every game family, in the order `grundy games` lists them.
+pub const FAMILIES: &[Family] = &[
+    Family { name: "nim", form: "nim:N", about: "plain nim on N heaps (no face joins two heaps)", example: "nim:3", build: Build::Faces(nim) },
+    Family { name: "path", form: "path:N", about: "simplicial nim on the path with N vertices", example: "path:3", build: Build::Faces(path) },
+    Family { name: "star", form: "star:K", about: "the star with K leaves; vertex 0 is the centre", example: "star:4", build: Build::Faces(star) },
+    Family { name: "shriek", form: "shriek", about: "an edge 0-1 and the lone vertex 2", example: "shriek", build: Build::Faces(shriek) },
+    Family { name: "circular", form: "circular:N,K", about: "circular nim CN(N,K): take from up to K adjacent heaps of N in a circle", example: "circular:5,2", build: Build::Faces(circular) },
+    Family { name: "projective-plane", form: "projective-plane", about: "the thesis's 6-vertex projective plane: triangles 012 013 024 035 045 125 134 145 234 235", example: "projective-plane", build: Build::Faces(projective_plane) },
+    Family { name: "y-graph", form: "y-graph", about: "the edges 0-1 1-2 2-3 2-4", example: "y-graph", build: Build::Faces(y_graph) },
+    Family { name: "square", form: "square", about: "the 4-cycle 0-1-2-3", example: "square", build: Build::Faces(square) },
+    Family { name: "complex", form: "complex:FACES", about: "the simplicial complex the listed faces generate (closed downward); vertices 0..max, a lone vertex as its own face", example: "complex:0-1,1-2,3", build: Build::Faces(complex) },
+    Family { name: "hypergraph", form: "hypergraph:FACES", about: "exactly the listed faces, plus every singleton", example: "hypergraph:0-1-2,2-3", build: Build::Faces(hypergraph) },
+    Family { name: "complex-file", form: "complex-file:PATH", about: "a complex from JSON {\"vertices\": n, \"faces\": [[0,1],[1,2]]}", example: "complex-file:k.json", build: Build::Faces(complex_file) },
+    Family { name: "subtraction", form: "subtraction:SET", about: "take any amount in SET (e.g. 1,3,4) from one heap; subtraction:all-but:SET allows every amount but those", example: "subtraction:1,3,4", build: Build::Heap(subtraction) },
+    Family { name: "octal", form: "octal:CODE", about: "the take-and-break game of an octal code (0.77 Kayles, 0.07 Dawson's Kayles, 0.137 Dawson's Chess)", example: "octal:0.77", build: Build::Heap(octal) },
+    Family { name: "hex", form: "hex:CODE", about: "a hexadecimal take-and-break code: digit bit 8 lets a move leave three heaps", example: "hex:0.F", build: Build::Heap(hex) },
+    Family { name: "grundy-game", form: "grundy-game", about: "Grundy's game: split one heap into two heaps of different sizes", example: "grundy-game", build: Build::Heap(grundys_game) },
 ];
 
 /// The largest heap a heap game values: its nim sequence is a vector of this many values.
 pub const MAX_HEAP: usize = 1 << 28;
 
-/// Parses the spec of a heap game (`subtraction:1,3,4`, `octal:0.77`, ...).
-pub fn parse_heap(spec: &str) -> Result<HeapGame, Error> {
-    let (head, arg) = match spec.split_once(':') {
+/// How many heaps a heap game's positions have; other games fix their own size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Heaps {
+    /// As `--heaps N` says (refused for games that are not heap games).
+    pub given: Option<usize>,
+    /// Else as many as a typed position has.
+    pub typed: Option<usize>,
+}
+
+impl Heaps {
+    /// `--heaps`, as given or not.
+    pub fn given(heaps: Option<usize>) -> Self {
+        Heaps {
+            given: heaps,
+            typed: None,
+        }
+    }
+}
+
+fn split_spec(spec: &str) -> (&str, Option<&str>) {
+    match spec.split_once(':') {
         Some((h, a)) => (h, Some(a)),
         None => (spec, None),
-    };
-    let Some(family) = HEAP_FAMILIES.iter().find(|f| f.name == head) else {
-        let names: Vec<&str> = HEAP_FAMILIES.iter().map(|f| f.form).collect();
-        let hint = if FAMILIES.iter().any(|f| f.name == head) {
-            " (it is a hypergraph nim game, not a heap game)"
-        } else {
-            ""
-        };
-        return Err(Error::spec(format!(
-            "`{spec}` is not a heap game{hint}; heap games: {}",
+    }
+}
+
+fn family(spec: &str) -> Result<&'static Family, Error> {
+    let (head, _) = split_spec(spec);
+    FAMILIES.iter().find(|f| f.name == head).ok_or_else(|| {
+        let names: Vec<&str> = FAMILIES.iter().map(|f| f.form).collect();
+        Error::spec(format!(
+            "unknown game `{spec}`; known: {} (see grundy games)",
             names.join(", ")
-        )));
-    };
-    Ok(HeapGame::new((family.build)(spec, arg)?))
+        ))
+    })
+}
+
+/// Parses a game spec into the game, its heap count (for heap games) taken from `heaps`.
+pub fn parse(spec: &str, heaps: Heaps) -> Result<Box<dyn AnyGame>, Error> {
+    let arg = split_spec(spec).1;
+    match family(spec)?.build {
+        Build::Faces(build) => {
+            let game = HypergraphNim::new(spec, build(arg)?);
+            if let Some(k) = heaps.given {
+                return Err(Error::Usage(format!(
+                    "--heaps {k} is for heap games; {spec} has its {} vertices",
+                    game.graph().vertices()
+                )));
+            }
+            Ok(Box::new(game))
+        }
+        Build::Heap(build) => {
+            let rule = build(spec, arg)?;
+            let k = heaps.given.or(heaps.typed).ok_or_else(|| {
+                Error::Usage(format!(
+                    "{spec} is played on sums of heaps: say how many with --heaps N"
+                ))
+            })?;
+            Ok(Box::new(HeapSum::new(rule, k)?))
+        }
+    }
+}
+
+/// Parses the spec of a game of hypergraph nim (`path:3`, `complex:0-1,1-2`, ...).
+pub fn parse_hypergraph(spec: &str) -> Result<HypergraphNim, Error> {
+    match family(spec)?.build {
+        Build::Faces(build) => Ok(HypergraphNim::new(spec, build(split_spec(spec).1)?)),
+        Build::Heap(_) => Err(Error::spec(format!(
+            "`{spec}` is a heap game, not a game of hypergraph nim"
+        ))),
+    }
+}
+
+/// Parses the spec of a heap game (`subtraction:1,3,4`, `octal:0.77`, ...).
+pub fn parse_heap(spec: &str) -> Result<HeapGame, Error> {
+    let f = family(spec).map_err(|_| {
+        let names: Vec<&str> = FAMILIES
+            .iter()
+            .filter(|f| f.kind() == Kind::Heap)
+            .map(|f| f.form)
+            .collect();
+        Error::spec(format!(
+            "`{spec}` is not a heap game; heap games: {}",
+            names.join(", ")
+        ))
+    })?;
+    match f.build {
+        Build::Heap(build) => Ok(HeapGame::new(build(spec, split_spec(spec).1)?)),
+        Build::Faces(_) => Err(Error::spec(format!(
+            "`{spec}` is not a heap game (it is a hypergraph nim game)"
+        ))),
+    }
 }
 
 fn needs<'a>(head: &str, arg: Option<&'a str>, example: &str) -> Result<&'a str, Error> {
@@ -135,28 +224,6 @@ const PROJECTIVE_PLANE_TRIANGLES: [[usize; 3]; 10] = [
     [2, 3, 4],
     [2, 3, 5],
 ];
-
-/// Parses a game spec into a game of hypergraph nim.
-pub fn parse(spec: &str) -> Result<HypergraphNim, Error> {
-    let (head, arg) = match spec.split_once(':') {
-        Some((h, a)) => (h, Some(a)),
-        None => (spec, None),
-    };
-    let Some(family) = FAMILIES.iter().find(|f| f.name == head) else {
-        if HEAP_FAMILIES.iter().any(|f| f.name == head) {
-            return Err(Error::spec(format!(
-                "`{spec}` is a heap game: `grundy period` takes it; the other commands take                  hypergraph nim games for now"
-            )));
-        }
-        let names: Vec<&str> = FAMILIES.iter().map(|f| f.form).collect();
-        return Err(Error::spec(format!(
-            "unknown game `{spec}`; known: {} (see grundy games)",
-            names.join(", ")
-        )));
-    };
-    let graph = (family.build)(arg)?;
-    Ok(HypergraphNim::new(spec, graph))
-}
 
 fn nim(arg: Option<&str>) -> Result<Hypergraph, Error> {
     let n = count("nim", arg, 1, MAX_VERTICES)?;
@@ -347,27 +414,49 @@ mod tests {
 
     #[test]
     fn builtins_have_the_documented_shapes() {
-        let g = parse("projective-plane").unwrap();
+        let g = parse_hypergraph("projective-plane").unwrap();
         assert_eq!(g.graph().vertices(), 6);
         assert_eq!(g.graph().faces().len(), 6 + 15 + 10);
         assert_eq!(g.symmetry().order(), Some(60));
-        assert_eq!(parse("star:4").unwrap().graph().vertices(), 5);
+        assert_eq!(parse_hypergraph("star:4").unwrap().graph().vertices(), 5);
         assert_eq!(
-            parse("circular:5,2").unwrap().graph().maximal_faces().len(),
+            parse_hypergraph("circular:5,2")
+                .unwrap()
+                .graph()
+                .maximal_faces()
+                .len(),
             5
         );
         assert_eq!(
-            parse("circular:3,3").unwrap().graph().maximal_faces(),
+            parse_hypergraph("circular:3,3")
+                .unwrap()
+                .graph()
+                .maximal_faces(),
             &[0b111]
         );
         assert_eq!(
-            parse("shriek").unwrap().graph().maximal_faces(),
+            parse_hypergraph("shriek").unwrap().graph().maximal_faces(),
             &[0b100, 0b011]
         );
-        assert_eq!(parse("complex:0-1,1-2,3").unwrap().graph().vertices(), 4);
-        assert_eq!(parse("y-graph").unwrap().symmetry().order(), Some(2));
-        assert_eq!(parse("square").unwrap().symmetry().order(), Some(8));
-        assert_eq!(parse("circular:6,2").unwrap().symmetry().order(), Some(12));
+        assert_eq!(
+            parse_hypergraph("complex:0-1,1-2,3")
+                .unwrap()
+                .graph()
+                .vertices(),
+            4
+        );
+        assert_eq!(
+            parse_hypergraph("y-graph").unwrap().symmetry().order(),
+            Some(2)
+        );
+        assert_eq!(
+            parse_hypergraph("square").unwrap().symmetry().order(),
+            Some(8)
+        );
+        assert_eq!(
+            parse_hypergraph("circular:6,2").unwrap().symmetry().order(),
+            Some(12)
+        );
     }
 
     #[test]
@@ -393,7 +482,7 @@ mod tests {
             ("hypergraph:0-64", "out of range"),
             ("complex", "needs faces"),
         ] {
-            let err = parse(spec).unwrap_err().to_string();
+            let err = parse_hypergraph(spec).unwrap_err().to_string();
             assert!(err.contains(needle), "{spec}: {err}");
         }
     }
@@ -401,29 +490,39 @@ mod tests {
     /// Every example in the registry builds the game it describes.
     #[test]
     fn every_family_example_parses() {
+        let two = Heaps {
+            given: None,
+            typed: Some(2),
+        };
         for f in FAMILIES.iter().filter(|f| f.name != "complex-file") {
-            let g = parse(f.example).unwrap_or_else(|e| panic!("{}: {e}", f.example));
+            let g = parse(f.example, two).unwrap_or_else(|e| panic!("{}: {e}", f.example));
             assert_eq!(g.name(), f.example);
             assert!(f.example.starts_with(f.name), "{}", f.form);
         }
         assert!(help_text().lines().count() > FAMILIES.len());
-        let err = parse("pathh:3").unwrap_err().to_string();
+        let err = parse_hypergraph("pathh:3").unwrap_err().to_string();
         assert!(
             err.contains("grundy games") && err.contains("circular:N,K"),
             "{err}"
         );
         // The largest games set up at once (the group search is per class, not per vertex).
-        assert_eq!(parse("nim:64").unwrap().symmetry().coset_count(), 1);
-        assert_eq!(parse("star:63").unwrap().graph().vertices(), 64);
         assert_eq!(
-            parse("circular:64,3").unwrap().symmetry().order(),
+            parse_hypergraph("nim:64").unwrap().symmetry().coset_count(),
+            1
+        );
+        assert_eq!(parse_hypergraph("star:63").unwrap().graph().vertices(), 64);
+        assert_eq!(
+            parse_hypergraph("circular:64,3")
+                .unwrap()
+                .symmetry()
+                .order(),
             Some(128)
         );
     }
 
     #[test]
     fn heap_specs_parse_and_bad_ones_say_what_is_wrong() {
-        for f in HEAP_FAMILIES {
+        for f in FAMILIES.iter().filter(|f| f.kind() == Kind::Heap) {
             let g = parse_heap(f.example).unwrap_or_else(|e| panic!("{}: {e}", f.example));
             assert_eq!(g.rule().name(), f.example);
         }
@@ -443,8 +542,28 @@ mod tests {
             let err = parse_heap(spec).unwrap_err().to_string();
             assert!(err.contains(needle), "{spec}: {err}");
         }
-        let err = parse("octal:0.77").unwrap_err().to_string();
-        assert!(err.contains("grundy period"), "{err}");
+        let err = parse_hypergraph("octal:0.77").unwrap_err().to_string();
+        assert!(err.contains("heap game"), "{err}");
+        // As any game, a heap game is a sum of as many heaps as asked for, and only then.
+        let sum = parse("octal:0.77", Heaps::given(Some(3))).unwrap();
+        assert_eq!((sum.name(), sum.variables()), ("octal:0.77", 3));
+        let typed = Heaps {
+            given: None,
+            typed: Some(2),
+        };
+        assert_eq!(parse("subtraction:1,2", typed).unwrap().variables(), 2);
+        let err = parse("octal:0.77", Heaps::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("--heaps"), "{err}");
+        let err = parse("path:3", Heaps::given(Some(3)))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("heap games"), "{err}");
+        assert_eq!(parse("path:3", typed).unwrap().variables(), 3);
+        assert!(parse("subtraction:1", Heaps::given(Some(0))).is_err());
     }
 
     #[test]
@@ -452,14 +571,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("k.json");
         std::fs::write(&path, r#"{"vertices": 4, "faces": [[0,1,2],[2,3]]}"#).unwrap();
-        let g = parse(&format!("complex-file:{}", path.display())).unwrap();
+        let g = parse_hypergraph(&format!("complex-file:{}", path.display())).unwrap();
         assert_eq!(g.graph().faces().len(), 7 + 2);
         std::fs::write(&path, r#"{"vertices": 2, "faces": [[0,5]]}"#).unwrap();
-        assert!(parse(&format!("complex-file:{}", path.display()))
-            .unwrap_err()
-            .to_string()
-            .contains("out of range"));
+        assert!(
+            parse_hypergraph(&format!("complex-file:{}", path.display()))
+                .unwrap_err()
+                .to_string()
+                .contains("out of range")
+        );
         std::fs::write(&path, "not json").unwrap();
-        assert!(parse(&format!("complex-file:{}", path.display())).is_err());
+        assert!(parse_hypergraph(&format!("complex-file:{}", path.display())).is_err());
     }
 }

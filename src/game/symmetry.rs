@@ -176,6 +176,29 @@ impl Symmetry {
         }
     }
 
+    /// The group of all permutations of `n` coordinates: sums of heaps under one rule, where
+    /// any two heaps may swap.
+    pub fn interchangeable(n: usize) -> Self {
+        Symmetry {
+            n,
+            classes: vec![(0..n).collect()],
+            reps: vec![(0..n).collect()],
+            complete: true,
+            trivial: n < 2,
+        }
+    }
+
+    /// The group of the identity alone: a game with no symmetry it knows of.
+    pub fn identity(n: usize) -> Self {
+        Symmetry {
+            n,
+            classes: (0..n).map(|v| vec![v]).collect(),
+            reps: vec![(0..n).collect()],
+            complete: true,
+            trivial: true,
+        }
+    }
+
     /// Whether every automorphism is known. When not, canonical forms are those of the twin
     /// product alone: sound for search, but not the whole group's orbits.
     pub fn is_complete(&self) -> bool {
@@ -354,6 +377,30 @@ mod tests {
         let mut p = [3, 5, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0, 2];
         s.canonicalize(&mut p);
         assert_eq!(p, [3, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 5]);
+    }
+
+    /// The built groups are those the faces give: nim's heaps all swap, a lone simplex's
+    /// too; the identity group keeps every position as it is.
+    #[test]
+    fn built_groups_match_computed_ones() {
+        for n in 1..5 {
+            let nim = Symmetry::of(&Hypergraph::complex(n, &[]).unwrap());
+            let all = Symmetry::interchangeable(n);
+            assert_eq!(
+                (all.order(), all.is_trivial()),
+                (nim.order(), nim.is_trivial())
+            );
+            assert_eq!(all.twin_classes(), nim.twin_classes());
+            assert_eq!(Symmetry::identity(n).order(), Some(1));
+        }
+        let all = Symmetry::interchangeable(3);
+        assert_eq!(all.orbit(&[2, 0, 1]).len(), 6);
+        let mut p = [4, 1, 3];
+        all.canonicalize(&mut p);
+        assert_eq!(p, [1, 3, 4]);
+        let mut q = [4, 1, 3];
+        Symmetry::identity(3).canonicalize(&mut q);
+        assert_eq!(q, [4, 1, 3]);
     }
 
     #[test]

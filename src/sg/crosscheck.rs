@@ -54,7 +54,7 @@ fn reference(game: &HypergraphNim, ps: &[Stones]) -> Vec<Nimber> {
 
 fn check_all(capacity: Option<usize>, max: u32, total: u32) {
     for name in GAMES {
-        let game = spec::parse(name).unwrap();
+        let game = spec::parse_hypergraph(name).unwrap();
         let ps = positions(game.graph().vertices(), max, total);
         let expected = reference(&game, &ps);
         for engine in all_search_engines() {
@@ -92,7 +92,7 @@ fn engines_agree_without_a_table() {
 
 #[test]
 fn natural_order_gives_the_same_values() {
-    let game = spec::parse("y-graph").unwrap();
+    let game = spec::parse_hypergraph("y-graph").unwrap();
     let ps = positions(5, 2, 7);
     let expected = reference(&game, &ps);
     for engine in all_search_engines() {
@@ -108,7 +108,7 @@ fn natural_order_gives_the_same_values() {
 }
 
 fn zero_set(name: &str, max: u32) -> Vec<(Stones, bool)> {
-    let game = spec::parse(name).unwrap();
+    let game = spec::parse_hypergraph(name).unwrap();
     let ps = positions(game.graph().vertices(), max, u32::MAX);
     let mut s =
         SearchEngine::Cut("cut_cE".parse().unwrap()).searcher(&game, SearchConfig::default());
@@ -119,7 +119,7 @@ fn zero_set(name: &str, max: u32) -> Vec<(Stones, bool)> {
 
 #[test]
 fn nim_is_the_xor() {
-    let game = spec::parse("nim:3").unwrap();
+    let game = spec::parse_hypergraph("nim:3").unwrap();
     let mut s = SearchEngine::Lv.searcher(&game, SearchConfig::bare());
     for p in positions(3, 7, u32::MAX) {
         assert_eq!(s.nimber(p.clone()), p[0] ^ p[1] ^ p[2]);
@@ -128,7 +128,7 @@ fn nim_is_the_xor() {
 
 #[test]
 fn shriek_is_sum_of_the_edge_xor_the_lone_vertex() {
-    let game = spec::parse("shriek").unwrap();
+    let game = spec::parse_hypergraph("shriek").unwrap();
     let mut s = SearchEngine::Cut("cut".parse().unwrap()).searcher(&game, SearchConfig::default());
     for p in positions(3, 7, u32::MAX) {
         assert_eq!(s.nimber(p.clone()), (p[0] + p[1]) ^ p[2], "{p:?}");
@@ -179,7 +179,7 @@ fn equal_piles_on_a_circuit_are_zero() {
         "circular:5,2",
         "complex:0-1-2,1-2-3,0-3",
     ] {
-        let game = spec::parse(name).unwrap();
+        let game = spec::parse_hypergraph(name).unwrap();
         let mut s = SearchEngine::Naive.searcher(&game, SearchConfig::bare());
         for c in game.graph().circuits() {
             for a in 1..=3 {
@@ -195,7 +195,7 @@ fn equal_piles_on_a_circuit_are_zero() {
 #[test]
 fn automorphisms_preserve_values() {
     for name in ["projective-plane", "circular:5,2", "y-graph", "star:4"] {
-        let game = spec::parse(name).unwrap();
+        let game = spec::parse_hypergraph(name).unwrap();
         let mut s = SearchEngine::Naive.searcher(&game, SearchConfig::bare());
         for p in positions(game.graph().vertices(), 2, 7)
             .into_iter()
@@ -215,7 +215,7 @@ fn automorphisms_preserve_values() {
 
 #[test]
 fn def_without_a_table_expands_exactly_the_game_tree() {
-    let nim = spec::parse("nim:3").unwrap();
+    let nim = spec::parse_hypergraph("nim:3").unwrap();
     for p in [[3u32, 2, 1], [4, 3, 2], [5, 4, 2]] {
         let p: Stones = p.into_iter().collect();
         let cfg = SearchConfig {
@@ -234,7 +234,7 @@ fn def_without_a_table_expands_exactly_the_game_tree() {
 
 #[test]
 fn pruning_never_expands_more_than_def_without_a_table() {
-    let nim = spec::parse("nim:3").unwrap();
+    let nim = spec::parse_hypergraph("nim:3").unwrap();
     let p: Stones = [5u32, 4, 3].into_iter().collect();
     let cfg = SearchConfig {
         tt: TtConfig {
@@ -283,7 +283,7 @@ fn a_game_that_is_not_nim() {
 
 #[test]
 fn splitting_and_symmetry_save_work() {
-    let game = spec::parse("star:6").unwrap();
+    let game = spec::parse_hypergraph("star:6").unwrap();
     let p: Stones = [3, 3, 3, 3, 3, 3, 3].into_iter().collect();
     let mut bare = SearchEngine::Naive.searcher(&game, SearchConfig::bare());
     let mut full = SearchEngine::Naive.searcher(&game, SearchConfig::default());
@@ -300,7 +300,7 @@ fn splitting_and_symmetry_save_work() {
 fn tabulation_agrees_with_search_on_every_builtin() {
     use super::table::{tabulate, TableOptions};
     for name in GAMES.iter().chain(&["star:5", "circular:6,2", "nim:1"]) {
-        let game = spec::parse(name).unwrap();
+        let game = spec::parse_hypergraph(name).unwrap();
         let n = game.graph().vertices();
         let d = if n > 5 { 3 } else { 5 };
         let opts = TableOptions {
@@ -328,7 +328,7 @@ fn tabulation_agrees_with_search_on_every_builtin() {
 /// reproduced by `cargo bench --bench core -- counts`.
 #[test]
 fn node_counts_match_the_pruning_paper() {
-    let nim = spec::parse("nim:3").unwrap();
+    let nim = spec::parse_hypergraph("nim:3").unwrap();
     /// One measurement: ours exactly, and the paper's in thousands.
     struct Pinned {
         heaps: [u32; 3],

@@ -24,7 +24,7 @@ pub enum SearchEngine {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     Search(SearchEngine),
-    /// Box tabulation (hypergraph nim only).
+    /// Tabulation of the box below the position ([`super::AnyGame::tabulate`]).
     Table,
     /// Table for small boxes, search otherwise.
     Auto,

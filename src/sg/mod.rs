@@ -3,7 +3,10 @@
 //! Search engines work on any [`Game`]: `naive` (the definition with a memo table, the reference),
 //! the cut-pruning family of Beling & Rogalski ([`cut`]) and Lemoine & Viennot's `lv` ([`lv`]).
 //! Box tabulation ([`table`]) is specific to hypergraph nim and computes whole boxes at once.
+//! [`any::AnyGame`] is what the commands need of any game, so that they take a spec's game
+//! without knowing its type.
 
+pub mod any;
 #[cfg(test)]
 mod crosscheck;
 pub mod cut;
@@ -18,6 +21,7 @@ pub mod tree;
 pub mod tt;
 
 use crate::game::{Game, MoveOrder, Nimber};
+pub use any::AnyGame;
 pub use engine::{Engine, SearchEngine};
 pub use tt::{Policy, TtConfig};
 

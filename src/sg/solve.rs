@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use super::any::AnyGame;
 use super::engine::{Engine, SearchEngine};
 use super::table::{self, TableOptions};
 use super::{with_deep_stack, SearchConfig, Stats};
@@ -222,9 +223,10 @@ pub fn resolve(
     })
 }
 
-/// Values `p` with `engine`, and its winning moves when `moves` is set.
-pub fn solve(
-    game: &HypergraphNim,
+/// Values `p` with `engine` (`auto` resolved by the game, [`AnyGame::auto`]), and its winning
+/// moves when `moves` is set.
+pub fn solve<G: AnyGame + ?Sized>(
+    game: &G,
     p: &Stones,
     engine: Engine,
     cfg: SearchConfig,
@@ -232,7 +234,13 @@ pub fn solve(
     moves: bool,
 ) -> Result<Solution, Error> {
     let start = Instant::now();
-    let Choice { engine, reason } = resolve(engine, game, p, &cfg, opts)?;
+    let Choice { engine, reason } = match engine {
+        Engine::Auto => game.auto(p, &cfg, opts)?,
+        named => Choice {
+            engine: named,
+            reason: None,
+        },
+    };
     let mut successors = Vec::new();
     if moves {
         let count = game.move_count(p);
@@ -242,13 +250,21 @@ pub fn solve(
                  most {MAX_LISTED_MOVES}"
             )));
         }
-        game.moves(p, cfg.order, &mut successors);
+        game.successors(p, cfg.order, &mut successors);
     }
     let (nimber, stats, winning) = match engine {
         Engine::Table => {
             let dims: Vec<usize> = p.iter().map(|&x| x as usize + 1).collect();
-            let t = table::tabulate(game.graph(), &dims, opts)?;
-            let winning: Vec<Stones> = successors.into_iter().filter(|q| t.get(q) == 0).collect();
+            let t = game.tabulate(&dims, opts)?;
+            // A successor may leave the box (a heap split in two): it is searched instead.
+            let mut search = None;
+            let mut value = |q: &Stones| match t.grid().index(q) {
+                Some(i) => t.value_at(i),
+                None => search
+                    .get_or_insert_with(|| game.searcher(AUTO_SEARCH, cfg))
+                    .nimber(q.clone()),
+            };
+            let winning: Vec<Stones> = successors.into_iter().filter(|q| value(q) == 0).collect();
             let stats = Stats {
                 nodes: t.len() as u64,
                 tt_lookups: 0,
@@ -256,7 +272,7 @@ pub fn solve(
             (t.get(p), stats, winning)
         }
         Engine::Search(s) => with_deep_stack(|| {
-            let mut searcher = s.searcher(game, cfg);
+            let mut searcher = game.searcher(s, cfg);
             let v = searcher.nimber(p.clone());
             // Stats describe the nimber's search, not the follow-up on successors.
             let stats = searcher.stats();
@@ -266,7 +282,7 @@ pub fn solve(
                 .collect();
             (v, stats, winning)
         }),
-        Engine::Auto => unreachable!("resolved above"),
+        Engine::Auto => return Err(Error::internal("`auto` chose `auto`")),
     };
     Ok(Solution {
         nimber,
@@ -289,7 +305,13 @@ mod tests {
             ..TableOptions::default()
         };
         let cfg = SearchConfig::default();
-        resolve(Engine::Auto, &spec::parse(game).unwrap(), p, &cfg, &opts)
+        resolve(
+            Engine::Auto,
+            &spec::parse_hypergraph(game).unwrap(),
+            p,
+            &cfg,
+            &opts,
+        )
     }
 
     /// Tabulation wins where a search visits millions of moves, even past a fixed box size
@@ -302,7 +324,7 @@ mod tests {
         let c = choose("star:9", &[4; 10], 1 << 32).unwrap();
         assert_eq!(c.engine, Engine::Search(AUTO_SEARCH));
         // The estimate counts what the engine counts: move visits.
-        let game = spec::parse("path:3").unwrap();
+        let game = spec::parse_hypergraph("path:3").unwrap();
         let visits = search_seconds(&game, &[30, 30, 30], &SearchConfig::default()) * 1e9 / 109.0;
         assert!((7.0e6..8.0e6).contains(&visits), "{visits}");
     }
@@ -322,7 +344,7 @@ mod tests {
             Engine::Search(AUTO_SEARCH),
             "equal piles on a circuit"
         );
-        let star = spec::parse("star:9").unwrap();
+        let star = spec::parse_hypergraph("star:9").unwrap();
         let p = [4; 10];
         let plain = search_seconds(&star, &p, &SearchConfig::default());
         let bare = search_seconds(&star, &p, &SearchConfig::bare());
@@ -343,7 +365,7 @@ mod tests {
         assert!(c.reason.unwrap().contains("over the memory limit"));
         // Named engines are taken as they are.
         let opts = TableOptions::default();
-        let game = spec::parse("path:3").unwrap();
+        let game = spec::parse_hypergraph("path:3").unwrap();
         let c = resolve(
             Engine::Table,
             &game,

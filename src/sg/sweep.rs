@@ -3,9 +3,10 @@
 //! The independent counterpart of box tabulation: `verify` re-derives values this way so a
 //! program is never checked against the engine that produced its data.
 
+use super::any::AnyGame;
 use super::{with_deep_stack, SearchConfig, SearchEngine, Stats};
 use crate::error::Error;
-use crate::game::hypergraph::{HypergraphNim, Stones};
+use crate::game::hypergraph::Stones;
 use crate::game::{Grid, Nimber};
 use crate::progress::Progress;
 use crate::units::format_bytes;
@@ -15,8 +16,8 @@ const REPORT_EVERY: usize = 4096;
 
 /// Values every position of `grid` with `engine`, row-major; refuses up front when the values
 /// alone would exceed `memory_limit` bytes.
-pub fn sweep(
-    game: &HypergraphNim,
+pub fn sweep<G: AnyGame + ?Sized>(
+    game: &G,
     engine: SearchEngine,
     cfg: SearchConfig,
     grid: &Grid,
@@ -34,7 +35,7 @@ pub fn sweep(
     }
     progress.start("positions", count as u64);
     let result = with_deep_stack(|| {
-        let mut searcher = engine.searcher(game, cfg);
+        let mut searcher = game.searcher(engine, cfg);
         let mut p: Stones = std::iter::repeat_n(0, grid.dims()).collect();
         let mut values = Vec::with_capacity(count);
         for i in 0..count {
@@ -52,8 +53,8 @@ pub fn sweep(
 
 /// Values the given positions with `engine`, in order, its table shared between them: the
 /// members of a family (`verify --family`), where the box around them would be far larger.
-pub fn values_of(
-    game: &HypergraphNim,
+pub fn values_of<G: AnyGame + ?Sized>(
+    game: &G,
     engine: SearchEngine,
     cfg: SearchConfig,
     positions: &[Stones],
@@ -61,7 +62,7 @@ pub fn values_of(
 ) -> (Stats, Vec<Nimber>) {
     progress.start("positions", positions.len() as u64);
     let result = with_deep_stack(|| {
-        let mut searcher = engine.searcher(game, cfg);
+        let mut searcher = game.searcher(engine, cfg);
         let mut values = Vec::with_capacity(positions.len());
         for (i, p) in positions.iter().enumerate() {
             values.push(searcher.nimber(p.clone()));

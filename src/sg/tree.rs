@@ -33,7 +33,7 @@ mod tests {
     #[test]
     fn single_heap_tree_doubles() {
         // T(n) = 1 + T(0) + ... + T(n-1) = 2^n.
-        let nim = spec::parse("nim:1").unwrap();
+        let nim = spec::parse_hypergraph("nim:1").unwrap();
         for n in 0..20u32 {
             assert_eq!(tree_size(&nim, &[n].into_iter().collect()), 1u128 << n);
         }
@@ -41,7 +41,7 @@ mod tests {
 
     #[test]
     fn the_papers_nim_985_tree() {
-        let nim = spec::parse("nim:3").unwrap();
+        let nim = spec::parse_hypergraph("nim:3").unwrap();
         assert_eq!(
             tree_size(&nim, &[9, 8, 5].into_iter().collect()),
             489_139_009_164

@@ -146,6 +146,7 @@ mod tests {
     use super::*;
     use crate::game::spec;
     use crate::sg::table::TableOptions;
+    use crate::sg::AnyGame;
     use crate::synth::data::Dataset;
     use crate::synth::lang::OpSet;
     use crate::synth::problem::tests::p3;
@@ -167,7 +168,7 @@ mod tests {
             memory_limit: 1 << 30,
         };
         for name in ["path:3", "star:3", "circular:4,2", "shriek"] {
-            let game = spec::parse(name).unwrap();
+            let game = spec::parse_hypergraph(name).unwrap();
             let n = game.graph().vertices();
             let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
             let canon = |x: &[u64]| game.canonical_point(x);
@@ -192,7 +193,7 @@ mod tests {
     #[test]
     fn box_and_general_dependency_checks_agree() {
         for name in ["path:3", "shriek", "star:3", "circular:4,2"] {
-            let game = spec::parse(name).unwrap();
+            let game = spec::parse_hypergraph(name).unwrap();
             let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
             // The same points shuffled are no longer a box: the general path runs.
             let mut loose = data.clone();
@@ -219,7 +220,7 @@ mod tests {
             assert_eq!(a.lower_bound(), b.lower_bound(), "{name}");
         }
         // Shriek's zero set (a, b, a+b) depends on every vertex.
-        let g = spec::parse("shriek").unwrap();
+        let g = spec::parse_hypergraph("shriek").unwrap();
         let d = Dataset::from_box(&g, 5, &TableOptions::default()).unwrap();
         assert_eq!(
             Problem::new(d, OpSet::thesis(3), 8, Target::Zero, None)

@@ -148,6 +148,7 @@ pub fn orbit_members(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sg::AnyGame;
     use crate::synth::lang::Op;
     use crate::synth::problem::tests::boxed;
     use crate::synth::problem::Example;
@@ -187,7 +188,7 @@ mod tests {
         ];
         let (mut passes, mut orbit_failures) = (0, 0);
         for (game, classifier) in known {
-            let g = crate::game::spec::parse(game).unwrap();
+            let g = crate::game::spec::parse_hypergraph(game).unwrap();
             let n = g.graph().vertices();
             let canon = |x: &[u64]| g.canonical_point(x);
             let mut candidates = programs(n as u8, 40);

@@ -7,8 +7,9 @@ use std::path::Path;
 use ahash::AHashMap;
 
 use crate::error::Error;
-use crate::game::{Grid, HypergraphNim, Nimber};
-use crate::sg::table::{self, TableOptions};
+use crate::game::{Grid, Nimber};
+use crate::sg::table::TableOptions;
+use crate::sg::AnyGame;
 
 /// Data points of `vars` coordinates each, stored row after row in one flat vector.
 ///
@@ -154,9 +155,9 @@ pub struct Dataset {
 
 impl Dataset {
     /// Every position of the box [0,max)^n of `game`, valued by box tabulation.
-    pub fn from_box(game: &HypergraphNim, max: usize, opts: &TableOptions) -> Result<Self, Error> {
-        let n = game.graph().vertices();
-        let t = table::tabulate(game.graph(), &vec![max; n], opts)?;
+    pub fn from_box(game: &dyn AnyGame, max: usize, opts: &TableOptions) -> Result<Self, Error> {
+        let n = game.variables();
+        let t = game.tabulate(&vec![max; n], opts)?;
         // The table is row-major over its box, as `of_box` counts.
         let points = Points::of_box(t.grid());
         debug_assert_eq!(points.len(), t.len());
@@ -417,8 +418,9 @@ mod tests {
 
     #[test]
     fn box_points_follow_the_table_order() {
-        let game = spec::parse("star:3").unwrap();
-        let t = table::tabulate(game.graph(), &[2, 3, 1, 4], &TableOptions::default()).unwrap();
+        let game = spec::parse_hypergraph("star:3").unwrap();
+        let t = crate::sg::table::tabulate(game.graph(), &[2, 3, 1, 4], &TableOptions::default())
+            .unwrap();
         let points = Points::of_box(t.grid());
         assert_eq!(points.len(), t.len());
         let mut p = [0u32; 4];

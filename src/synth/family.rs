@@ -6,8 +6,9 @@ use std::fmt;
 
 use super::data::{Dataset, Points};
 use crate::error::Error;
-use crate::game::{Grid, HypergraphNim};
-use crate::sg::table::{self, TableOptions};
+use crate::game::Grid;
+use crate::sg::table::TableOptions;
+use crate::sg::AnyGame;
 
 /// One summand of a coordinate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,7 +150,7 @@ impl Family {
     /// the box.
     pub fn dataset(
         &self,
-        game: &HypergraphNim,
+        game: &dyn AnyGame,
         max: usize,
         opts: &TableOptions,
     ) -> Result<Dataset, Error> {
@@ -162,8 +163,8 @@ impl Family {
         }
         // Members are looked up in the whole box's table (its memory check refuses a box too
         // large).
-        let n = game.graph().vertices();
-        let t = table::tabulate(game.graph(), &vec![max; n], opts)?;
+        let n = game.variables();
+        let t = game.tabulate(&vec![max; n], opts)?;
         let mut points = Points::with_capacity(self.params.len(), members.len());
         let mut values = Vec::with_capacity(members.len());
         for (p, x) in &members {
@@ -256,7 +257,7 @@ mod tests {
     /// position exactly when b = 0 (x0 = x2 and x1 = 0).
     #[test]
     fn family_data_are_the_games_values() {
-        let game = spec::parse("path:3").unwrap();
+        let game = spec::parse_hypergraph("path:3").unwrap();
         let f = Family::parse("a,b,a", 3).unwrap();
         let data = f.dataset(&game, 6, &TableOptions::default()).unwrap();
         assert_eq!(data.vars, 2);

@@ -14,6 +14,7 @@ pub mod auto;
 pub mod bound;
 pub mod cegis;
 pub mod check;
+pub mod consts;
 pub mod data;
 pub mod enumerate;
 pub mod family;

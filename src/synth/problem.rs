@@ -235,6 +235,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::game::spec;
     use crate::sg::table::TableOptions;
+    use crate::sg::AnyGame;
 
     pub(crate) fn p3(target: Target, orbits: bool) -> Problem {
         boxed("path:3", 4, target, orbits)
@@ -242,7 +243,7 @@ pub(crate) mod tests {
 
     /// The problem of `game` on [0,max)^n with the thesis's instructions at width 8.
     pub(crate) fn boxed(game: &str, max: usize, target: Target, orbits: bool) -> Problem {
-        let game = spec::parse(game).unwrap();
+        let game = spec::parse_hypergraph(game).unwrap();
         let data = Dataset::from_box(&game, max, &TableOptions::default()).unwrap();
         let canon = |x: &[u64]| game.canonical_point(x);
         Problem::new(
@@ -278,7 +279,7 @@ pub(crate) mod tests {
         let grouped = p3(Target::Zero, true);
         // Zero positions of P3 in [0,4)^3 are (a,0,a), each its own orbit under the flip.
         assert_eq!(plain.examples.len(), grouped.examples.len());
-        let star = spec::parse("star:3").unwrap();
+        let star = spec::parse_hypergraph("star:3").unwrap();
         let data = Dataset::from_box(&star, 3, &TableOptions::default()).unwrap();
         let canon = |x: &[u64]| star.canonical_point(x);
         let pr = Problem::new(data, OpSet::thesis(4), 8, Target::Zero, Some(&canon)).unwrap();

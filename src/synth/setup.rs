@@ -10,8 +10,9 @@ use super::family::Family;
 use super::lang::OpSet;
 use super::problem::{Canonical, Problem, Target};
 use crate::error::Error;
-use crate::game::{spec, HypergraphNim};
+use crate::game::spec::{self, Heaps};
 use crate::sg::table::TableOptions;
+use crate::sg::AnyGame;
 
 /// Where the data comes from and what programs must satisfy.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +20,8 @@ pub struct Setup {
     /// The game spec: names the variables, gives the automorphisms for `orbits`, and with `max`
     /// the data.
     pub game: Option<String>,
+    /// How many heaps, when the game is a heap game (`--heaps`).
+    pub heaps: Option<usize>,
     /// Tabulate the box [0,max)^n of the game as the data.
     pub max: Option<usize>,
     /// A table file as the data instead.
@@ -39,6 +42,7 @@ impl Default for Setup {
     fn default() -> Self {
         Setup {
             game: None,
+            heaps: None,
             max: None,
             data: None,
             family: None,
@@ -74,31 +78,30 @@ const NOTE: &str = "grundy ";
 
 impl Setup {
     /// The game, parsed.
-    pub fn game(&self) -> Result<Option<HypergraphNim>, Error> {
-        self.game.as_deref().map(spec::parse).transpose()
+    pub fn game(&self) -> Result<Option<Box<dyn AnyGame>>, Error> {
+        match &self.game {
+            Some(g) => spec::parse(g, Heaps::given(self.heaps)).map(Some),
+            None if self.heaps.is_some() => Err(Error::Usage("--heaps needs a GAME".into())),
+            None => Ok(None),
+        }
     }
 
     /// The family, parsed for `game`; `None` without `--family`.
-    pub fn family(&self, game: Option<&HypergraphNim>) -> Result<Option<Family>, Error> {
+    pub fn family(&self, game: Option<&dyn AnyGame>) -> Result<Option<Family>, Error> {
         let Some(spec) = &self.family else {
             return Ok(None);
         };
         match game {
-            Some(g) => Family::parse(spec, g.graph().vertices()).map(Some),
+            Some(g) => Family::parse(spec, g.variables()).map(Some),
             None => Err(Error::Usage("--family needs GAME --max D".into())),
         }
     }
 
     /// What the program's variables are, for reports.
-    pub fn variables(&self, game: Option<&HypergraphNim>, vars: usize) -> Result<String, Error> {
+    pub fn variables(&self, game: Option<&dyn AnyGame>, vars: usize) -> Result<String, Error> {
         Ok(match (self.family(game)?, game) {
             (Some(f), Some(g)) => f.describe(g.name()),
-            (_, Some(g)) => format!(
-                "x0..x{} are the stones on vertices 0..{} of {}",
-                vars - 1,
-                vars - 1,
-                g.name()
-            ),
+            (_, Some(g)) => g.describe_variables(),
             _ => format!("x0..x{} are the columns of the data", vars - 1),
         })
     }
@@ -106,7 +109,7 @@ impl Setup {
     /// The data: the game's box (or its family's members) or the file.
     pub fn dataset(
         &self,
-        game: Option<&HypergraphNim>,
+        game: Option<&dyn AnyGame>,
         opts: &TableOptions,
     ) -> Result<Dataset, Error> {
         if let (Some(family), Some(g)) = (self.family(game)?, game) {
@@ -132,13 +135,13 @@ impl Setup {
     /// The data and its examples.
     pub fn problem(
         &self,
-        game: Option<&HypergraphNim>,
+        game: Option<&dyn AnyGame>,
         opts: &TableOptions,
     ) -> Result<Problem, Error> {
         // Options that do not need the data are checked before it is computed.
         let vars = match self.family(game)? {
             Some(f) => f.params().len(),
-            None => game.map_or(1, |g| g.graph().vertices()),
+            None => game.map_or(1, |g| g.variables()),
         };
         OpSet::with_edits(vars, &self.ops)?;
         self.check_orbits(game)?;
@@ -146,7 +149,7 @@ impl Setup {
         self.problem_from(data, game)
     }
 
-    fn check_orbits(&self, game: Option<&HypergraphNim>) -> Result<(), Error> {
+    fn check_orbits(&self, game: Option<&dyn AnyGame>) -> Result<(), Error> {
         if !self.orbits {
             return Ok(());
         }
@@ -167,7 +170,7 @@ impl Setup {
     pub fn problem_from(
         &self,
         data: Dataset,
-        game: Option<&HypergraphNim>,
+        game: Option<&dyn AnyGame>,
     ) -> Result<Problem, Error> {
         match (self.family(game)?, game) {
             (Some(f), _) if f.params().len() != data.vars => {
@@ -177,12 +180,13 @@ impl Setup {
                     f.params().len()
                 )))
             }
-            (None, Some(g)) if g.graph().vertices() != data.vars => {
+            (None, Some(g)) if g.variables() != data.vars => {
                 return Err(Error::Usage(format!(
-                    "the data has {} variables but {} has {} vertices",
+                    "the data has {} variables but {} has {} {}",
                     data.vars,
                     g.name(),
-                    g.graph().vertices()
+                    g.variables(),
+                    g.coordinate().1
                 )))
             }
             _ => {}
@@ -201,6 +205,9 @@ impl Setup {
         let mut notes = vec![];
         if let Some(g) = &self.game {
             notes.push(format!("{NOTE}game {g}"));
+        }
+        if let Some(k) = self.heaps {
+            notes.push(format!("{NOTE}heaps {k}"));
         }
         if let Some(d) = self.max {
             notes.push(format!("{NOTE}max {d}"));
@@ -254,6 +261,13 @@ impl Setup {
             let value = value.trim();
             match key {
                 "game" => setup.game = Some(value.to_string()),
+                "heaps" => {
+                    setup.heaps = Some(
+                        value
+                            .parse()
+                            .map_err(|_| bad(format!("bad heap count `{value}`")))?,
+                    )
+                }
                 "max" => {
                     setup.max = Some(
                         value
@@ -317,6 +331,12 @@ mod tests {
                 ..Setup::default()
             },
             Setup {
+                game: Some("subtraction:1,2,3".into()),
+                heaps: Some(3),
+                max: Some(12),
+                ..Setup::default()
+            },
+            Setup {
                 game: Some("projective-plane".into()),
                 max: Some(16),
                 family: Some("a,a,b,c,a+b+c,a+b+c".into()),
@@ -356,7 +376,7 @@ mod tests {
 
     #[test]
     fn the_data_is_given_one_way() {
-        let game = spec::parse("path:3").unwrap();
+        let game = spec::parse_hypergraph("path:3").unwrap();
         let opts = TableOptions::default();
         let both = Setup {
             game: Some("path:3".into()),

@@ -107,12 +107,13 @@ impl<'a> Locate<'a> {
 mod tests {
     use crate::game::spec;
     use crate::sg::table::TableOptions;
+    use crate::sg::AnyGame;
     use crate::synth::data::Dataset;
     use crate::synth::lang::OpSet;
     use crate::synth::problem::{Problem, Target};
 
     fn problem(game: &str, max: usize, target: Target, orbits: bool) -> Problem {
-        let g = spec::parse(game).unwrap();
+        let g = spec::parse_hypergraph(game).unwrap();
         let n = g.graph().vertices();
         let data = Dataset::from_box(&g, max, &TableOptions::default()).unwrap();
         let canon = |x: &[u64]| g.canonical_point(x);
@@ -136,7 +137,7 @@ mod tests {
     /// the same answer.
     #[test]
     fn data_out_of_box_order_has_the_same_twins() {
-        let g = spec::parse("star:3").unwrap();
+        let g = spec::parse_hypergraph("star:3").unwrap();
         let mut data = Dataset::from_box(&g, 3, &TableOptions::default()).unwrap();
         let points: Vec<Vec<u64>> = data.points.iter().rev().map(|x| x.to_vec()).collect();
         data.points = points.iter().collect();

@@ -10,9 +10,10 @@ use super::lang::Program;
 use super::problem::{Canonical, Example, Problem, Target};
 use super::setup::Setup;
 use crate::error::Error;
-use crate::game::{Grid, HypergraphNim, Nimber};
+use crate::game::{Grid, Nimber};
 use crate::progress::Progress;
 use crate::sg::sweep::{sweep, values_of};
+use crate::sg::AnyGame;
 use crate::sg::{SearchConfig, SearchEngine};
 
 /// The result of checking a program on a box.
@@ -33,7 +34,7 @@ pub struct CrossCheck {
 /// Recomputes the values `program` is checked against on [0,max)^n with `engine`: the whole
 /// box ([`on_box`]), or the members of `setup`'s family in it ([`on_family`]).
 pub fn recomputed(
-    game: &HypergraphNim,
+    game: &dyn AnyGame,
     program: &Program,
     setup: &Setup,
     max: usize,
@@ -52,7 +53,7 @@ pub fn recomputed(
 /// width and instructions of `setup`, point by point ([`check`]): only the values are held,
 /// 4 bytes a position, within `memory_limit` bytes.
 pub fn on_box(
-    game: &HypergraphNim,
+    game: &dyn AnyGame,
     program: &Program,
     setup: &Setup,
     max: usize,
@@ -64,11 +65,12 @@ pub fn on_box(
     if max == 0 {
         return Err(Error::Usage("the box size must be at least 1".into()));
     }
-    let n = game.graph().vertices();
+    let n = game.variables();
     if let Some(v) = program.max_var().filter(|&v| v >= n) {
         return Err(Error::Usage(format!(
-            "the program reads x{v} but {} has {n} vertices",
-            game.name()
+            "the program reads x{v} but {} has {n} {}",
+            game.name(),
+            game.coordinate().1
         )));
     }
     let grid = Grid::cube(n, max)?;
@@ -148,7 +150,7 @@ pub fn on_box(
 /// Recomputes the members of `setup`'s family in [0,max)^n with `engine` (position by
 /// position, not the box: a family is a thin slice of it) and checks `program` on them.
 pub fn on_family(
-    game: &HypergraphNim,
+    game: &dyn AnyGame,
     program: &Program,
     setup: &Setup,
     max: usize,
@@ -274,7 +276,7 @@ mod tests {
 
     #[test]
     fn a_classifier_holds_and_a_wrong_program_fails_where_synth_would_say() {
-        let game = spec::parse("path:3").unwrap();
+        let game = spec::parse_hypergraph("path:3").unwrap();
         let right: Program = "Push(0) Push(2) BooleanEq Push(1) RightShift BooleanNot"
             .parse()
             .unwrap();
@@ -324,7 +326,7 @@ mod tests {
 
     #[test]
     fn options_are_checked_before_the_sweep() {
-        let game = spec::parse("path:3").unwrap();
+        let game = spec::parse_hypergraph("path:3").unwrap();
         let p: Program = "Push(0)".parse().unwrap();
         let narrow = Setup {
             width: 2,

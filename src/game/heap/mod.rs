@@ -8,6 +8,7 @@
 
 pub mod grundys_game;
 pub mod sparse;
+pub mod sum;
 pub mod takebreak;
 
 use std::sync::RwLock;
@@ -18,6 +19,7 @@ use super::{Game, MoveOrder, Nimber};
 use crate::sg::nimset::NimSet;
 
 pub use grundys_game::GrundysGame;
+pub use sum::HeapSum;
 pub use takebreak::TakeBreak;
 
 /// How one heap may be played.

@@ -92,6 +92,18 @@ pub struct BoxTable {
 }
 
 impl BoxTable {
+    /// The table of `values` over `grid`, row-major, however they were computed.
+    pub fn new(grid: Grid, values: Vec<Nimber>) -> Result<Self, Error> {
+        if values.len() != grid.len() {
+            return Err(Error::internal(format!(
+                "{} values for the {} positions of {grid}",
+                values.len(),
+                grid.len()
+            )));
+        }
+        Ok(BoxTable { grid, values })
+    }
+
     /// The box.
     pub fn grid(&self) -> &Grid {
         &self.grid

@@ -117,14 +117,14 @@ fn sides_of_one_match_reference() {
 
 #[test]
 fn projective_plane_matches_reference() {
-    let game = spec::parse("projective-plane").unwrap();
+    let game = spec::parse_hypergraph("projective-plane").unwrap();
     check(game.graph(), &[4; 6]);
 }
 
 #[test]
 fn threads_agree_on_a_box_with_long_slabs() {
     // Slabs of 32768 positions: followers run a lag of stride_1 = 4096 behind, many batches deep.
-    let game = spec::parse("projective-plane").unwrap();
+    let game = spec::parse_hypergraph("projective-plane").unwrap();
     let one = tabulate(game.graph(), &[8; 6], &opts(1)).unwrap();
     for threads in [2, 3] {
         let many = tabulate(game.graph(), &[8; 6], &opts(threads)).unwrap();

@@ -1,6 +1,7 @@
 //! Tests of the SAT backend: the encoding agrees with the interpreter and with the pruning rules,
 //! finds and refutes what it should, exports, decodes, proves and stops on time.
 
+use crate::sg::AnyGame;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
@@ -240,7 +241,7 @@ fn p3_shriek_and_circular() {
 
 #[test]
 fn orbit_examples_are_some_member_zero() {
-    let g = spec::parse("star:3").unwrap();
+    let g = spec::parse_hypergraph("star:3").unwrap();
     let data = Dataset::from_box(&g, 3, &TableOptions::default()).unwrap();
     let canon = |x: &[u64]| g.canonical_point(x);
     for target in [Target::Zero, Target::Indicator] {

@@ -1,3 +1,4 @@
+use crate::sg::AnyGame;
 use std::process::Command;
 use std::time::Instant;
 
@@ -190,7 +191,7 @@ fn the_deadline_stops_z3() {
 fn orbits_refute_short_lengths_by_search() {
     // The orbit dependency bound refutes lengths 1..4; with the indicator target smt refutes
     // lengths 5 and 6 itself.
-    let game = spec::parse("circular:3,3").unwrap();
+    let game = spec::parse_hypergraph("circular:3,3").unwrap();
     let data = Dataset::from_box(&game, 4, &TableOptions::default()).unwrap();
     let canon = |x: &[u64]| game.canonical_point(x);
     let problem = Problem::new(data, OpSet::thesis(3), 8, Target::Indicator, Some(&canon)).unwrap();

@@ -178,7 +178,7 @@ mod tests {
     }
 
     fn boxed(game: &str, vars: usize, max: usize, target: Target) -> Problem {
-        let game = spec::parse(game).unwrap();
+        let game = spec::parse_hypergraph(game).unwrap();
         let data = Dataset::from_box(&game, max, &TableOptions::default()).unwrap();
         Problem::new(data, OpSet::thesis(vars), 8, target, None).unwrap()
     }

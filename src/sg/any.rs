@@ -1,0 +1,215 @@
+//! Any game the command line can name, behind one object-safe trait.
+//!
+//! The commands (`sg`, `table`, `synth`, `verify`) work on positions written as vectors of
+//! counts (stones per vertex, heap sizes) and never on a concrete game type: the spec registry
+//! ([`crate::game::spec`]) hands out a `Box<dyn AnyGame>`. A game implements [`crate::Game`] for
+//! the engines and this trait for the commands; everything past the required methods has a
+//! default that works for any game, which a game overrides where it knows better (hypergraph
+//! nim tabulates whole boxes by its own recurrence and prices `auto`'s choice).
+
+use super::engine::{Engine, SearchEngine};
+use super::solve::Choice;
+use super::sweep::sweep;
+use super::table::{BoxTable, TableOptions};
+use super::{SearchConfig, Searcher, Stats};
+use crate::error::Error;
+use crate::game::hypergraph::{HypergraphNim, Stones};
+use crate::game::symmetry::Symmetry;
+use crate::game::{Game, Grid, MoveOrder, Nimber};
+
+/// A search engine over positions written as counts, whatever the game's type: what
+/// [`AnyGame::searcher`] hands out.
+pub trait PositionSearcher {
+    /// The nimber of `p`.
+    fn nimber(&mut self, p: Stones) -> Nimber;
+    /// Work done so far.
+    fn stats(&self) -> Stats;
+}
+
+/// A game as the commands see it: a name, positions of a fixed number of counts, a symmetry
+/// group on the counts, moves, and a way to value positions and boxes.
+pub trait AnyGame: Send + Sync {
+    /// The spec it was built from, e.g. `path:3`.
+    fn name(&self) -> &str;
+
+    /// Counts in a position.
+    fn variables(&self) -> usize;
+
+    /// What one count is, singular and plural (`vertex`, `vertices`), for messages.
+    fn coordinate(&self) -> (&'static str, &'static str) {
+        ("coordinate", "coordinates")
+    }
+
+    /// What `x0..x{n-1}` of a program over its positions stand for, for reports.
+    fn describe_variables(&self) -> String {
+        let last = self.variables().saturating_sub(1);
+        let (_, plural) = self.coordinate();
+        format!("x0..x{last} are the {plural} 0..{last} of {}", self.name())
+    }
+
+    /// Checks that `values` is a position: the right length, each count in range.
+    fn position(&self, values: &[u64]) -> Result<Stones, Error> {
+        let n = self.variables();
+        if values.len() != n {
+            return Err(Error::position(format!(
+                "the position has {} entries but {} has {n} {}",
+                values.len(),
+                self.name(),
+                if n == 1 {
+                    self.coordinate().0
+                } else {
+                    self.coordinate().1
+                }
+            )));
+        }
+        values
+            .iter()
+            .map(|&v| {
+                u32::try_from(v).map_err(|_| {
+                    Error::position(format!(
+                        "{v} is too many for one {} (at most {})",
+                        self.coordinate().0,
+                        u32::MAX
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// The permutations of the counts that keep every value: `--orbits` and canonical forms.
+    fn symmetry(&self) -> &Symmetry;
+
+    /// The least member of `x`'s orbit under [`AnyGame::symmetry`].
+    fn canonical_point(&self, x: &[u64]) -> Vec<u64> {
+        let mut p = x.to_vec();
+        self.symmetry().canonicalize(&mut p);
+        p
+    }
+
+    /// Appends the successors of `p` to `out`.
+    fn successors(&self, p: &Stones, order: MoveOrder, out: &mut Vec<Stones>);
+
+    /// Number of successors of `p`, to refuse listing millions of them.
+    fn move_count(&self, p: &Stones) -> usize {
+        let mut out = Vec::new();
+        self.successors(p, MoveOrder::Natural, &mut out);
+        out.len()
+    }
+
+    /// A search engine over the game with an empty table ([`searcher`] builds it).
+    fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_>;
+
+    /// Which engine `--engine auto` runs on `p`, and why. By default the reference search.
+    fn auto(
+        &self,
+        _p: &Stones,
+        _cfg: &SearchConfig,
+        _opts: &TableOptions,
+    ) -> Result<Choice, Error> {
+        Ok(Choice {
+            engine: Engine::Search(SearchEngine::Naive),
+            reason: Some("the game has no faster method".into()),
+        })
+    }
+
+    /// Every value of the box `[0,dims[0]) x ... x [0,dims[n-1])`. By default each position
+    /// is searched, the engine's table shared between them.
+    fn tabulate(&self, dims: &[usize], opts: &TableOptions) -> Result<BoxTable, Error> {
+        if dims.len() != self.variables() {
+            return Err(Error::internal(format!(
+                "a box of {} sides for {} with {} counts",
+                dims.len(),
+                self.name(),
+                self.variables()
+            )));
+        }
+        let grid = Grid::new(dims)?;
+        let (_, values) = sweep(
+            self,
+            SearchEngine::Naive,
+            SearchConfig::default(),
+            &grid,
+            opts.memory_limit,
+            opts.progress.as_ref(),
+        )?;
+        BoxTable::new(grid, values)
+    }
+
+    /// The game as a value of its own type, for commands that show what only one kind of game
+    /// has (`info` lists a hypergraph's faces, `period` a heap game's rule).
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// A [`Searcher`] of a game whose positions are [`Stones`], behind [`PositionSearcher`].
+struct Erased<'g, G: Game>(Box<dyn Searcher<G> + 'g>);
+
+impl<G: Game<Position = Stones>> PositionSearcher for Erased<'_, G> {
+    fn nimber(&mut self, p: Stones) -> Nimber {
+        self.0.nimber(p)
+    }
+
+    fn stats(&self) -> Stats {
+        self.0.stats()
+    }
+}
+
+/// `engine` over `game` with an empty table, for [`AnyGame::searcher`].
+pub fn searcher<'g, G: Game<Position = Stones>>(
+    game: &'g G,
+    engine: SearchEngine,
+    cfg: SearchConfig,
+) -> Box<dyn PositionSearcher + 'g> {
+    Box::new(Erased(engine.searcher(game, cfg)))
+}
+
+/// Hypergraph nim: whole boxes by the face-union recurrence ([`super::table`]), and `auto`
+/// priced between that and a search ([`super::solve::resolve`]).
+impl AnyGame for HypergraphNim {
+    fn name(&self) -> &str {
+        HypergraphNim::name(self)
+    }
+
+    fn variables(&self) -> usize {
+        self.graph().vertices()
+    }
+
+    fn coordinate(&self) -> (&'static str, &'static str) {
+        ("vertex", "vertices")
+    }
+
+    fn describe_variables(&self) -> String {
+        let last = self.variables() - 1;
+        format!(
+            "x0..x{last} are the stones on vertices 0..{last} of {}",
+            self.name()
+        )
+    }
+
+    fn symmetry(&self) -> &Symmetry {
+        HypergraphNim::symmetry(self)
+    }
+
+    fn successors(&self, p: &Stones, order: MoveOrder, out: &mut Vec<Stones>) {
+        self.moves(p, order, out);
+    }
+
+    fn move_count(&self, p: &Stones) -> usize {
+        Game::move_count(self, p)
+    }
+
+    fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
+        searcher(self, engine, cfg)
+    }
+
+    fn auto(&self, p: &Stones, cfg: &SearchConfig, opts: &TableOptions) -> Result<Choice, Error> {
+        super::solve::resolve(Engine::Auto, self, p, cfg, opts)
+    }
+
+    fn tabulate(&self, dims: &[usize], opts: &TableOptions) -> Result<BoxTable, Error> {
+        super::table::tabulate(self.graph(), dims, opts)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
