@@ -9,6 +9,7 @@ mod period;
 mod progress;
 mod report;
 mod sg;
+mod survey;
 mod synth;
 mod table;
 mod values;
@@ -63,6 +64,8 @@ enum Command {
     Decode(decode::DecodeArgs),
     /// A heap game's nim sequence, its preperiod and period, and the finite check proving them.
     Period(period::PeriodArgs),
+    /// The period of every game of a family, one JSON line each, resumable, with a report.
+    Survey(survey::SurveyArgs),
 }
 
 impl Command {
@@ -77,6 +80,7 @@ impl Command {
             Command::Verify(a) => a.json,
             Command::Decode(a) => a.json,
             Command::Period(a) => a.json,
+            Command::Survey(_) => false,
         }
     }
 }
@@ -191,6 +195,7 @@ pub fn main() -> i32 {
         Command::Verify(args) => verify::run(args),
         Command::Decode(args) => decode::run(args),
         Command::Period(args) => period::run(args),
+        Command::Survey(args) => survey::run(args),
     };
     match result {
         Ok(Status::Answered) => 0,

@@ -18,6 +18,8 @@
 //! preperiod is the same for all of them.
 
 pub mod contraction;
+pub mod report;
+pub mod survey;
 
 use crate::game::heap::sparse::{rarity, Rarity};
 use crate::game::heap::{HeapRule, MoveBounds};

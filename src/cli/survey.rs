@@ -1,0 +1,260 @@
+//! `grundy survey subtraction --size 3 --max-element 20`: the period of every game of a family,
+//! one JSON line per game, resumable, filtered, and written up as a report.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use ahash::AHashSet;
+use clap::{Args, ValueEnum};
+
+use super::output::Out;
+use super::progress::Bar;
+use super::Status;
+use crate::error::Error;
+use crate::files::{self, OutputFile};
+use crate::period::report::{self, Style};
+use crate::period::survey::{self, Family, Filter, Header, Row};
+
+/// The families a survey covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Kind {
+    /// Subtraction sets of --size elements from 1..--max-element.
+    Subtraction,
+    /// Octal codes 0.d1..dk of --digits digits.
+    Octal,
+}
+
+#[derive(Args, Debug)]
+pub struct SurveyArgs {
+    /// The family of games.
+    #[arg(value_enum)]
+    family: Kind,
+    /// Elements per subtraction set.
+    #[arg(long, value_name = "K", required_if_eq("family", "subtraction"))]
+    size: Option<usize>,
+    /// The largest element of a subtraction set.
+    #[arg(long, value_name = "M", required_if_eq("family", "subtraction"))]
+    max_element: Option<usize>,
+    /// Digits of an octal code after the point.
+    #[arg(long, value_name = "D", required_if_eq("family", "octal"))]
+    digits: Option<usize>,
+    /// Value heaps up to N per game before calling it unsettled.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    max_heap: usize,
+    /// Keep every row in FILE (JSON lines after a header line); a survey run again with the
+    /// same FILE goes on where it stopped.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Show only games whose period is at least P.
+    #[arg(long, value_name = "P")]
+    period_min: Option<usize>,
+    /// Show only games meeting conditions, e.g. "preperiod > 0 and period >= 10" (fields
+    /// preperiod, period, computed; < <= > >= == !=).
+    #[arg(long = "where", value_name = "CONDITIONS")]
+    condition: Option<String>,
+    /// Write a report to FILE: LaTeX when it ends in .tex, Markdown otherwise.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+}
+
+impl SurveyArgs {
+    fn family(&self) -> Result<Family, Error> {
+        let need = |x: Option<usize>, name: &str| {
+            x.ok_or_else(|| Error::Usage(format!("this family needs --{name}")))
+        };
+        let stray = |x: Option<usize>, name: &str| match x {
+            Some(_) => Err(Error::Usage(format!(
+                "--{name} does not apply to this family"
+            ))),
+            None => Ok(()),
+        };
+        Ok(match self.family {
+            Kind::Subtraction => {
+                stray(self.digits, "digits")?;
+                Family::Subtraction {
+                    size: need(self.size, "size")?,
+                    max_element: need(self.max_element, "max-element")?,
+                }
+            }
+            Kind::Octal => {
+                stray(self.size, "size")?;
+                stray(self.max_element, "max-element")?;
+                Family::Octal {
+                    digits: need(self.digits, "digits")?,
+                }
+            }
+        })
+    }
+
+    /// The filter and its description, for the report.
+    fn filter(&self) -> Result<(Filter, String), Error> {
+        let mut filter = match &self.condition {
+            Some(text) => Filter::parse(text)?,
+            None => Filter::default(),
+        };
+        let mut said: Vec<String> = self.condition.iter().cloned().collect();
+        if let Some(p) = self.period_min {
+            filter = filter.period_at_least(p);
+            said.push(format!("period >= {p}"));
+        }
+        Ok((filter, said.join(" and ")))
+    }
+}
+
+/// The rows already in a survey file, after checking its header is this survey's. A last line
+/// cut short by an interruption is dropped (and cut from the file when the survey goes on).
+fn resume(path: &Path, header: &Header) -> Result<(Vec<Row>, u64), Error> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let bad = |msg: String| Error::Data {
+        path: path.into(),
+        msg,
+    };
+    let mut rows = Vec::new();
+    let mut kept = 0u64;
+    let mut lines = BufReader::new(file);
+    let mut line = String::new();
+    let mut first = true;
+    loop {
+        line.clear();
+        let n = lines.read_line(&mut line).map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            break;
+        }
+        if !line.ends_with('\n') {
+            // Cut short: the rest of the file, if any, is this partial line.
+            break;
+        }
+        if first {
+            let found: Header = serde_json::from_str(&line)
+                .map_err(|_| bad("the first line is not a survey header".into()))?;
+            if &found != header {
+                return Err(bad(format!(
+                    "the file holds another survey ({}, heaps up to {}); give another --out",
+                    found.survey, found.max_heap
+                )));
+            }
+            first = false;
+        } else {
+            let row: Row = serde_json::from_str(&line)
+                .map_err(|e| bad(format!("line {}: {e}", rows.len() + 2)))?;
+            rows.push(row);
+        }
+        kept += n as u64;
+    }
+    if first {
+        return Err(bad("the file is empty: no survey header".into()));
+    }
+    Ok((rows, kept))
+}
+
+/// One value as a line of JSON.
+fn json_line(value: &impl serde::Serialize) -> Result<String, Error> {
+    serde_json::to_string(value).map_err(|e| Error::internal(e.to_string()))
+}
+
+pub fn run(args: &SurveyArgs) -> Result<Status, Error> {
+    let family = args.family()?;
+    let (filter, filter_text) = args.filter()?;
+    if args.max_heap == 0 {
+        return Err(Error::Usage("--max-heap must be at least 1".into()));
+    }
+    let members = family.members()?;
+    let header = Header {
+        survey: family,
+        max_heap: args.max_heap,
+    };
+    if let (Some(out), Some(rep)) = (&args.out, &args.report) {
+        files::check_outputs(
+            &[("--out", out.as_path()), ("--report", rep.as_path())],
+            &[],
+        )?;
+    }
+    // The store: rows so far, and the file opened to append to.
+    let mut rows: Vec<Row> = Vec::new();
+    let mut store = None;
+    if let Some(path) = &args.out {
+        let existing = path.exists()
+            && std::fs::metadata(path)
+                .map(|m| m.len() > 0)
+                .unwrap_or(false);
+        let mut file = if existing {
+            let (found, kept) = resume(path, &header)?;
+            let set: AHashSet<&str> = members.iter().map(String::as_str).collect();
+            if let Some(r) = found.iter().find(|r| !set.contains(r.game.as_str())) {
+                return Err(Error::Data {
+                    path: path.clone(),
+                    msg: format!("{} is not a game of this survey", r.game),
+                });
+            }
+            rows = found;
+            eprintln!(
+                "resuming {}: {} of {} games done",
+                path.display(),
+                rows.len(),
+                members.len()
+            );
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| Error::io(path, e))?;
+            file.set_len(kept).map_err(|e| Error::io(path, e))?;
+            file
+        } else {
+            let mut file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+            let line = json_line(&header)?;
+            writeln!(file, "{line}").map_err(|e| Error::io(path, e))?;
+            file
+        };
+        use std::io::Seek;
+        file.seek(std::io::SeekFrom::End(0))
+            .map_err(|e| Error::io(path, e))?;
+        store = Some((path.clone(), file));
+    }
+    let report_file = args.report.as_deref().map(OutputFile::create).transpose()?;
+
+    let done: AHashSet<String> = rows.iter().map(|r| r.game.clone()).collect();
+    let mut out = Out::new();
+    for r in rows.iter().filter(|r| filter.accepts(r)) {
+        out.line(format_args!("{}", json_line(r)?))?;
+    }
+    let bar = Bar::new(true);
+    survey::run(&members, &done, args.max_heap, &bar, &mut |chunk| {
+        if let Some((path, file)) = &mut store {
+            let path: &Path = path;
+            let mut text = String::new();
+            for r in chunk {
+                text.push_str(&json_line(r)?);
+                text.push('\n');
+            }
+            file.write_all(text.as_bytes())
+                .and_then(|_| file.flush())
+                .map_err(|e| Error::io(path, e))?;
+        }
+        for r in chunk.iter().filter(|r| filter.accepts(r)) {
+            out.line(format_args!("{}", json_line(r)?))?;
+        }
+        rows.extend_from_slice(chunk);
+        Ok(())
+    })?;
+    // Rows in the family's order, however many runs wrote them.
+    let order: ahash::AHashMap<&str, usize> = members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.as_str(), i))
+        .collect();
+    rows.sort_by_key(|r| order[r.game.as_str()]);
+    if let Some(mut f) = report_file {
+        let style = match f.path().extension().and_then(|e| e.to_str()) {
+            Some("tex") => Style::Latex,
+            _ => Style::Markdown,
+        };
+        let text = report::write(&header, members.len(), &rows, &filter, &filter_text, style);
+        let path = f.path().to_path_buf();
+        f.writer()
+            .write_all(text.as_bytes())
+            .map_err(|e| Error::io(&path, e))?;
+        f.commit()?;
+        eprintln!("wrote the report to {}", path.display());
+    }
+    Ok(Status::Answered)
+}

@@ -1,0 +1,368 @@
+//! Surveys: the period of every game of a family (three-element subtraction sets with elements
+//! up to 20, octal codes of two digits), one row per game, resumable from the rows already
+//! written, and filtered by conditions on the rows.
+
+use std::fmt;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{analyse, Analysis, Criterion};
+use crate::error::Error;
+use crate::game::spec;
+use crate::progress::Progress;
+
+/// Most games one survey takes on.
+pub const MAX_MEMBERS: u64 = 1_000_000;
+
+/// Games valued at once between two writes of rows: what an interruption may lose.
+const CHUNK: usize = 64;
+
+/// A family of heap games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "kebab-case")]
+pub enum Family {
+    /// Subtraction sets of `size` elements from 1..=`max_element`.
+    Subtraction { size: usize, max_element: usize },
+    /// Octal codes 0.d1...dk of `digits` digits, the last non-zero.
+    Octal { digits: usize },
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Family::Subtraction { size, max_element } => write!(
+                f,
+                "subtraction sets of {size} elements from 1..{max_element}"
+            ),
+            Family::Octal { digits } => write!(f, "octal codes 0.d1..d{digits}"),
+        }
+    }
+}
+
+/// C(n, k), saturating.
+fn binomial(n: usize, k: usize) -> u64 {
+    (0..k as u64).fold(1u64, |c, i| c.saturating_mul(n as u64 - i) / (i + 1))
+}
+
+impl Family {
+    /// The specs of the family's games, in a fixed order; refuses more than [`MAX_MEMBERS`].
+    pub fn members(&self) -> Result<Vec<String>, Error> {
+        let count = match *self {
+            Family::Subtraction { size, max_element } if size == 0 || size > max_element => {
+                return Err(Error::Usage(format!(
+                    "--size must be between 1 and --max-element ({max_element})"
+                )))
+            }
+            Family::Subtraction { size, max_element } => binomial(max_element, size),
+            Family::Octal { digits: 0 } => {
+                return Err(Error::Usage("--digits must be at least 1".into()))
+            }
+            Family::Octal { digits } => 7u64.saturating_mul(8u64.saturating_pow(digits as u32 - 1)),
+        };
+        if count > MAX_MEMBERS {
+            return Err(Error::Resource(format!(
+                "the family has {count} games; a survey takes at most {MAX_MEMBERS}"
+            )));
+        }
+        let mut out = Vec::with_capacity(count as usize);
+        match *self {
+            Family::Subtraction { size, max_element } => {
+                let mut set: Vec<usize> = (1..=size).collect();
+                loop {
+                    let list: Vec<String> = set.iter().map(|a| a.to_string()).collect();
+                    out.push(format!("subtraction:{}", list.join(",")));
+                    // The next set in lexicographic order.
+                    let Some(i) = (0..size)
+                        .rev()
+                        .find(|&i| set[i] < max_element - (size - 1 - i))
+                    else {
+                        break;
+                    };
+                    set[i] += 1;
+                    for j in i + 1..size {
+                        set[j] = set[j - 1] + 1;
+                    }
+                }
+            }
+            Family::Octal { digits } => {
+                for code in 0..8usize.pow(digits as u32) {
+                    let d: String = (0..digits)
+                        .rev()
+                        .map(|i| char::from(b'0' + (code / 8usize.pow(i as u32) % 8) as u8))
+                        .collect();
+                    if !d.ends_with('0') {
+                        out.push(format!("octal:0.{d}"));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// What a survey found for one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    /// The game's spec.
+    pub game: String,
+    /// `proved`, `observed` (a repetition nothing proves) or `unsettled`.
+    pub status: String,
+    pub preperiod: Option<usize>,
+    pub period: Option<usize>,
+    /// For an observed arithmetic period: the saltus (0 for a plain one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saltus: Option<u32>,
+    /// The check that proves it: `window` or `guy-smith`.
+    pub criterion: Option<String>,
+    /// The largest heap the proof compared.
+    pub checked_up_to: Option<usize>,
+    /// Heaps valued.
+    pub computed: usize,
+}
+
+impl Row {
+    /// The row of an analysis of `game`.
+    pub fn of(game: &str, a: &Analysis) -> Self {
+        let mut row = Row {
+            game: game.to_string(),
+            status: "unsettled".into(),
+            preperiod: None,
+            period: None,
+            saltus: None,
+            criterion: None,
+            checked_up_to: None,
+            computed: a.values.len(),
+        };
+        if let Some(p) = &a.proved {
+            row.status = "proved".into();
+            row.preperiod = Some(p.preperiod);
+            row.period = Some(p.period);
+            row.checked_up_to = Some(p.checked_up_to);
+            row.criterion = Some(
+                match p.criterion {
+                    Criterion::Window { .. } => "window",
+                    Criterion::GuySmith { .. } => "guy-smith",
+                }
+                .into(),
+            );
+        } else if let Some(o) = &a.observed {
+            row.status = "observed".into();
+            row.preperiod = Some(o.preperiod);
+            row.period = Some(o.period);
+            row.saltus = Some(o.saltus);
+        }
+        row
+    }
+
+    /// The value of a field a filter may name.
+    fn field(&self, name: Field) -> Option<usize> {
+        match name {
+            Field::Preperiod => self.preperiod,
+            Field::Period => self.period,
+            Field::Computed => Some(self.computed),
+        }
+    }
+
+    /// The subtraction set, for rows of subtraction games.
+    pub fn set(&self) -> Option<Vec<usize>> {
+        let list = self.game.strip_prefix("subtraction:")?;
+        list.split(',').map(|a| a.parse().ok()).collect()
+    }
+}
+
+/// The header line of a survey file: which survey its rows belong to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    pub survey: Family,
+    /// Heaps valued at most per game.
+    pub max_heap: usize,
+}
+
+/// Values every game of `members` not in `done`, `CHUNK` at a time in parallel, and hands each
+/// chunk's rows to `emit` in the members' order (so a file written from them resumes cleanly).
+pub fn run(
+    members: &[String],
+    done: &ahash::AHashSet<String>,
+    max_heap: usize,
+    progress: &dyn Progress,
+    emit: &mut dyn FnMut(&[Row]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let todo: Vec<&String> = members.iter().filter(|m| !done.contains(*m)).collect();
+    progress.start("games", todo.len() as u64);
+    for chunk in todo.chunks(CHUNK) {
+        let rows: Result<Vec<Row>, Error> = chunk
+            .par_iter()
+            .map(|game| {
+                let g = spec::parse_heap(game)?;
+                let a = analyse(g.rule(), max_heap, &crate::progress::Silent);
+                Ok(Row::of(game, &a))
+            })
+            .collect();
+        emit(&rows?)?;
+        progress.advance(chunk.len() as u64);
+    }
+    progress.finish();
+    Ok(())
+}
+
+/// A field a filter compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    Preperiod,
+    Period,
+    Computed,
+}
+
+/// One comparison of a filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Condition {
+    field: Field,
+    op: &'static str,
+    value: usize,
+}
+
+/// Conditions on rows, all of which must hold: `--where "preperiod > 0 and period >= 10"`,
+/// `--period-min`. A condition on a field the row lacks (an unsettled game's period) fails.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    conditions: Vec<Condition>,
+}
+
+impl Filter {
+    /// Parses `field op number` clauses joined by `and`; fields `preperiod`, `period`,
+    /// `computed`, operators `< <= > >= == !=`.
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        let bad = |msg: String| Error::Usage(format!("--where `{text}`: {msg}"));
+        let mut conditions = Vec::new();
+        for clause in text.split(" and ") {
+            let clause = clause.trim();
+            let ops = ["<=", ">=", "==", "!=", "<", ">"];
+            let Some((at, op)) = ops
+                .iter()
+                .filter_map(|op| clause.find(op).map(|at| (at, *op)))
+                .min_by_key(|&(at, op)| (at, std::cmp::Reverse(op.len())))
+            else {
+                return Err(bad(format!(
+                    "`{clause}` has no comparison (< <= > >= == !=)"
+                )));
+            };
+            let field = match clause[..at].trim() {
+                "preperiod" => Field::Preperiod,
+                "period" => Field::Period,
+                "computed" => Field::Computed,
+                other => {
+                    return Err(bad(format!(
+                        "unknown field `{other}` (preperiod, period, computed)"
+                    )))
+                }
+            };
+            let number = clause[at + op.len()..].trim();
+            let value = number
+                .parse()
+                .map_err(|_| bad(format!("`{number}` is not a whole number")))?;
+            conditions.push(Condition { field, op, value });
+        }
+        Ok(Filter { conditions })
+    }
+
+    /// Adds `period >= min`.
+    pub fn period_at_least(mut self, min: usize) -> Self {
+        self.conditions.push(Condition {
+            field: Field::Period,
+            op: ">=",
+            value: min,
+        });
+        self
+    }
+
+    /// Whether `row` passes every condition.
+    pub fn accepts(&self, row: &Row) -> bool {
+        self.conditions.iter().all(|c| {
+            row.field(c.field).is_some_and(|x| match c.op {
+                "<" => x < c.value,
+                "<=" => x <= c.value,
+                ">" => x > c.value,
+                ">=" => x >= c.value,
+                "==" => x == c.value,
+                _ => x != c.value,
+            })
+        })
+    }
+
+    /// Whether there is no condition.
+    pub fn is_empty(&self) -> bool {
+        self.conditions.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+
+    #[test]
+    fn families_list_their_members_in_order() {
+        let m = Family::Subtraction {
+            size: 3,
+            max_element: 5,
+        }
+        .members()
+        .unwrap();
+        assert_eq!(m.len(), 10);
+        assert_eq!(m[0], "subtraction:1,2,3");
+        assert_eq!(m[9], "subtraction:3,4,5");
+        let o = Family::Octal { digits: 2 }.members().unwrap();
+        assert_eq!(o.len(), 56);
+        assert!(o.contains(&"octal:0.77".to_string()) && o.contains(&"octal:0.07".to_string()));
+        assert!(!o.contains(&"octal:0.70".to_string()));
+        let huge = Family::Subtraction {
+            size: 6,
+            max_element: 200,
+        };
+        assert!(matches!(huge.members(), Err(Error::Resource(_))));
+        let bad = Family::Subtraction {
+            size: 4,
+            max_element: 3,
+        };
+        assert!(matches!(bad.members(), Err(Error::Usage(_))));
+    }
+
+    #[test]
+    fn rows_carry_the_proof_and_filters_select_them() {
+        let members = vec!["subtraction:1,3,4".to_string(), "octal:0.77".to_string()];
+        let mut rows = Vec::new();
+        run(&members, &Default::default(), 4096, &Silent, &mut |r| {
+            rows.extend_from_slice(r);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(rows[0].period, Some(7));
+        assert_eq!(rows[0].criterion.as_deref(), Some("window"));
+        assert_eq!((rows[1].preperiod, rows[1].period), (Some(71), Some(12)));
+        assert_eq!(rows[1].criterion.as_deref(), Some("guy-smith"));
+        let f = Filter::parse("preperiod > 0 and period<=12").unwrap();
+        assert!(!f.accepts(&rows[0]) && f.accepts(&rows[1]));
+        let f = Filter::default().period_at_least(8);
+        assert!(!f.accepts(&rows[0]) && f.accepts(&rows[1]));
+        assert!(Filter::parse("period >= 7").unwrap().accepts(&rows[0]));
+        assert!(!Filter::parse("period != 7").unwrap().accepts(&rows[0]));
+        for bad in [
+            "period",
+            "length > 3",
+            "period > x",
+            "period > 1 or period < 3",
+        ] {
+            assert!(Filter::parse(bad).is_err(), "{bad}");
+        }
+        // Resumed: games done are skipped.
+        let done: ahash::AHashSet<String> = members[..1].iter().cloned().collect();
+        let mut again = Vec::new();
+        run(&members, &done, 4096, &Silent, &mut |r| {
+            again.extend_from_slice(r);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(again, rows[1..]);
+    }
+}
