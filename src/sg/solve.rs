@@ -257,14 +257,16 @@ pub fn solve<G: AnyGame + ?Sized>(
             let dims: Vec<usize> = p.iter().map(|&x| x as usize + 1).collect();
             let t = game.tabulate(&dims, opts)?;
             // A successor may leave the box (a heap split in two): it is searched instead.
-            let mut search = None;
-            let mut value = |q: &Stones| match t.grid().index(q) {
-                Some(i) => t.value_at(i),
-                None => search
-                    .get_or_insert_with(|| game.searcher(AUTO_SEARCH, cfg))
-                    .nimber(q.clone()),
-            };
-            let winning: Vec<Stones> = successors.into_iter().filter(|q| value(q) == 0).collect();
+            let winning: Vec<Stones> = with_deep_stack(|| {
+                let mut search = None;
+                let mut value = |q: &Stones| match t.grid().index(q) {
+                    Some(i) => t.value_at(i),
+                    None => search
+                        .get_or_insert_with(|| game.searcher(AUTO_SEARCH, cfg))
+                        .nimber(q.clone()),
+                };
+                successors.into_iter().filter(|q| value(q) == 0).collect()
+            });
             let stats = Stats {
                 nodes: t.len() as u64,
                 tt_lookups: 0,

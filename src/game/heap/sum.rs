@@ -93,6 +93,7 @@ impl AnyGame for HeapSum {
     fn successors(&self, p: &Stones, order: MoveOrder, out: &mut Vec<Stones>) {
         // Positions as typed: the heap played keeps its place (0 when emptied), and the
         // extra heaps of a split follow the others.
+        let start = out.len();
         for (i, &h) in p.iter().enumerate() {
             self.game.rule().moves(h, &mut |left| {
                 let mut q = p.clone();
@@ -102,7 +103,7 @@ impl AnyGame for HeapSum {
             });
         }
         if order == MoveOrder::Heuristic {
-            out.sort_by_key(|q| q.iter().map(|&x| x as u64).sum::<u64>());
+            out[start..].sort_by_key(|q| q.iter().map(|&x| x as u64).sum::<u64>());
         }
     }
 
