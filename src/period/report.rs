@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::survey::{Filter, Header, Row};
+use super::survey::{Filter, Header, Outcome, Row};
 
 /// Rows each "longest" table lists.
 const TOP: usize = 10;
@@ -74,7 +74,7 @@ pub fn check_facts(rows: &[Row]) -> Vec<FactCheck> {
                     continue;
                 };
                 games += 1;
-                let holds = r.status == "proved"
+                let holds = r.status == Outcome::Proved
                     && r.period == Some(period)
                     && pre.is_none_or(|p| r.preperiod == Some(p));
                 if !holds {
@@ -117,7 +117,7 @@ pub fn write(
     filter_text: &str,
     style: Style,
 ) -> String {
-    let count = |status: &str| rows.iter().filter(|r| r.status == status).count();
+    let count = |status: Outcome| rows.iter().filter(|r| r.status == status).count();
     let mut blocks = vec![Block::Heading(format!("Survey: {}", header.survey))];
     let complete = if rows.len() == members {
         String::new()
@@ -132,9 +132,9 @@ pub fn write(
         "{members} games, each valued up to heap {}: {} periods proved, {} repetitions observed \
          but not proved, {} unsettled.{complete}",
         header.max_heap,
-        count("proved"),
-        count("observed"),
-        count("unsettled"),
+        count(Outcome::Proved),
+        count(Outcome::Observed),
+        count(Outcome::Unsettled),
     )));
 
     let facts = check_facts(rows);
@@ -164,7 +164,7 @@ pub fn write(
     let proved: Vec<&Row> = shown
         .iter()
         .copied()
-        .filter(|r| r.status == "proved")
+        .filter(|r| r.status == Outcome::Proved)
         .collect();
     for (title, key) in [
         ("Periods", (|r: &Row| r.period) as fn(&Row) -> Option<usize>),
@@ -215,7 +215,7 @@ pub fn write(
     let open: Vec<&Row> = shown
         .iter()
         .copied()
-        .filter(|r| r.status != "proved")
+        .filter(|r| r.status != Outcome::Proved)
         .collect();
     if !open.is_empty() {
         blocks.push(Block::Heading("Not proved".into()));

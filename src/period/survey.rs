@@ -101,13 +101,34 @@ impl Family {
     }
 }
 
+/// How far a survey settled one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The period is proved by its finite check.
+    Proved,
+    /// The values repeat, but nothing proves it.
+    Observed,
+    /// The values computed show no repetition.
+    Unsettled,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::Proved => "proved",
+            Outcome::Observed => "observed",
+            Outcome::Unsettled => "unsettled",
+        })
+    }
+}
+
 /// What a survey found for one game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
     /// The game's spec.
     pub game: String,
-    /// `proved`, `observed` (a repetition nothing proves) or `unsettled`.
-    pub status: String,
+    pub status: Outcome,
     pub preperiod: Option<usize>,
     pub period: Option<usize>,
     /// For an observed arithmetic period: the saltus (0 for a plain one).
@@ -126,7 +147,7 @@ impl Row {
     pub fn of(game: &str, a: &Analysis) -> Self {
         let mut row = Row {
             game: game.to_string(),
-            status: "unsettled".into(),
+            status: Outcome::Unsettled,
             preperiod: None,
             period: None,
             saltus: None,
@@ -135,7 +156,7 @@ impl Row {
             computed: a.values.len(),
         };
         if let Some(p) = &a.proved {
-            row.status = "proved".into();
+            row.status = Outcome::Proved;
             row.preperiod = Some(p.preperiod);
             row.period = Some(p.period);
             row.checked_up_to = Some(p.checked_up_to);
@@ -147,7 +168,7 @@ impl Row {
                 .into(),
             );
         } else if let Some(o) = &a.observed {
-            row.status = "observed".into();
+            row.status = Outcome::Observed;
             row.preperiod = Some(o.preperiod);
             row.period = Some(o.period);
             row.saltus = Some(o.saltus);

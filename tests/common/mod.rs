@@ -30,6 +30,14 @@ pub fn one_line(args: &[&str], code: i32, needle: &str) -> String {
     err
 }
 
+/// Runs `args` with `--json`, checks it succeeded, and returns the object it printed.
+pub fn json_ok(args: &[&str]) -> serde_json::Value {
+    let out = grundy().args(args).arg("--json").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {err}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// P3's table on [0,max)^3 written to `dir/p3.tsv`, as data for synth and verify.
 pub fn p3_table(dir: &Path, max: usize) -> PathBuf {
     let table = dir.join("p3.tsv");
