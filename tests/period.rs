@@ -69,15 +69,50 @@ fn unsettled_ranges_say_so() {
     assert_eq!(code, Some(3), "{v}");
     assert!(v["no_criterion"].is_null(), "{v}");
     assert!(v["note"].as_str().unwrap().contains("0..100"), "{v}");
-    // An all-but set shows its arithmetic period, unproved.
+}
+
+/// All-but sets grow arithmetically, and a repeated state proves it: taking 2 or more has
+/// G(n) = floor(n / 2); all-but {1, 4, 5, 9} has period 8 and saltus 2 (values checked here
+/// from the definition, independently of the proof).
+#[test]
+fn all_but_sets_have_proved_arithmetic_periods() {
     let out = grundy()
         .args(["period", "subtraction:all-but:1", "--max-heap", "400"])
         .output()
         .unwrap();
+    assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("G(n + 2) = G(n) + 1") && text.contains("not proved"),
+        text.contains("G(n + 2) = G(n) + 1 for every n >= 0") && text.contains("saltus:     1"),
         "{text}"
+    );
+    let (code, v) = json(&["period", "subtraction:all-but:1,4,5,9"]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(
+        (v["period"].as_u64(), v["saltus"].as_u64()),
+        (Some(8), Some(2))
+    );
+    assert_eq!(v["criterion"]["name"], "repeated-state", "{v}");
+    // By the definition: G(n) = mex{G(m) : n - m not in {1, 4, 5, 9}}.
+    let mut g: Vec<u64> = Vec::new();
+    for n in 0..300usize {
+        let opts: Vec<u64> = (0..n)
+            .filter(|m| ![1, 4, 5, 9].contains(&(n - m)))
+            .map(|m| g[m])
+            .collect();
+        g.push((0..).find(|x| !opts.contains(x)).unwrap());
+    }
+    let n0 = v["preperiod"].as_u64().unwrap() as usize;
+    assert!((n0..292).all(|n| g[n + 8] == g[n] + 2));
+    assert!(n0 == 0 || g[n0 + 7] != g[n0 - 1] + 2);
+    let out = grundy()
+        .args(["period", "subtraction:all-but:1,4,5,9", "--latex"])
+        .output()
+        .unwrap();
+    let tex = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        tex.contains("arithmetic-periodic") && tex.contains("$G(n + 8) = G(n) + 2$"),
+        "{tex}"
     );
 }
 

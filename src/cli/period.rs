@@ -8,8 +8,9 @@ use super::progress::Bar;
 use super::Status;
 use crate::error::Error;
 use crate::game::spec;
+use crate::game::Nimber;
 use crate::period::contraction::contractions;
-use crate::period::{analyse, Analysis};
+use crate::period::{analyse, Analysis, Criterion, Period};
 
 #[derive(Args, Debug)]
 pub struct PeriodArgs {
@@ -122,6 +123,7 @@ fn json(name: &str, a: &Analysis) -> serde_json::Value {
         "status": if a.proved.is_some() { "proved" } else { "unsettled" },
         "preperiod": a.proved.as_ref().map(|p| p.preperiod),
         "period": a.proved.as_ref().map(|p| p.period),
+        "saltus": a.proved.as_ref().map(|p| p.saltus),
         "values": &a.values[..shown.min(a.values.len())],
         "computed": a.values.len(),
         "checked_up_to": a.proved.as_ref().map(|p| p.checked_up_to),
@@ -149,33 +151,19 @@ fn text(name: &str, a: &Analysis) -> String {
             let (n0, per) = (p.preperiod, p.period);
             s += &format!("game:       {name}\n");
             s += &format!("preperiod:  {n0}\nperiod:     {per}\n");
+            if p.saltus > 0 {
+                s += &format!("saltus:     {}\n", p.saltus);
+            }
             if n0 > 0 {
                 s += &format!("preperiod values: {}\n", listed(&a.values[..n0]));
             }
             s += &format!("period values:    {}\n", listed(&a.values[n0..n0 + per]));
             s += &format!(
-                "\nTheorem. The nim sequence G of {name} satisfies G(n + {per}) = G(n) for every \
-                 n >= {n0}, and for no smaller period or preperiod.\n"
+                "\nTheorem. The nim sequence G of {name} satisfies {} for every n >= {n0}, and \
+                 for no smaller period or preperiod.\n",
+                relation(per, p.saltus)
             );
-            s += &format!(
-                "Proof. In {name}, {}. So if G(n + p) = G(n) holds for {n0} <= n < {} \
-                 (= {}, with n0 = {n0}, p = {per}), it holds for every n >= {n0}. The values \
-                 G(0), ..., G({}) were computed from the definition, and it does hold there; no \
-                 smaller p passes the same check on them. {}\n",
-                p.criterion.describe(),
-                p.criterion.end(n0, per),
-                p.criterion.formula(),
-                p.checked_up_to,
-                if n0 == 0 {
-                    "The preperiod is 0: the sequence is purely periodic.".to_string()
-                } else {
-                    format!(
-                        "G({}) != G({}), so the preperiod is {n0}.",
-                        n0 - 1,
-                        n0 - 1 + per
-                    )
-                },
-            );
+            s += &format!("Proof. {}\n", proof(name, p));
         }
         None => {
             s += &format!("game:       {name}\n");
@@ -212,6 +200,57 @@ fn text(name: &str, a: &Analysis) -> String {
     s
 }
 
+/// `G(n + p) = G(n)`, or `G(n + p) = G(n) + s` for an arithmetic period.
+fn relation(period: usize, saltus: Nimber) -> String {
+    if saltus == 0 {
+        format!("G(n + {period}) = G(n)")
+    } else {
+        format!("G(n + {period}) = G(n) + {saltus}")
+    }
+}
+
+/// Why the period holds, in words.
+fn proof(name: &str, p: &Period) -> String {
+    let (n0, per) = (p.preperiod, p.period);
+    let least = if n0 == 0 {
+        "The preperiod is 0: the relation holds from n = 0.".to_string()
+    } else {
+        format!(
+            "{} fails at n = {}, so the preperiod is {n0}.",
+            relation(per, p.saltus),
+            n0 - 1
+        )
+    };
+    match p.criterion {
+        Criterion::RepeatedState {
+            at, repeat, shift, ..
+        } => format!(
+            "In {name}, {}. The values G(0), ..., G({}) were computed from the definition: the \
+             states at n = {at} and n = {} are equal and mu grows by {shift} between them, so by \
+             induction G(n + {repeat}) = G(n) + {shift} for every n >= {at}. The differences \
+             G(n + d) - G(n) therefore repeat with period {repeat} from {at} on, and over one \
+             such stretch they are constant for d = {per} (equal to {}) and for no smaller \
+             divisor d of {repeat}; periods are closed under gcd, so {per} is the least. Below \
+             {at} the values show {} down to n = {n0}. {least}",
+            p.criterion.describe(),
+            p.checked_up_to,
+            at + repeat,
+            p.saltus,
+            relation(per, p.saltus),
+        ),
+        c => format!(
+            "In {name}, {}. So if G(n + p) = G(n) holds for {n0} <= n < {} (= {}, with \
+             n0 = {n0}, p = {per}), it holds for every n >= {n0}. The values G(0), ..., G({}) \
+             were computed from the definition, and it does hold there; no smaller p passes the \
+             same check on them. {least}",
+            c.describe(),
+            c.end(n0, per),
+            c.formula(),
+            p.checked_up_to,
+        ),
+    }
+}
+
 fn latex(name: &str, a: &Analysis) -> String {
     let tt = |s: &str| format!("\\texttt{{{}}}", s.replace('_', "\\_"));
     let Some(p) = &a.proved else {
@@ -221,30 +260,60 @@ fn latex(name: &str, a: &Analysis) -> String {
         );
     };
     let (n0, per) = (p.preperiod, p.period);
+    let relation = relation(per, p.saltus);
+    let (kind, plain) = if p.saltus == 0 {
+        ("periodic", String::new())
+    } else {
+        ("arithmetic-periodic", format!(" and saltus ${}$", p.saltus))
+    };
+    let least = if n0 == 0 {
+        "The preperiod is $0$: the relation holds from $n = 0$.".to_string()
+    } else {
+        format!(
+            "${}$ fails at $n = {}$, so the preperiod is ${n0}$.",
+            relation,
+            n0 - 1
+        )
+    };
+    let proof = match p.criterion {
+        Criterion::RepeatedState {
+            window,
+            at,
+            repeat,
+            shift,
+        } => format!(
+            "In {}, every amount above $w = {window}$ may be taken and no move splits a heap. \
+             So for $n > w$, with $\\mu(n) = \\operatorname{{mex}}\\{{G(m) : m < n - w\\}}$, \
+             $G(n) - \\mu(n)$ is fixed by the state at $n$: the values $G(m)$, $m < n - w$, \
+             above $\\mu(n)$ and the last $w$ values, each less $\\mu(n)$ (or marked as below \
+             it); and that state fixes the next state and $\\mu(n+1) - \\mu(n)$. The values \
+             $G(0), \\dots, G({})$, computed from the definition, have equal states at $n = {at}$ \
+             and $n = {}$, and $\\mu$ grows by ${shift}$ between them; by induction \
+             $G(n + {repeat}) = G(n) + {shift}$ for all $n \\ge {at}$. The differences \
+             $G(n + d) - G(n)$ thus repeat with period ${repeat}$ from ${at}$ on; over one such \
+             stretch they are constant for $d = {per}$ and for no smaller divisor $d$ of \
+             ${repeat}$, and periods are closed under gcd, so ${per}$ is the least. Below ${at}$ \
+             the values show ${relation}$ down to $n = {n0}$. {least}",
+            tt(name),
+            p.checked_up_to,
+            at + repeat,
+        ),
+        c => format!(
+            "In {}, {}. Hence if $G(n + p) = G(n)$ for ${n0} \\le n < {}$ ($= {}$, with \
+             $n_0 = {n0}$, $p = {per}$), then for all $n \\ge {n0}$. The values \
+             $G(0), \\dots, G({})$, computed from the definition, satisfy it; no smaller $p$ \
+             passes the same check on them. {least}",
+            tt(name),
+            c.describe(),
+            c.end(n0, per),
+            c.formula().replace("n0", "n_0").replace("max", "\\max"),
+            p.checked_up_to,
+        ),
+    };
     format!(
-        "\\begin{{theorem}}\nThe nim sequence $G$ of {} is ultimately periodic with preperiod \
-         ${n0}$ and period ${per}$: $G(n + {per}) = G(n)$ for all $n \\ge {n0}$, and no smaller \
-         preperiod or period holds.\n\\end{{theorem}}\n\\begin{{proof}}\nIn {}, {}. Hence if \
-         $G(n + p) = G(n)$ for ${n0} \\le n < {}$ ($= {}$, with $n_0 = {n0}$, $p = {per}$), then \
-         for all $n \\ge {n0}$. The values $G(0), \\dots, G({})$, computed from the definition, \
-         satisfy it; no smaller $p$ passes the same check on them. {}\n\\end{{proof}}\n",
+        "\\begin{{theorem}}\nThe nim sequence $G$ of {} is ultimately {kind} with preperiod \
+         ${n0}$, period ${per}${plain}: ${relation}$ for all $n \\ge {n0}$, and no smaller \
+         preperiod or period holds.\n\\end{{theorem}}\n\\begin{{proof}}\n{proof}\n\\end{{proof}}\n",
         tt(name),
-        tt(name),
-        p.criterion.describe(),
-        p.criterion.end(n0, per),
-        p.criterion
-            .formula()
-            .replace("n0", "n_0")
-            .replace("max", "\\max"),
-        p.checked_up_to,
-        if n0 == 0 {
-            "The preperiod is $0$: the sequence is purely periodic.".to_string()
-        } else {
-            format!(
-                "$G({}) \\ne G({})$, so the preperiod is ${n0}$.",
-                n0 - 1,
-                n0 - 1 + per
-            )
-        },
     )
 }

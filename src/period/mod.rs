@@ -19,6 +19,7 @@
 
 pub mod contraction;
 pub mod report;
+pub mod state;
 pub mod survey;
 
 use crate::game::heap::sparse::{rarity, Rarity};
@@ -34,6 +35,14 @@ pub enum Criterion {
     Window { take: usize, plain_removal: bool },
     /// Moves leave up to `heaps` heaps: the Guy-Smith theorem.
     GuySmith { take: usize, heaps: usize },
+    /// Every amount past `window` may be taken and no move splits: the state at heap `at`
+    /// recurs at `at + repeat`, with mu grown by `shift` ([`state`]).
+    RepeatedState {
+        window: usize,
+        at: usize,
+        repeat: usize,
+        shift: Nimber,
+    },
 }
 
 impl Criterion {
@@ -61,6 +70,8 @@ impl Criterion {
             } => n0 + take,
             Criterion::Window { take, .. } => (n0 + take).max(take + 1),
             Criterion::GuySmith { take, heaps } => heaps * n0.max(1) + (heaps - 1) * p + take,
+            // Not a stretch to check but a recurrence; the values it read end there.
+            Criterion::RepeatedState { at, repeat, .. } => (at + repeat).max(n0 + p),
         }
     }
 
@@ -74,6 +85,13 @@ impl Criterion {
             Criterion::GuySmith { take, heaps } => format!(
                 "moves take at most t = {take} tokens and leave at most h = {heaps} heaps \
                  (Guy-Smith periodicity theorem, for h heaps)"
+            ),
+            Criterion::RepeatedState { window, .. } => format!(
+                "every amount above w = {window} may be taken and no move splits a heap, so for \
+                 n > w, with mu(n) = mex{{G(m) : m < n - w}}, G(n) - mu(n) is fixed by the \
+                 state at n: the values G(m), m < n - w, above mu(n) and the last w values, \
+                 each less mu(n) (or marked as below it); and that state fixes the next \
+                 state and mu(n + 1) - mu(n)"
             ),
         }
     }
@@ -94,15 +112,18 @@ impl Criterion {
                 };
                 format!("{heaps} max(n0, 1) + {p} + t")
             }
+            Criterion::RepeatedState { .. } => "the repeated state".into(),
         }
     }
 }
 
-/// A proved period: G(n + period) = G(n) for every n >= preperiod.
+/// A proved period: G(n + period) = G(n) + saltus for every n >= preperiod (saltus 0: plain
+/// periodicity).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Period {
     pub preperiod: usize,
     pub period: usize,
+    pub saltus: Nimber,
     pub criterion: Criterion,
     /// The largest heap whose value the check compared.
     pub checked_up_to: usize,
@@ -142,6 +163,7 @@ fn examine(values: &[Nimber], criterion: Criterion) -> (Option<Period>, Option<u
             let period = Period {
                 preperiod: n0,
                 period: p,
+                saltus: 0,
                 criterion,
                 checked_up_to: end + p - 1,
             };
@@ -211,6 +233,7 @@ const FIRST_ROUND: usize = 256;
 /// `progress` hears of the heaps valued.
 pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) -> Analysis {
     let criterion = rule.bounds().map(Criterion::of);
+    let open_tail = rule.open_tail();
     let mut values: Vec<Nimber> = Vec::new();
     let mut upto = FIRST_ROUND.min(max_heap);
     progress.start("heaps valued", max_heap as u64 + 1);
@@ -219,19 +242,22 @@ pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) ->
         rule.extend(&mut values, upto);
         progress.advance((values.len() - before) as u64);
         let mut hint = None;
-        if let Some(c) = criterion {
+        let proved = if let Some(c) = criterion {
             let (proved, wanted) = examine(&values, c);
             hint = wanted;
-            if let Some(proved) = proved {
-                progress.finish();
-                return Analysis {
-                    rarity: rule.sparse().then(|| rarity(&values)),
-                    values,
-                    proved: Some(proved),
-                    observed: None,
-                    no_criterion: None,
-                };
-            }
+            proved
+        } else {
+            open_tail.as_ref().and_then(|t| state::prove(&values, t))
+        };
+        if let Some(proved) = proved {
+            progress.finish();
+            return Analysis {
+                rarity: rule.sparse().then(|| rarity(&values)),
+                values,
+                proved: Some(proved),
+                observed: None,
+                no_criterion: None,
+            };
         }
         if upto >= max_heap {
             break;
@@ -249,9 +275,9 @@ pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) ->
         observed: observe(&values),
         values,
         proved: None,
-        no_criterion: criterion.is_none().then_some(
+        no_criterion: (criterion.is_none() && open_tail.is_none()).then_some(
             "no finite check is known to prove a period of this rule (a move may take \
-             unboundedly many tokens, or the rule is not take-and-break)",
+             unboundedly many tokens and split heaps, or the rule is not take-and-break)",
         ),
     }
 }
@@ -409,12 +435,12 @@ mod tests {
         assert_eq!(prove(&nim_sequence(&kayles, 100), c), None);
         let a = analyse(&kayles, 100, &Silent);
         assert!(a.proved.is_none() && a.no_criterion.is_none());
-        // All-but {1}: take 2 or more; G(n) = floor(n / 2), arithmetic period 2, saltus 1.
+        // All-but {1}: take 2 or more; G(n) = floor(n / 2), arithmetic period 2, saltus 1,
+        // proved by a repeated state.
         let all_but = TakeBreak::subtraction("", "all-but:1").unwrap();
-        let a = analyse(&all_but, 300, &Silent);
-        assert!(a.proved.is_none() && a.no_criterion.is_some());
-        let o = a.observed.expect("an arithmetic period");
-        assert_eq!((o.period, o.saltus), (2, 1));
+        let p = analyse(&all_but, 300, &Silent).proved.expect("a proof");
+        assert_eq!((p.preperiod, p.period, p.saltus), (0, 2, 1));
+        assert!(matches!(p.criterion, Criterion::RepeatedState { .. }));
         let g = analyse(&GrundysGame, 2000, &Silent);
         assert!(g.proved.is_none() && g.no_criterion.is_some());
     }

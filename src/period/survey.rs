@@ -131,10 +131,11 @@ pub struct Row {
     pub status: Outcome,
     pub preperiod: Option<usize>,
     pub period: Option<usize>,
-    /// For an observed arithmetic period: the saltus (0 for a plain one).
+    /// The saltus of an arithmetic period (proved ones: only when not 0; observed ones: 0 for
+    /// a plain repetition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saltus: Option<u32>,
-    /// The check that proves it: `window` or `guy-smith`.
+    /// The check that proves it: `window`, `guy-smith` or `repeated-state`.
     pub criterion: Option<String>,
     /// The largest heap the proof compared.
     pub checked_up_to: Option<usize>,
@@ -160,10 +161,12 @@ impl Row {
             row.preperiod = Some(p.preperiod);
             row.period = Some(p.period);
             row.checked_up_to = Some(p.checked_up_to);
+            row.saltus = (p.saltus > 0).then_some(p.saltus);
             row.criterion = Some(
                 match p.criterion {
                     Criterion::Window { .. } => "window",
                     Criterion::GuySmith { .. } => "guy-smith",
+                    Criterion::RepeatedState { .. } => "repeated-state",
                 }
                 .into(),
             );

@@ -60,6 +60,22 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
     /// check applies (a move may take unboundedly many tokens, or the rule is not
     /// take-and-break).
     fn bounds(&self) -> Option<MoveBounds>;
+
+    /// For rules that take any amount past some w and never split (all-but subtraction
+    /// sets): w and the amounts up to it, which the repeated-state proof of an arithmetic
+    /// period needs ([`crate::period::state`]).
+    fn open_tail(&self) -> Option<OpenTail> {
+        None
+    }
+}
+
+/// The moves of a rule with an open tail: from a heap of n > `window`, every amount above
+/// `window` may be taken (leaving one heap, or none when it is all of n), and of the amounts
+/// up to `window` those in `leave_one`; no move splits a heap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenTail {
+    pub window: usize,
+    pub leave_one: Vec<usize>,
 }
 
 /// The reach of a take-and-break rule's moves, which sets how far a period must be checked.

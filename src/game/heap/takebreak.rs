@@ -276,6 +276,17 @@ impl HeapRule for TakeBreak {
         })
     }
 
+    /// An all-but set (or any code whose tail takes anything and whose digits never split).
+    fn open_tail(&self) -> Option<super::OpenTail> {
+        let plain = self.tail == 3 && self.digits.iter().all(|&d| d & !3 == 0);
+        plain.then(|| super::OpenTail {
+            window: self.last_digit(),
+            leave_one: (1..=self.last_digit())
+                .filter(|&k| self.digits[k] & 2 != 0)
+                .collect(),
+        })
+    }
+
     /// A finite code whose moves split into two heaps and never three.
     fn sparse(&self) -> bool {
         self.tail == 0
