@@ -37,56 +37,218 @@ pub(super) trait Splits {
 
 /// Extends `values` to G(0..=n) for a rule whose moves split into at most two heaps.
 pub(super) fn extend<R: Splits + super::HeapRule>(rule: &R, values: &mut Vec<Nimber>, n: usize) {
+    extend_reading(rule, values, n, true);
+}
+
+/// `extend`, reading a 16-bit copy of the values while every value fits when `narrow` (half
+/// the memory traffic on the long pair scans), the values themselves otherwise.
+fn extend_reading<R: Splits + super::HeapRule>(
+    rule: &R,
+    values: &mut Vec<Nimber>,
+    n: usize,
+    narrow: bool,
+) {
     super::by_definition(rule, values, n.min(PREFIX));
     if values.len() > n {
         return;
     }
     let unequal = rule.unequal();
-    let mut mask = best_mask(values);
-    let mut rare: Vec<usize> = rare_heaps(values, mask);
-    let mut chosen_with = rare.len();
-    // Buffers reused from heap to heap.
-    let (mut splits, mut needed, mut pending) = (Vec::new(), Vec::new(), Vec::new());
-    let mut options = NimSet::new();
+    let mut narrow: Option<Vec<u16>> = match narrow {
+        true => values.iter().map(|&v| u16::try_from(v).ok()).collect(),
+        false => None,
+    };
+    let mut sieve = Sieve::new(values);
+    let (mut splits, mut plain) = (Vec::new(), NimSet::new());
     while values.len() <= n {
         let h = values.len();
-        if rare.len() * RECHOOSE > h && rare.len() >= 2 * chosen_with.max(1) {
-            mask = best_mask(values);
-            rare = rare_heaps(values, mask);
-            chosen_with = rare.len();
-        }
-        options.clear();
+        sieve.rechoose_if_crowded(values);
+        plain.clear();
         splits.clear();
-        rule.options(h, values, &mut options, &mut splits);
-        for &m in &splits {
-            // Every pair with a rare heap (either side): all common options, exactly.
-            let below = &rare[..rare.partition_point(|&r| r < m)];
-            // With `unequal`, the equal split is no move.
-            let equal = match below.binary_search(&(m / 2)) {
-                Ok(i) if unequal && m % 2 == 0 => i,
-                _ => below.len(),
-            };
-            for &r in below[..equal]
-                .iter()
-                .chain(below.get(equal + 1..).unwrap_or(&[]))
-            {
-                options.insert(values[r] ^ values[m - r]);
+        rule.options(h, values, &mut plain, &mut splits);
+        let value = match &narrow {
+            Some(small) => sieve.value(small, &plain, &splits, unequal),
+            None => sieve.value(values, &plain, &splits, unequal),
+        };
+        if let Some(small) = &mut narrow {
+            match u16::try_from(value) {
+                Ok(v) => small.push(v),
+                Err(_) => narrow = None,
             }
         }
-        let is_common = |v: Nimber| (v & mask).count_ones() % 2 == 1;
+        sieve.push(h, value);
+        values.push(value);
+    }
+}
+
+/// The state of the rare/common split while a sequence is extended: the mask, the rare heaps
+/// with their values, and bitsets over the values that fit the largest value so far.
+struct Sieve {
+    mask: Nimber,
+    /// Rare heaps from 1, in order, and their values.
+    rare: Vec<usize>,
+    rare_values: Vec<Nimber>,
+    /// Rare heaps when the mask was last chosen.
+    chosen_with: usize,
+    /// Every value so far is below `1 << bits`, so is every option (a xor of two values), and
+    /// the mask is below it too. The bitsets cover twice that: the upper half has common
+    /// values, none of them an option, so the least common value missing is always there.
+    bits: u32,
+    /// Bit v set: v is common.
+    common: Vec<u64>,
+    /// Options seen (enumerated pairs and plain moves).
+    seen: Vec<u64>,
+    /// Rare values below the candidate that no enumerated option has, not yet found.
+    pending: Vec<u64>,
+}
+
+impl Sieve {
+    fn new(values: &[Nimber]) -> Sieve {
+        let mut sieve = Sieve {
+            mask: 1,
+            rare: Vec::new(),
+            rare_values: Vec::new(),
+            chosen_with: 0,
+            bits: 0,
+            common: Vec::new(),
+            seen: Vec::new(),
+            pending: Vec::new(),
+        };
+        sieve.choose(values);
+        sieve
+    }
+
+    /// Chooses the mask for `values` and classifies them again.
+    fn choose(&mut self, values: &[Nimber]) {
+        self.mask = best_mask(values);
+        self.rare = rare_heaps(values, self.mask);
+        self.rare_values = self.rare.iter().map(|&r| values[r]).collect();
+        self.chosen_with = self.rare.len();
+        let top = values.iter().copied().max().unwrap_or(0);
+        self.bits = 0;
+        self.fit(top);
+    }
+
+    /// Chooses the mask again when rare heaps have grown many.
+    fn rechoose_if_crowded(&mut self, values: &[Nimber]) {
+        let rare = self.rare.len();
+        if rare * RECHOOSE > values.len() && rare >= 2 * self.chosen_with.max(1) {
+            self.choose(values);
+        }
+    }
+
+    /// Widens the bitsets to hold `v`.
+    fn fit(&mut self, v: Nimber) {
+        let bits = Nimber::BITS - v.leading_zeros();
+        if bits <= self.bits && !self.common.is_empty() {
+            return;
+        }
+        self.bits = bits.max(self.bits);
+        let words = (2usize << self.bits).div_ceil(64);
+        self.common = (0..words)
+            .map(|w| {
+                (0..64)
+                    .filter(|&b| self.is_common((w * 64 + b) as Nimber))
+                    .fold(0, |word, b| word | 1 << b)
+            })
+            .collect();
+        self.seen = vec![0; words];
+        self.pending = vec![0; words];
+    }
+
+    fn is_common(&self, v: Nimber) -> bool {
+        (v & self.mask).count_ones() % 2 == 1
+    }
+
+    /// Records heap `h`'s value.
+    fn push(&mut self, h: usize, value: Nimber) {
+        self.fit(value);
+        if !self.is_common(value) {
+            self.rare.push(h);
+            self.rare_values.push(value);
+        }
+    }
+
+    /// The value of the heap whose plain options are `plain` and whose splits are of the
+    /// totals in `splits`, over the values so far (`values`, widened to `Nimber` on read).
+    fn value<V: Copy + Into<Nimber>>(
+        &mut self,
+        values: &[V],
+        plain: &NimSet,
+        splits: &[usize],
+        unequal: bool,
+    ) -> Nimber {
+        let words = self.seen.len();
+        self.seen.fill(0);
+        for v in plain.iter() {
+            // A plain option past the bitsets cannot be the mex, which is at most 1 << bits.
+            if (v as usize) < words * 64 {
+                self.seen[v as usize / 64] |= 1 << (v % 64);
+            }
+        }
+        // Every pair with a rare heap (either side): all common options, exactly.
+        for &m in splits {
+            let below = self.rare.partition_point(|&r| r < m);
+            for (&r, &x) in self.rare[..below].iter().zip(&self.rare_values) {
+                // With `unequal`, the equal split is no move.
+                if unequal && 2 * r == m {
+                    continue;
+                }
+                let v = x ^ values[m - r].into();
+                self.seen[v as usize / 64] |= 1 << (v % 64);
+            }
+        }
         // The least common value missing, and the rare values below it that no enumerated
         // option has: one scan of the pairs looks for all of them at once.
-        let candidate = (0..)
-            .find(|&v| is_common(v) && !options.contains(v))
-            .unwrap_or(0);
-        needed.clear();
-        needed.extend((0..candidate).filter(|&v| !is_common(v) && !options.contains(v)));
-        let missing = still_missing(values, &splits, &needed, unequal, &mut pending);
-        let value = missing.unwrap_or(candidate);
-        if !is_common(value) {
-            rare.push(h);
+        let (w, word) = (0..words)
+            .map(|w| (w, self.common[w] & !self.seen[w]))
+            .find(|&(_, word)| word != 0)
+            .expect("the bitsets hold a common value past every option");
+        let candidate = (w * 64) as Nimber + word.trailing_zeros();
+        let mut left = 0;
+        for i in 0..words {
+            let below = match i.cmp(&w) {
+                std::cmp::Ordering::Less => u64::MAX,
+                std::cmp::Ordering::Equal => (1 << (candidate % 64)) - 1,
+                std::cmp::Ordering::Greater => 0,
+            };
+            self.pending[i] = !self.common[i] & !self.seen[i] & below;
+            left += self.pending[i].count_ones();
         }
-        values.push(value);
+        if left > 0 {
+            scan(values, splits, unequal, &mut self.pending[..=w], left);
+            if let Some(i) = self.pending.iter().position(|&word| word != 0) {
+                return (i * 64) as Nimber + self.pending[i].trailing_zeros();
+            }
+        }
+        candidate
+    }
+}
+
+/// Clears from `pending` (`left` bits set) every value that a split of a total in `splits`
+/// into two heaps (different ones, with `unequal`) has. One scan serves them all and stops
+/// once each has been found: the pairs that give a rare value are spread thin, and one scan
+/// per value took twice as long on Grundy's game (21 s against 10 s for 10^6 heaps).
+fn scan<V: Copy + Into<Nimber>>(
+    values: &[V],
+    splits: &[usize],
+    unequal: bool,
+    pending: &mut [u64],
+    mut left: u32,
+) {
+    let limit = pending.len() * 64;
+    for &m in splits {
+        let top = if unequal { (m - 1) / 2 } else { m / 2 };
+        let (low, high) = (&values[1..=top], &values[m - top..m]);
+        for (&a, &b) in low.iter().zip(high.iter().rev()) {
+            let x = (a.into() ^ b.into()) as usize;
+            if x < limit && pending[x / 64] >> (x % 64) & 1 == 1 {
+                pending[x / 64] &= !(1 << (x % 64));
+                left -= 1;
+                if left == 0 {
+                    return;
+                }
+            }
+        }
     }
 }
 
@@ -105,44 +267,6 @@ pub fn rarity(values: &[Nimber]) -> Rarity {
         mask,
         rare: rare_heaps(values, mask).len(),
     }
-}
-
-/// The least of the `needed` values that no split of a total in `splits` into two heaps
-/// (different ones, with `unequal`) has, if any. One scan serves them all and stops once
-/// each has been found: the pairs that give a rare value are spread thin, and one scan per
-/// value took twice as long on Grundy's game (21 s against 10 s for 10^6 heaps).
-fn still_missing(
-    values: &[Nimber],
-    splits: &[usize],
-    needed: &[Nimber],
-    unequal: bool,
-    pending: &mut Vec<u64>,
-) -> Option<Nimber> {
-    let &top_value = needed.last()?;
-    // Bit x set: x is needed and not found yet.
-    pending.clear();
-    pending.resize(top_value as usize / 64 + 1, 0);
-    for &v in needed {
-        pending[v as usize / 64] |= 1 << (v % 64);
-    }
-    let mut left = needed.len();
-    'scan: for &m in splits {
-        let top = if unequal { (m - 1) / 2 } else { m / 2 };
-        for a in 1..=top {
-            let x = values[a] ^ values[m - a];
-            if x <= top_value && pending[x as usize / 64] >> (x % 64) & 1 == 1 {
-                pending[x as usize / 64] &= !(1 << (x % 64));
-                left -= 1;
-                if left == 0 {
-                    break 'scan;
-                }
-            }
-        }
-    }
-    needed
-        .iter()
-        .copied()
-        .find(|&v| pending[v as usize / 64] >> (v % 64) & 1 == 1)
 }
 
 /// The heaps (from 1) whose values are rare under `mask`, in order.
@@ -203,6 +327,20 @@ mod tests {
         let mut slow = Vec::new();
         crate::game::heap::by_definition(&GrundysGame, &mut slow, 6000);
         assert_eq!(fast, slow, "Grundy's game");
+    }
+
+    /// Reading the values at full width (as past 2^16) gives the same sequence.
+    #[test]
+    fn wide_values_read_the_same() {
+        let rule = TakeBreak::octal("", "0.354").unwrap();
+        let (mut narrow, mut wide) = (Vec::new(), Vec::new());
+        extend_reading(&rule, &mut narrow, 8000, true);
+        extend_reading(&rule, &mut wide, 8000, false);
+        assert_eq!(narrow, wide);
+        let (mut narrow, mut wide) = (Vec::new(), Vec::new());
+        extend_reading(&GrundysGame, &mut narrow, 8000, true);
+        extend_reading(&GrundysGame, &mut wide, 8000, false);
+        assert_eq!(narrow, wide);
     }
 
     /// Extending in rounds gives the values of one run.
