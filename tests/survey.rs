@@ -59,6 +59,11 @@ fn an_interrupted_survey_resumes_to_the_same_rows() {
     one_line(&other, 2, "another survey");
     std::fs::write(&cut, "{\"game\": 1}\n").unwrap();
     one_line(&other, 2, "not a survey header");
+    // With --json the refusal is also one typed object on standard output.
+    let out = grundy().args(other).arg("--json").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let obj: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(obj["kind"], "bad_input", "{obj}");
 }
 
 /// Filters select rows; a report says what it shows; bad filters and families are one line.

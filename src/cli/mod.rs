@@ -80,7 +80,7 @@ impl Command {
             Command::Verify(a) => a.json,
             Command::Decode(a) => a.json,
             Command::Period(a) => a.json,
-            Command::Survey(_) => false,
+            Command::Survey(a) => a.json,
         }
     }
 }

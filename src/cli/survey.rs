@@ -55,6 +55,9 @@ pub struct SurveyArgs {
     /// Write a report to FILE: LaTeX when it ends in .tex, Markdown otherwise.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Errors as one JSON object on standard output too (the rows are JSON lines anyway).
+    #[arg(long)]
+    pub json: bool,
 }
 
 impl SurveyArgs {
