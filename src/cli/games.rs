@@ -24,7 +24,12 @@ pub fn run(args: &GamesArgs) -> Result<Status, Error> {
     if args.json {
         let games: Vec<_> = of(Kind::Hypergraph).map(entry).collect();
         let heap_games: Vec<_> = of(Kind::Heap).map(entry).collect();
-        out.json(&serde_json::json!({ "games": games, "heap_games": heap_games }))?;
+        let board_games: Vec<_> = of(Kind::Board).map(entry).collect();
+        out.json(&serde_json::json!({
+            "games": games,
+            "heap_games": heap_games,
+            "board_games": board_games,
+        }))?;
         return Ok(Status::Answered);
     }
     let form = FAMILIES.iter().map(|f| f.form.len()).max().unwrap_or(0);
@@ -48,6 +53,17 @@ pub fn run(args: &GamesArgs) -> Result<Status, Error> {
          `table` and `synth` take --heaps N; `grundy period` proves the nim sequence's period."
     ))?;
     for f in of(Kind::Heap) {
+        out.line(format_args!(
+            "{:form$}  {:example$}  {}",
+            f.form, f.example, f.about
+        ))?;
+    }
+    out.line(format_args!(
+        "\nBoard games: the position defaults to the full board (`grundy sg cram:4x5`); a Cram \
+         board is typed as rows of . and # joined by / (`grundy sg cram:2x3 ../...`) or read \
+         from @FILE, a Chomp position as its column heights from the left."
+    ))?;
+    for f in of(Kind::Board) {
         out.line(format_args!(
             "{:form$}  {:example$}  {}",
             f.form, f.example, f.about

@@ -292,35 +292,6 @@ fn usage_error(e: clap::Error) -> i32 {
     )
 }
 
-/// Parses a position typed as `3,0,3`, `3 0 3` or a mix.
-fn parse_position(words: &[String]) -> Result<Vec<u64>, Error> {
-    let mut out = Vec::new();
-    for word in words {
-        for item in word
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|s| !s.is_empty())
-        {
-            match item.parse::<i64>() {
-                Ok(v) if v < 0 => return Err(Error::Position(format!("negative entry `{item}`"))),
-                Ok(v) => out.push(v as u64),
-                Err(_) => return Err(Error::Position(format!("`{item}` is not a whole number"))),
-            }
-        }
-    }
-    if out.is_empty() {
-        return Err(Error::Position("the position is empty".into()));
-    }
-    Ok(out)
-}
-
-/// Formats a position as `3,0,3`.
-fn format_position(p: &[u32]) -> String {
-    p.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 /// Peak resident memory of this process in bytes (Linux), for `--stats`.
 fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

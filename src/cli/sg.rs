@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use super::output::Out;
 use super::progress::Bar;
-use super::{format_position, parse_position, SearchArgs, Status};
+use super::{SearchArgs, Status};
 use crate::error::Error;
 use crate::game::spec::{self, Heaps};
+use crate::sg::any::parse_counts;
 use crate::sg::solve::solve;
 use crate::sg::table::TableOptions;
 
@@ -17,8 +18,9 @@ pub struct SgArgs {
     /// Game spec, e.g. path:3, star:4, circular:5,2, complex:0-1,1-2 (`grundy games` lists them
     /// all).
     game: String,
-    /// Stones per vertex (heap sizes for a heap game), e.g. `3,0,3` or `3 0 3`.
-    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
+    /// Stones per vertex (heap sizes for a heap game), e.g. `3,0,3` or `3 0 3`; for a board
+    /// game the board (default: the full board), e.g. `..#./....` for Cram, heights for Chomp.
+    #[arg(num_args = 0.., allow_negative_numbers = true)]
     position: Vec<String>,
     #[command(flatten)]
     search: SearchArgs,
@@ -34,13 +36,23 @@ pub struct SgArgs {
 }
 
 pub fn run(args: &SgArgs) -> Result<Status, Error> {
-    let typed = parse_position(&args.position)?;
+    // A heap game has as many heaps as the position has counts.
     let heaps = Heaps {
         given: None,
-        typed: Some(typed.len()),
+        typed: parse_counts(&args.position).ok().map(|c| c.len()),
     };
     let game = spec::parse(&args.game, heaps)?;
-    let p = game.position(&typed)?;
+    let p = match (args.position.is_empty(), game.start()) {
+        (true, Some(start)) => start,
+        (true, None) => {
+            return Err(Error::Usage(format!(
+                "{} needs a position, e.g. `grundy sg {} 3,0,3`",
+                game.name(),
+                game.name()
+            )))
+        }
+        (false, _) => game.read_position(&args.position)?,
+    };
     let opts = TableOptions {
         threads: args.search.threads(),
         memory_limit: args.search.memory_limit()?,
@@ -59,6 +71,7 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         let mut obj = serde_json::json!({
             "game": game.name(),
             "position": p.to_vec(),
+            "position_text": game.format_position(&p),
             "nimber": s.nimber,
             "engine": s.engine,
             "engine_reason": s.reason,
@@ -90,7 +103,7 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         } else {
             out.line(format_args!("winning moves ({}):", w.len()))?;
             for q in w {
-                out.line(format_args!("  -> {}", format_position(q)))?;
+                out.line(format_args!("  -> {}", game.format_position(q)))?;
             }
         }
     }

@@ -1,5 +1,6 @@
 //! Impartial games under normal play: the trait every engine works on, and the games we ship.
 
+pub mod board;
 pub mod grid;
 pub mod heap;
 pub mod hypergraph;

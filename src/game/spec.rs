@@ -3,6 +3,7 @@
 //! One registry, [`FAMILIES`], names every game; [`parse`] builds any of them as a
 //! `Box<dyn AnyGame>` for the commands.
 
+use super::board::{self, Chomp, Cram};
 use super::heap::{GrundysGame, HeapGame, HeapRule, HeapSum, TakeBreak};
 use super::hypergraph::{Hypergraph, HypergraphNim, MAX_VERTICES};
 use crate::error::Error;
@@ -29,6 +30,8 @@ enum Build {
     Faces(fn(Option<&str>) -> Result<Hypergraph, Error>),
     /// Sums of heaps under the rule the spec (whole, then its argument) describes.
     Heap(BuildRule),
+    /// Any other game, from the whole spec and its argument.
+    Game(fn(&str, Option<&str>) -> Result<Box<dyn AnyGame>, Error>),
 }
 
 /// Builds a heap rule from a whole spec and the text after its colon.
@@ -41,6 +44,8 @@ pub enum Kind {
     Hypergraph,
     /// Sums of heaps under one rule.
     Heap,
+    /// Played on a board.
+    Board,
 }
 
 impl Family {
@@ -49,6 +54,7 @@ impl Family {
         match self.build {
             Build::Faces(_) => Kind::Hypergraph,
             Build::Heap(_) => Kind::Heap,
+            Build::Game(_) => Kind::Board,
         }
     }
 }
@@ -70,6 +76,8 @@ pub const FAMILIES: &[Family] = &[
     Family { name: "octal", form: "octal:CODE", about: "the take-and-break game of an octal code (0.77 Kayles, 0.07 Dawson's Kayles, 0.137 Dawson's Chess)", example: "octal:0.77", build: Build::Heap(octal) },
     Family { name: "hex", form: "hex:CODE", about: "a hexadecimal take-and-break code: digit bit 8 lets a move leave three heaps", example: "hex:0.F", build: Build::Heap(hex) },
     Family { name: "grundy-game", form: "grundy-game", about: "Grundy's game: split one heap into two heaps of different sizes", example: "grundy-game", build: Build::Heap(grundys_game) },
+    Family { name: "cram", form: "cram:RxC", about: "Cram on R rows of C cells: cover two empty adjacent cells with a domino; a board is typed as rows of . (empty) and # (filled)", example: "cram:3x4", build: Build::Game(cram) },
+    Family { name: "chomp", form: "chomp:RxC", about: "Chomp on R rows of C columns: eat a cell and all above and right of it, never the poisoned bottom-left; a position is the column heights", example: "chomp:4x6", build: Build::Game(chomp) },
 ];
 
 /// The largest heap a heap game values: its nim sequence is a vector of this many values.
@@ -126,6 +134,14 @@ pub fn parse(spec: &str, heaps: Heaps) -> Result<Box<dyn AnyGame>, Error> {
             }
             Ok(Box::new(game))
         }
+        Build::Game(build) => {
+            if let Some(k) = heaps.given {
+                return Err(Error::Usage(format!(
+                    "--heaps {k} is for heap games; {spec} is played on its board"
+                )));
+            }
+            build(spec, arg)
+        }
         Build::Heap(build) => {
             let rule = build(spec, arg)?;
             let k = heaps.given.or(heaps.typed).ok_or_else(|| {
@@ -144,6 +160,9 @@ pub fn parse_hypergraph(spec: &str) -> Result<HypergraphNim, Error> {
         Build::Faces(build) => Ok(HypergraphNim::new(spec, build(split_spec(spec).1)?)),
         Build::Heap(_) => Err(Error::spec(format!(
             "`{spec}` is a heap game, not a game of hypergraph nim"
+        ))),
+        Build::Game(_) => Err(Error::spec(format!(
+            "`{spec}` is a board game, not a game of hypergraph nim"
         ))),
     }
 }
@@ -165,6 +184,9 @@ pub fn parse_heap(spec: &str) -> Result<HeapGame, Error> {
         Build::Heap(build) => Ok(HeapGame::new(build(spec, split_spec(spec).1)?)),
         Build::Faces(_) => Err(Error::spec(format!(
             "`{spec}` is not a heap game (it is a hypergraph nim game)"
+        ))),
+        Build::Game(_) => Err(Error::spec(format!(
+            "`{spec}` is not a heap game (it is a board game)"
         ))),
     }
 }
@@ -193,6 +215,16 @@ fn grundys_game(_: &str, arg: Option<&str>) -> Result<Box<dyn HeapRule>, Error> 
         Some(_) => Err(Error::spec("`grundy-game` takes no argument")),
         None => Ok(Box::new(GrundysGame)),
     }
+}
+
+fn cram(spec: &str, arg: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {
+    let (rows, cols) = board::parse_dims("cram", arg, board::cram::MAX_CELLS)?;
+    Ok(Box::new(Cram::new(spec, rows, cols)?))
+}
+
+fn chomp(spec: &str, arg: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {
+    let (rows, cols) = board::parse_dims("chomp", arg, 1 << 16)?;
+    Ok(Box::new(Chomp::new(spec, rows, cols)))
 }
 
 /// The file a spec reads its game from, if any (`complex-file:k.json`): an input that no output

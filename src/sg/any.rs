@@ -76,6 +76,25 @@ pub trait AnyGame: Send + Sync {
             .collect()
     }
 
+    /// The position a command takes when none is typed (a board game's full board).
+    fn start(&self) -> Option<Stones> {
+        None
+    }
+
+    /// A position as typed on the command line: counts by default (`3,0,3` or `3 0 3`); a
+    /// board game reads its board's text form instead.
+    fn read_position(&self, words: &[String]) -> Result<Stones, Error> {
+        self.position(&parse_counts(words)?)
+    }
+
+    /// A position as [`AnyGame::read_position`] reads it back.
+    fn format_position(&self, p: &[u32]) -> String {
+        p.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
     /// The permutations of the counts that keep every value: `--orbits` and canonical forms.
     fn symmetry(&self) -> &Symmetry;
 
@@ -138,6 +157,26 @@ pub trait AnyGame: Send + Sync {
     /// The game as a value of its own type, for commands that show what only one kind of game
     /// has (`info` lists a hypergraph's faces, `period` a heap game's rule).
     fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// Whole numbers separated by commas or whitespace, the words of a typed position.
+pub fn parse_counts(words: &[String]) -> Result<Vec<u64>, Error> {
+    let mut out = Vec::new();
+    for item in words
+        .iter()
+        .flat_map(|w| w.split(|c: char| c == ',' || c.is_whitespace()))
+        .filter(|s| !s.is_empty())
+    {
+        match item.parse::<i64>() {
+            Ok(v) if v < 0 => return Err(Error::position(format!("negative entry `{item}`"))),
+            Ok(v) => out.push(v as u64),
+            Err(_) => return Err(Error::position(format!("`{item}` is not a whole number"))),
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::position("the position is empty"));
+    }
+    Ok(out)
 }
 
 /// A [`Searcher`] of a game whose positions are [`Stones`], behind [`PositionSearcher`].

@@ -1,0 +1,481 @@
+//! Cram: a move covers two empty cells that share a side with a domino; the player who cannot
+//! move loses (Winning Ways, pp. 502-506).
+//!
+//! The engines see a board as a 64-bit set of empty cells (bit `r * C + c`), which is what makes
+//! the moves, the split into regions and the symmetries a handful of word operations. The
+//! commands see it as one count per row: the row's empty cells as a bit mask (bit c = column c).
+//! Regions that no domino joins are independent games, so a board is the sum of its regions; a
+//! region is valued in a normal form (the least image under the board's symmetries, moved to
+//! the top-left corner), and a straight strip of n cells is Dawson's Kayles (octal 0.07) of n.
+
+use crate::error::Error;
+use crate::game::heap::{nim_sequence, TakeBreak};
+use crate::game::hypergraph::Stones;
+use crate::game::symmetry::Symmetry;
+use crate::game::{Game, MoveOrder, Nimber};
+use crate::sg::any::{AnyGame, PositionSearcher};
+use crate::sg::solve::Choice;
+use crate::sg::table::TableOptions;
+use crate::sg::{Engine, SearchConfig, SearchEngine, Searcher, Stats};
+
+/// Cells a board may have: the engines' bit set is one word.
+pub const MAX_CELLS: usize = 64;
+
+/// Columns a board may have: a row is one count of the commands' positions.
+pub const MAX_COLS: usize = 32;
+
+/// Cram on an R x C board.
+#[derive(Debug)]
+pub struct Cram {
+    name: String,
+    rows: usize,
+    cols: usize,
+    /// Every cell of the board.
+    full: u64,
+    /// The cells of column 0, and of column C - 1.
+    first_col: u64,
+    last_col: u64,
+    /// The cells of row 0.
+    first_row: u64,
+    /// The board's symmetries other than the identity, as images of each cell.
+    symmetries: Vec<Vec<u8>>,
+    /// Dawson's Kayles, the value of a straight strip of n cells, for n up to the longer side.
+    strip: Vec<Nimber>,
+    /// The commands' symmetry on the rows' counts (none claimed).
+    identity: Symmetry,
+}
+
+impl Cram {
+    /// Cram on `rows` x `cols` (at most [`MAX_CELLS`] cells), named `name`.
+    pub fn new(name: &str, rows: usize, cols: usize) -> Result<Self, Error> {
+        if rows == 0 || cols == 0 || rows * cols > MAX_CELLS || cols > MAX_COLS {
+            return Err(Error::spec(format!(
+                "{name}: boards of 1 to {MAX_CELLS} cells and {MAX_COLS} columns are supported"
+            )));
+        }
+        let cell = |r: usize, c: usize| (r * cols + c) as u8;
+        let mut symmetries: Vec<Vec<u8>> = vec![
+            // Upside down, mirrored, and both.
+            (0..rows * cols)
+                .map(|i| cell(rows - 1 - i / cols, i % cols))
+                .collect(),
+            (0..rows * cols)
+                .map(|i| cell(i / cols, cols - 1 - i % cols))
+                .collect(),
+            (0..rows * cols)
+                .map(|i| cell(rows - 1 - i / cols, cols - 1 - i % cols))
+                .collect(),
+        ];
+        if rows == cols {
+            // The square's diagonal reflections and quarter turns.
+            let n = rows;
+            let square: [fn(usize, usize, usize) -> (usize, usize); 4] = [
+                |_, r, c| (c, r),
+                |n, r, c| (n - 1 - c, n - 1 - r),
+                |n, r, c| (c, n - 1 - r),
+                |n, r, c| (n - 1 - c, r),
+            ];
+            for f in square {
+                symmetries.push(
+                    (0..n * n)
+                        .map(|i| {
+                            let (r, c) = f(n, i / n, i % n);
+                            cell(r, c)
+                        })
+                        .collect(),
+                );
+            }
+        }
+        let full = if rows * cols == 64 {
+            u64::MAX
+        } else {
+            (1u64 << (rows * cols)) - 1
+        };
+        let first_col = (0..rows).fold(0u64, |m, r| m | 1 << (r * cols));
+        let dawson = TakeBreak::octal("octal:0.07", "0.07")?;
+        Ok(Cram {
+            name: name.to_string(),
+            rows,
+            cols,
+            full,
+            first_col,
+            last_col: first_col << (cols - 1),
+            first_row: (1u64 << cols) - 1,
+            symmetries,
+            strip: nim_sequence(&dawson, rows.max(cols)),
+            identity: Symmetry::identity(rows),
+        })
+    }
+
+    /// The full board.
+    pub fn full(&self) -> u64 {
+        self.full
+    }
+
+    /// Rows and columns.
+    pub fn dims(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// The board of one row mask per row.
+    pub fn pack(&self, rows: &[u32]) -> u64 {
+        rows.iter()
+            .enumerate()
+            .fold(0, |b, (r, &m)| b | (m as u64) << (r * self.cols))
+    }
+
+    /// One row mask per row.
+    pub fn unpack(&self, b: u64) -> Stones {
+        let row = (1u64 << self.cols) - 1;
+        (0..self.rows)
+            .map(|r| ((b >> (r * self.cols)) & row) as u32)
+            .collect()
+    }
+
+    /// Cells whose right neighbour is empty too (horizontal dominoes by their left cell), and
+    /// cells whose lower neighbour is (vertical ones by their top cell).
+    fn dominoes(&self, b: u64) -> (u64, u64) {
+        (b & (b >> 1) & !self.last_col, b & (b >> self.cols))
+    }
+
+    /// The empty cells a domino can reach from `from` within `b`, `from` included.
+    fn region(&self, b: u64, from: u64) -> u64 {
+        let mut r = from;
+        loop {
+            let grown = (r
+                | (r << 1 & !self.first_col)
+                | (r >> 1 & !self.last_col)
+                | r << self.cols
+                | r >> self.cols)
+                & b;
+            if grown == r {
+                return r;
+            }
+            r = grown;
+        }
+    }
+
+    /// `b` moved up and left until it touches row 0 and column 0.
+    fn to_corner(&self, mut b: u64) -> u64 {
+        if b == 0 {
+            return 0;
+        }
+        while b & self.first_row == 0 {
+            b >>= self.cols;
+        }
+        while b & self.first_col == 0 {
+            b >>= 1;
+        }
+        b
+    }
+
+    /// The image of `b` under a symmetry.
+    fn image(b: u64, map: &[u8]) -> u64 {
+        let mut out = 0;
+        let mut rest = b;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            out |= 1 << map[i];
+            rest &= rest - 1;
+        }
+        out
+    }
+
+    /// Whether `b` is one straight strip of cells (in a row or a column), and its length.
+    fn strip_len(&self, b: u64) -> Option<usize> {
+        let low = b.trailing_zeros() as usize;
+        let n = b.count_ones() as usize;
+        let run = b >> low;
+        if n <= self.cols && run == (1u64 << n) - 1 && low % self.cols + n <= self.cols {
+            return Some(n);
+        }
+        (n <= self.rows && run == (0..n).fold(0u64, |m, k| m | 1 << (k * self.cols))).then_some(n)
+    }
+}
+
+impl Game for Cram {
+    type Position = u64;
+
+    fn moves(&self, b: &u64, order: MoveOrder, out: &mut Vec<u64>) {
+        let start = out.len();
+        let (mut h, mut v) = self.dominoes(*b);
+        while h != 0 {
+            let i = h.trailing_zeros();
+            out.push(b & !(0b11 << i));
+            h &= h - 1;
+        }
+        while v != 0 {
+            let i = v.trailing_zeros();
+            out.push(b & !(1 << i | 1 << (i as usize + self.cols)));
+            v &= v - 1;
+        }
+        if order == MoveOrder::Heuristic {
+            // Boards with the fewest replies first: the smallest subtrees.
+            out[start..].sort_by_key(|&q| {
+                let (h, v) = self.dominoes(q);
+                h.count_ones() + v.count_ones()
+            });
+        }
+    }
+
+    fn move_count(&self, b: &u64) -> usize {
+        let (h, v) = self.dominoes(*b);
+        (h.count_ones() + v.count_ones()) as usize
+    }
+
+    /// The regions of two or more cells (a lone cell takes no domino).
+    fn split(&self, b: &u64) -> Option<Vec<u64>> {
+        let mut parts = Vec::new();
+        let (mut rest, mut dropped) = (*b, false);
+        while rest != 0 {
+            let part = self.region(rest, rest & rest.wrapping_neg());
+            rest &= !part;
+            if part.count_ones() == 1 {
+                dropped = true;
+            } else {
+                parts.push(part);
+            }
+        }
+        match parts.len() {
+            0 => Some(vec![0]),
+            1 if !dropped => None,
+            _ => Some(parts),
+        }
+    }
+
+    fn canonicalize(&self, b: &mut u64) {
+        let mut best = self.to_corner(*b);
+        for map in &self.symmetries {
+            best = best.min(self.to_corner(Self::image(*b, map)));
+        }
+        *b = best;
+    }
+
+    fn known_value(&self, b: &u64) -> Option<Nimber> {
+        let (h, v) = self.dominoes(*b);
+        if h | v == 0 {
+            return Some(0);
+        }
+        self.strip_len(*b).map(|n| self.strip[n])
+    }
+
+    fn weight(&self, b: &u64) -> u64 {
+        b.count_ones() as u64
+    }
+}
+
+/// A search engine over Cram boards, behind the commands' row masks.
+struct Packed<'g> {
+    game: &'g Cram,
+    inner: Box<dyn Searcher<Cram> + 'g>,
+}
+
+impl PositionSearcher for Packed<'_> {
+    fn nimber(&mut self, p: Stones) -> Nimber {
+        let b = self.game.pack(&p);
+        self.inner.nimber(b)
+    }
+
+    fn stats(&self) -> Stats {
+        self.inner.stats()
+    }
+}
+
+impl AnyGame for Cram {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn variables(&self) -> usize {
+        self.rows
+    }
+
+    fn coordinate(&self) -> (&'static str, &'static str) {
+        ("row", "rows")
+    }
+
+    fn describe_variables(&self) -> String {
+        let last = self.rows - 1;
+        format!(
+            "x0..x{last} are the empty cells of rows 0..{last} of {} as bit masks (bit c: column c)",
+            self.name
+        )
+    }
+
+    fn position(&self, values: &[u64]) -> Result<Stones, Error> {
+        if values.len() != self.rows {
+            return Err(Error::position(format!(
+                "the position has {} rows but {} has {}",
+                values.len(),
+                self.name,
+                self.rows
+            )));
+        }
+        let limit = 1u64 << self.cols;
+        values
+            .iter()
+            .map(|&v| match v < limit {
+                true => Ok(v as u32),
+                false => Err(Error::position(format!(
+                    "row mask {v} has cells past column {} (at most {})",
+                    self.cols - 1,
+                    limit - 1
+                ))),
+            })
+            .collect()
+    }
+
+    fn start(&self) -> Option<Stones> {
+        Some(self.unpack(self.full))
+    }
+
+    fn read_position(&self, words: &[String]) -> Result<Stones, Error> {
+        let board = super::parse_board(words, self.rows, self.cols)?;
+        let masks: Vec<u64> = board
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .enumerate()
+                    .fold(0, |m, (c, &e)| m | (e as u64) << c)
+            })
+            .collect();
+        self.position(&masks)
+    }
+
+    fn format_position(&self, p: &[u32]) -> String {
+        super::format_board(
+            p.iter()
+                .map(|&m| (0..self.cols).map(|c| m >> c & 1 == 1).collect()),
+        )
+    }
+
+    fn symmetry(&self) -> &Symmetry {
+        &self.identity
+    }
+
+    fn successors(&self, p: &Stones, order: MoveOrder, out: &mut Vec<Stones>) {
+        let mut boards = Vec::new();
+        self.moves(&self.pack(p), order, &mut boards);
+        out.extend(boards.into_iter().map(|b| self.unpack(b)));
+    }
+
+    fn move_count(&self, p: &Stones) -> usize {
+        Game::move_count(self, &self.pack(p))
+    }
+
+    fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
+        Box::new(Packed {
+            game: self,
+            inner: engine.searcher(self, cfg),
+        })
+    }
+
+    fn auto(&self, _: &Stones, _: &SearchConfig, _: &TableOptions) -> Result<Choice, Error> {
+        Ok(Choice {
+            engine: Engine::Search(super::BOARD_SEARCH),
+            reason: Some("a board game: the pruning search".into()),
+        })
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cram(rows: usize, cols: usize) -> Cram {
+        Cram::new(&format!("cram:{rows}x{cols}"), rows, cols).unwrap()
+    }
+
+    fn value(game: &Cram, engine: SearchEngine, cfg: SearchConfig, b: u64) -> Nimber {
+        engine.searcher(game, cfg).nimber(b)
+    }
+
+    /// A 1 x n strip is Dawson's Kayles, searched with no theorem at all.
+    #[test]
+    fn strips_are_dawsons_kayles() {
+        let dawson = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4];
+        for (n, &want) in dawson.iter().enumerate().skip(1) {
+            let g = cram(1, n);
+            assert_eq!(
+                value(&g, SearchEngine::Naive, SearchConfig::bare(), g.full()),
+                want,
+                "1x{n}"
+            );
+            let g = cram(n, 1);
+            assert_eq!(
+                value(&g, SearchEngine::Naive, SearchConfig::bare(), g.full()),
+                want,
+                "{n}x1"
+            );
+        }
+    }
+
+    /// Every engine, with and without the theorems, on every sub-board of 3x3 and on
+    /// boards of the paper (Cram 5x4 has nimber 2, Table 7) and known by symmetry (an
+    /// even x even board is a second-player win).
+    #[test]
+    fn engines_and_theorems_agree() {
+        let g = cram(3, 3);
+        let engines = [
+            SearchEngine::Naive,
+            SearchEngine::Lv,
+            SearchEngine::Cut("cut_cEA".parse().unwrap()),
+            SearchEngine::Cut("scut_R".parse().unwrap()),
+        ];
+        for b in 0..=g.full() {
+            let want = value(&g, SearchEngine::Naive, SearchConfig::bare(), b);
+            for e in engines {
+                assert_eq!(value(&g, e, SearchConfig::default(), b), want, "{e} {b:#x}");
+            }
+        }
+        let g = cram(4, 4);
+        assert_eq!(
+            value(&g, SearchEngine::Naive, SearchConfig::default(), g.full()),
+            0
+        );
+        let g = cram(5, 4);
+        for e in engines {
+            assert_eq!(value(&g, e, SearchConfig::default(), g.full()), 2, "{e}");
+        }
+    }
+
+    #[test]
+    fn regions_and_normal_forms() {
+        let g = cram(3, 4);
+        // .#..
+        // .#.#
+        // ##..
+        let b = g.pack(&[0b1101, 0b0101, 0b1100]);
+        let parts = g.split(&b).unwrap();
+        assert_eq!(parts.len(), 2, "{parts:?}");
+        assert_eq!(
+            parts.iter().fold(0, |x, p| x | p) & b,
+            parts.iter().fold(0, |x, p| x | p)
+        );
+        // A domino anywhere, either way round, has one normal form.
+        let mut forms: Vec<u64> = [
+            g.pack(&[0b11, 0, 0]),
+            g.pack(&[0, 0, 0b1100]),
+            g.pack(&[0b1000, 0b1000, 0]),
+        ]
+        .into_iter()
+        .map(|mut b| {
+            g.canonicalize(&mut b);
+            b
+        })
+        .collect();
+        forms.dedup();
+        assert_eq!(
+            forms.len(),
+            2,
+            "a row and a column domino differ on a non-square board"
+        );
+        assert_eq!(g.strip_len(g.pack(&[0b0110, 0, 0])), Some(2));
+        assert_eq!(g.strip_len(g.pack(&[0b0010, 0b0010, 0b0010])), Some(3));
+        assert_eq!(g.strip_len(g.pack(&[0b1000, 0b0001, 0])), None);
+    }
+}

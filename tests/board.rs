@@ -1,0 +1,106 @@
+//! End-to-end tests of the board games: Cram's nimbers against Lemoine & Viennot's published
+//! tables, Chomp against the pruning paper, strips against Dawson's Kayles, typed boards, and
+//! bad input.
+
+mod common;
+use common::{grundy, json_ok, one_line};
+
+fn nimber(args: &[&str]) -> u64 {
+    let mut all = vec!["sg"];
+    all.extend_from_slice(args);
+    json_ok(&all)["nimber"].as_u64().unwrap()
+}
+
+/// Lemoine & Viennot (TCS 2012), Figures 13 and 14: 3 x n for n = 3..9, and the boards of
+/// both sides at least 4 that run in seconds (4x5, 4x6, 4x7, 5x5).
+#[test]
+fn cram_matches_the_published_tables() {
+    let three_by = [0, 1, 1, 4, 1, 3, 1];
+    for (n, want) in (3..).zip(three_by) {
+        assert_eq!(nimber(&[&format!("cram:3x{n}")]), want, "3x{n}");
+    }
+    for (board, want) in [("4x5", 2), ("4x6", 0), ("4x7", 3), ("5x5", 0)] {
+        assert_eq!(nimber(&[&format!("cram:{board}")]), want, "{board}");
+    }
+    // The board turned a quarter is the same game.
+    assert_eq!(nimber(&["cram:5x4"]), 2);
+}
+
+/// A strip of Cram is Dawson's Kayles (octal 0.07), with and without the theorems.
+#[test]
+fn cram_strips_are_dawsons_kayles() {
+    for n in 1..=20 {
+        let heap = nimber(&["octal:0.07", &n.to_string()]);
+        let strip = format!("cram:1x{n}");
+        assert_eq!(nimber(&[&strip]), heap, "1x{n}");
+        let bare = nimber(&[&strip, "--bare"]);
+        assert_eq!(bare, heap, "1x{n} bare");
+    }
+}
+
+/// Chomp 6 x 4 of the pruning paper (Tables 5 and 6): nimber 16 by every engine family, and
+/// the winning moves of a partial position all lead to zero positions.
+#[test]
+fn chomp_matches_the_paper() {
+    for engine in ["auto", "def", "cut_cEA", "lv", "naive"] {
+        assert_eq!(nimber(&["chomp:4x6", "--engine", engine]), 16, "{engine}");
+    }
+    let v = json_ok(&["sg", "chomp:4x6", "4,3,1,1,0,0", "--moves"]);
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    for m in moves {
+        let heights: Vec<String> = m
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.to_string())
+            .collect();
+        assert_eq!(nimber(&["chomp:4x6", &heights.join(",")]), 0, "{m}");
+    }
+}
+
+/// A board typed inline or read from a file; the text form comes back in the JSON.
+#[test]
+fn boards_are_typed_as_rows() {
+    let v = json_ok(&["sg", "cram:3x4", "..../.##./...."]);
+    assert_eq!(v["position_text"], "..../.##./....");
+    assert_eq!(v["position"], serde_json::json!([15, 9, 15]));
+    // A ring of ten cells: any domino leaves a strip of eight, Dawson's Kayles 1, so the
+    // ring is *0 (mex of {1}).
+    assert_eq!(v["nimber"], 0);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("board.txt");
+    std::fs::write(&file, "....\n.##.\n....\n").unwrap();
+    let at = format!("@{}", file.display());
+    assert_eq!(nimber(&["cram:3x4", &at]), 0);
+    let out = grundy()
+        .args(["sg", "cram:2x3", "..#/...", "--moves"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("0\n"), "{text}");
+}
+
+#[test]
+fn bad_boards_are_one_line() {
+    one_line(&["sg", "cram:9x9"], 2, "64 cells");
+    one_line(&["sg", "cram:3"], 2, "ROWSxCOLUMNS");
+    one_line(&["sg", "cram:0x3"], 2, "at least one row");
+    one_line(&["sg", "cram:2x3", "../..."], 2, "has 2 cells");
+    one_line(&["sg", "cram:2x3", "..x/..."], 2, "`x`");
+    one_line(&["sg", "cram:2x3", "..."], 2, "1 rows");
+    one_line(&["sg", "cram:2x3", "@/nonexistent/board"], 2, "nonexistent");
+    one_line(&["sg", "chomp:4x6", "4,5,1,1,0,0"], 2, "never grow");
+    one_line(&["sg", "chomp:4x6", "0,0,0,0,0,0"], 2, "poisoned");
+    one_line(&["sg", "chomp:4x6", "5,4,4,4,4,4"], 2, "4 rows");
+    one_line(&["sg", "chomp:4x6", "1,2"], 2, "6 columns");
+    one_line(&["sg", "path:3"], 2, "needs a position");
+    let out = grundy()
+        .args(["sg", "cram:2x3", "..x/...", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let obj: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(obj["kind"], "bad_input");
+}
