@@ -31,8 +31,11 @@ enum Build {
     /// Sums of heaps under the rule the spec (whole, then its argument) describes.
     Heap(BuildRule),
     /// Any other game, from the whole spec and its argument.
-    Game(fn(&str, Option<&str>) -> Result<Box<dyn AnyGame>, Error>),
+    Game(BuildGame),
 }
+
+/// Builds a game from a whole spec and the text after its colon.
+type BuildGame = fn(&str, Option<&str>) -> Result<Box<dyn AnyGame>, Error>;
 
 /// Builds a heap rule from a whole spec and the text after its colon.
 type BuildRule = fn(&str, Option<&str>) -> Result<Box<dyn HeapRule>, Error>;

@@ -24,6 +24,9 @@ pub const MAX_CELLS: usize = 64;
 /// Columns a board may have: a row is one count of the commands' positions.
 pub const MAX_COLS: usize = 32;
 
+/// A map of the cells of an n x n board: (n, row, column) to (row, column).
+type Reflect = fn(usize, usize, usize) -> (usize, usize);
+
 /// Cram on an R x C board.
 #[derive(Debug)]
 pub struct Cram {
@@ -69,7 +72,7 @@ impl Cram {
         if rows == cols {
             // The square's diagonal reflections and quarter turns.
             let n = rows;
-            let square: [fn(usize, usize, usize) -> (usize, usize); 4] = [
+            let square: [Reflect; 4] = [
                 |_, r, c| (c, r),
                 |n, r, c| (n - 1 - c, n - 1 - r),
                 |n, r, c| (c, n - 1 - r),
