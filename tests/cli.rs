@@ -124,7 +124,7 @@ fn bad_input_gets_one_line_and_exit_2() {
         &["sg", "path:3", "1,2,3", "--engine", "def_E"],
         "def takes no extensions",
     );
-    fails_with(&["sg", "path:3"], "required");
+    fails_with(&["sg", "path:3"], "needs a position");
     fails_with(&["table", "path:3", "--max", "0"], "at least 1");
     fails_with(
         &[

@@ -13,7 +13,7 @@ use crate::game::{Game, MoveOrder, Nimber};
 use crate::sg::any::{searcher, AnyGame, PositionSearcher};
 use crate::sg::solve::Choice;
 use crate::sg::table::TableOptions;
-use crate::sg::{Engine, SearchConfig, SearchEngine};
+use crate::sg::{SearchConfig, SearchEngine};
 
 /// Chomp on a board of R rows and C columns.
 #[derive(Debug)]
@@ -184,10 +184,7 @@ impl AnyGame for Chomp {
     }
 
     fn auto(&self, _: &Stones, _: &SearchConfig, _: &TableOptions) -> Result<Choice, Error> {
-        Ok(Choice {
-            engine: Engine::Search(super::BOARD_SEARCH),
-            reason: Some("a board game: the pruning search".into()),
-        })
+        Ok(super::auto_choice())
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -16,7 +16,7 @@ use crate::game::{Game, MoveOrder, Nimber};
 use crate::sg::any::{AnyGame, PositionSearcher};
 use crate::sg::solve::Choice;
 use crate::sg::table::TableOptions;
-use crate::sg::{Engine, SearchConfig, SearchEngine, Searcher, Stats};
+use crate::sg::{SearchConfig, SearchEngine, Searcher, Stats};
 
 /// Cells a board may have: the engines' bit set is one word.
 pub const MAX_CELLS: usize = 64;
@@ -374,10 +374,7 @@ impl AnyGame for Cram {
     }
 
     fn auto(&self, _: &Stones, _: &SearchConfig, _: &TableOptions) -> Result<Choice, Error> {
-        Ok(Choice {
-            engine: Engine::Search(super::BOARD_SEARCH),
-            reason: Some("a board game: the pruning search".into()),
-        })
+        Ok(super::auto_choice())
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -11,10 +11,19 @@ pub use chomp::Chomp;
 pub use cram::Cram;
 
 use crate::error::Error;
-use crate::sg::SearchEngine;
+use crate::sg::solve::Choice;
+use crate::sg::{Engine, SearchEngine};
 
 /// The engine `auto` runs on a board.
 pub const BOARD_SEARCH: SearchEngine = SearchEngine::Lv;
+
+/// What `auto` runs on any board, and why.
+fn auto_choice() -> Choice {
+    Choice {
+        engine: Engine::Search(BOARD_SEARCH),
+        reason: Some("a board game: the pruning search".into()),
+    }
+}
 
 /// Parses the `RxC` of a board spec (`cram:5x4`), each side from 1 and the board at most
 /// `max_cells` cells.
