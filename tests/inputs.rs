@@ -99,7 +99,7 @@ fn missing_arguments_are_named() {
         2,
         "missing required argument: --max <D>",
     );
-    one_line(&["sg", "path:3"], 2, "<POSITION>");
+    one_line(&["sg", "path:3"], 2, "needs a position");
     one_line(&["verify", "path:3", "--max", "3"], 2, "--program");
     one_line(&["decode"], 2, "--cnf <FILE>, --model <MODEL>");
     // No arguments at all: the help, on stdout.
