@@ -96,6 +96,7 @@ fn bad_boards_are_one_line() {
     one_line(&["sg", "chomp:4x6", "5,4,4,4,4,4"], 2, "4 rows");
     one_line(&["sg", "chomp:4x6", "1,2"], 2, "6 columns");
     one_line(&["sg", "path:3"], 2, "needs a position");
+    one_line(&["sg", "subtraction:1,2,3"], 2, "needs a position");
     let out = grundy()
         .args(["sg", "cram:2x3", "..x/...", "--json"])
         .output()

@@ -41,16 +41,20 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         given: None,
         typed: parse_counts(&args.position).ok().map(|c| c.len()),
     };
-    let game = spec::parse(&args.game, heaps)?;
+    let needs_position = || {
+        Error::Usage(format!(
+            "{} needs a position, e.g. `grundy sg {} 3,0,3`",
+            args.game, args.game
+        ))
+    };
+    let game = match spec::parse(&args.game, heaps) {
+        // A heap game learns its number of heaps from the position.
+        Err(Error::Usage(_)) if args.position.is_empty() => return Err(needs_position()),
+        other => other?,
+    };
     let p = match (args.position.is_empty(), game.start()) {
         (true, Some(start)) => start,
-        (true, None) => {
-            return Err(Error::Usage(format!(
-                "{} needs a position, e.g. `grundy sg {} 3,0,3`",
-                game.name(),
-                game.name()
-            )))
-        }
+        (true, None) => return Err(needs_position()),
         (false, _) => game.read_position(&args.position)?,
     };
     let opts = TableOptions {

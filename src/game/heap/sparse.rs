@@ -124,7 +124,8 @@ impl Sieve {
         self.rare_values = self.rare.iter().map(|&r| values[r]).collect();
         self.chosen_with = self.rare.len();
         let top = values.iter().copied().max().unwrap_or(0);
-        self.bits = 0;
+        // The common bitset follows the new mask.
+        (self.bits, self.common) = (0, Vec::new());
         self.fit(top);
     }
 
