@@ -38,12 +38,17 @@ pub fn run(args: &GamesArgs) -> Result<Status, Error> {
         "{:form$}  {:example$}  what it is",
         "spec", "example"
     ))?;
-    for f in of(Kind::Hypergraph) {
-        out.line(format_args!(
-            "{:form$}  {:example$}  {}",
-            f.form, f.example, f.about
-        ))?;
-    }
+    // One row per family of a kind, in the columns of the header.
+    let list = |out: &mut Out, kind: Kind| -> Result<(), Error> {
+        for f in of(kind) {
+            out.line(format_args!(
+                "{:form$}  {:example$}  {}",
+                f.form, f.example, f.about
+            ))?;
+        }
+        Ok(())
+    };
+    list(&mut out, Kind::Hypergraph)?;
     out.line(format_args!(
         "\nA move picks a face and removes at least one stone from every vertex of it. FACES are\n\
          vertex lists joined by `-`, separated by `,` (vertices count from 0)."
@@ -52,22 +57,12 @@ pub fn run(args: &GamesArgs) -> Result<Status, Error> {
         "\nHeap games: a position is a list of heaps (`grundy sg subtraction:1,3,4 5,6,7`); \
          `table` and `synth` take --heaps N; `grundy period` proves the nim sequence's period."
     ))?;
-    for f in of(Kind::Heap) {
-        out.line(format_args!(
-            "{:form$}  {:example$}  {}",
-            f.form, f.example, f.about
-        ))?;
-    }
+    list(&mut out, Kind::Heap)?;
     out.line(format_args!(
         "\nBoard games: the position defaults to the full board (`grundy sg cram:4x5`); a Cram \
-         board is typed as rows of . and # joined by / (`grundy sg cram:2x3 ../...`) or read \
+         board is typed as rows of . and # joined by / (`grundy sg cram:2x3 ..#/...`) or read \
          from @FILE, a Chomp position as its column heights from the left."
     ))?;
-    for f in of(Kind::Board) {
-        out.line(format_args!(
-            "{:form$}  {:example$}  {}",
-            f.form, f.example, f.about
-        ))?;
-    }
+    list(&mut out, Kind::Board)?;
     Ok(Status::Answered)
 }
