@@ -59,6 +59,38 @@ fn chomp_matches_the_paper() {
     }
 }
 
+/// The pruning paper's unordered setting: seeded shuffles, a small FIFO table, the bare tree.
+/// A seed fixes the search (the same counts twice); the value never depends on it.
+#[test]
+fn shuffled_orders_are_reproducible() {
+    let stats = |seed: &str| {
+        let v = json_ok(&[
+            "sg",
+            "cram:3x5",
+            "--bare",
+            "--engine",
+            "cut_R",
+            "--tt",
+            "100",
+            "--tt-policy",
+            "fifo",
+            "--order",
+            "natural",
+            "--shuffle",
+            seed,
+            "--stats",
+        ]);
+        assert_eq!(v["nimber"], 1, "seed {seed}");
+        (
+            v["nodes"].as_u64().unwrap(),
+            v["tt_lookups"].as_u64().unwrap(),
+        )
+    };
+    let one = stats("1");
+    assert_eq!(one, stats("1"));
+    assert_ne!(one, stats("2"));
+}
+
 /// A board typed inline or read from a file; the text form comes back in the JSON.
 #[test]
 fn boards_are_typed_as_rows() {

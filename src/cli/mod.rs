@@ -100,6 +100,10 @@ struct SearchArgs {
     /// Move order: heuristic puts small subtrees first.
     #[arg(long, value_enum, default_value_t = MoveOrder::Heuristic)]
     order: MoveOrder,
+    /// Shuffle each position's moves in a fixed pseudo-random order (seeded by the
+    /// position's hash plus SEED), as the pruning paper's tables without the heuristic.
+    #[arg(long, value_name = "SEED")]
+    shuffle: Option<u64>,
     /// Search the plain game tree, as the pruning paper measured it: no symmetry, no
     /// splitting into components, no theorem shortcuts.
     #[arg(long)]
@@ -138,6 +142,7 @@ impl SearchArgs {
                 policy: self.tt_policy,
             },
             order: self.order,
+            shuffle: self.shuffle,
             symmetry: base.symmetry && !self.no_symmetry,
             split: base.split && !self.no_split,
             shortcuts: base.shortcuts && !self.no_shortcuts,

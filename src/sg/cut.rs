@@ -218,7 +218,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
             None => None,
         };
         let mut moves = self.buffers.take();
-        self.game.moves(&s, self.cfg.order, &mut moves);
+        super::list_moves(self.game, &self.cfg, &s, &mut moves);
         // A resumed P has already seen all but its last |P| - 1 successors.
         let mut p = match resumed {
             Some(p) => {

@@ -61,7 +61,7 @@ impl<'g, G: Game> Lv<'g, G> {
             return v == n;
         }
         let mut moves = self.buffers.take();
-        self.game.moves(&p, self.cfg.order, &mut moves);
+        super::list_moves(self.game, &self.cfg, &p, &mut moves);
         let mut kept = 0;
         for i in 0..moves.len() {
             match self.known(&moves[i], n) {

@@ -32,6 +32,10 @@ pub struct SearchConfig {
     pub tt: TtConfig,
     /// Move order handed to the game.
     pub order: MoveOrder,
+    /// Shuffle each position's moves by a generator seeded with the position's hash plus this
+    /// number: fixed per position, unrelated to the game's structure. The pruning paper averages
+    /// its unordered tables over ten such orders.
+    pub shuffle: Option<u64>,
     /// Key the table by canonical forms, so one entry serves a whole orbit.
     pub symmetry: bool,
     /// Split positions into independent components (nimber = xor of the parts).
@@ -45,6 +49,7 @@ impl Default for SearchConfig {
         SearchConfig {
             tt: TtConfig::default(),
             order: MoveOrder::Heuristic,
+            shuffle: None,
             symmetry: true,
             split: true,
             shortcuts: true,
@@ -115,6 +120,27 @@ pub(crate) fn shape<G: Game>(
     Shape::Plain(p)
 }
 
+/// Appends `p`'s moves to `out` in the configured order (shuffled when asked).
+pub(crate) fn list_moves<G: Game>(
+    game: &G,
+    cfg: &SearchConfig,
+    p: &G::Position,
+    out: &mut Vec<G::Position>,
+) {
+    let start = out.len();
+    game.moves(p, cfg.order, out);
+    if let Some(seed) = cfg.shuffle {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        use std::hash::{Hash, Hasher};
+        // SipHash with fixed keys: the same position gets the same order in every run.
+        let mut h = std::hash::DefaultHasher::new();
+        p.hash(&mut h);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(h.finish().wrapping_add(seed));
+        out[start..].shuffle(&mut rng);
+    }
+}
+
 /// Stack for deep recursions: a position with N stones can be N moves deep.
 const STACK_BYTES: usize = 1 << 30;
 
@@ -144,5 +170,37 @@ impl<P> BufferPool<P> {
     pub(crate) fn give(&mut self, mut v: Vec<P>) {
         v.clear();
         self.0.push(v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::spec;
+
+    /// A shuffle is a permutation of the game's moves, the same on every call for one seed
+    /// and position, and different seeds give different orders.
+    #[test]
+    fn shuffles_are_fixed_permutations() {
+        let nim = spec::parse_hypergraph("nim:3").unwrap();
+        let p: crate::game::hypergraph::Stones = [5, 4, 3].into_iter().collect();
+        let list = |shuffle| {
+            let cfg = SearchConfig {
+                shuffle,
+                ..SearchConfig::default()
+            };
+            let mut out = Vec::new();
+            list_moves(&nim, &cfg, &p, &mut out);
+            out
+        };
+        let plain = list(None);
+        let a = list(Some(1));
+        assert_eq!(a, list(Some(1)));
+        assert_ne!(a, plain);
+        assert_ne!(a, list(Some(2)));
+        let (mut sorted, mut want) = (a.clone(), plain.clone());
+        sorted.sort();
+        want.sort();
+        assert_eq!(sorted, want);
     }
 }

@@ -40,7 +40,7 @@ impl<'g, G: Game> Naive<'g, G> {
             return v;
         }
         let mut moves = self.buffers.take();
-        self.game.moves(&p, self.cfg.order, &mut moves);
+        super::list_moves(self.game, &self.cfg, &p, &mut moves);
         let mut seen = NimSet::new();
         for q in moves.drain(..) {
             seen.insert(self.value(q));

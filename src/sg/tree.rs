@@ -10,8 +10,27 @@ use crate::game::{Game, MoveOrder};
 
 /// Number of nodes in the game tree rooted at `p` (root and leaves included).
 pub fn tree_size<G: Game>(game: &G, p: &G::Position) -> u128 {
+    count_tree(game, p).nodes
+}
+
+/// A game tree's size, and how many distinct positions it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeCount {
+    /// Nodes of the tree: `def`'s node count without a table.
+    pub nodes: u128,
+    /// Distinct positions reachable from the root, the root included (the paper's |S|, which
+    /// sets its table capacities).
+    pub positions: usize,
+}
+
+/// Counts the game tree rooted at `p` and its distinct positions.
+pub fn count_tree<G: Game>(game: &G, p: &G::Position) -> TreeCount {
     let mut memo = AHashMap::new();
-    size(game, p, &mut memo)
+    let nodes = size(game, p, &mut memo);
+    TreeCount {
+        nodes,
+        positions: memo.len(),
+    }
 }
 
 fn size<G: Game>(game: &G, p: &G::Position, memo: &mut AHashMap<G::Position, u128>) -> u128 {
@@ -37,6 +56,15 @@ mod tests {
         for n in 0..20u32 {
             assert_eq!(tree_size(&nim, &[n].into_iter().collect()), 1u128 << n);
         }
+    }
+
+    #[test]
+    fn positions_are_counted_once() {
+        // Nim 2,1 reaches every (a, b) with a <= 2, b <= 1: six positions.
+        let nim = spec::parse_hypergraph("nim:2").unwrap();
+        let c = count_tree(&nim, &[2, 1].into_iter().collect());
+        assert_eq!(c.positions, 6);
+        assert_eq!(c.nodes, tree_size(&nim, &[2, 1].into_iter().collect()));
     }
 
     #[test]

@@ -195,6 +195,17 @@ impl AnyGame for Chomp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sg::tree::count_tree;
+
+    /// The pruning paper's Chomp 6 x 4 (Table 5): |S| = 209, and `def` without a table
+    /// expands 161 x 10^9 nodes.
+    #[test]
+    fn the_papers_state_space() {
+        let g = Chomp::new("chomp:4x6", 4, 6);
+        let c = count_tree(&g, &full(&g));
+        assert_eq!(c.positions, 209);
+        assert_eq!((c.nodes + 500_000_000) / 1_000_000_000, 161, "{}", c.nodes);
+    }
 
     fn full(g: &Chomp) -> Stones {
         AnyGame::start(g).unwrap()
