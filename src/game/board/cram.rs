@@ -394,7 +394,12 @@ impl AnyGame for Cram {
     }
 
     fn auto(&self, _: &Stones, _: &SearchConfig, _: &TableOptions) -> Result<Choice, Error> {
-        Ok(super::auto_choice())
+        // Cram's values are small, where cutting pays: cut_cEA expands 3 to 6 times fewer
+        // nodes than lv on 3 x 10, 4 x 7 and 3 x 12 and is as much faster.
+        Ok(super::auto_choice(
+            SearchEngine::Cut("cut_cEA".parse().expect("a paper variant")),
+            "Cram: small values, where the pruning search cut_cEA cuts most",
+        ))
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -14,14 +14,11 @@ use crate::error::Error;
 use crate::sg::solve::Choice;
 use crate::sg::{Engine, SearchEngine};
 
-/// The engine `auto` runs on a board.
-pub const BOARD_SEARCH: SearchEngine = SearchEngine::Lv;
-
-/// What `auto` runs on any board, and why.
-fn auto_choice() -> Choice {
+/// What `auto` runs on a board: `engine`, with the reason shown to the user.
+fn auto_choice(engine: SearchEngine, reason: &str) -> Choice {
     Choice {
-        engine: Engine::Search(BOARD_SEARCH),
-        reason: Some("a board game: the pruning search".into()),
+        engine: Engine::Search(engine),
+        reason: Some(reason.into()),
     }
 }
 
