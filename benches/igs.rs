@@ -216,6 +216,98 @@ fn grundy_game(heaps: &[u32], limit: Duration) {
     }
 }
 
+/// Published Cram nimbers: Lemoine & Viennot's 3 x n (TCS 2012, Figure 13) and the table in
+/// igs's repository README (4 to 7 rows; its boards of at most 64 cells). Rows of `(columns,
+/// nimber)`.
+const PUBLISHED: &[(u32, &[(u32, u64)])] = &[
+    (
+        3,
+        &[
+            (3, 0),
+            (4, 1),
+            (5, 1),
+            (6, 4),
+            (7, 1),
+            (8, 3),
+            (9, 1),
+            (10, 2),
+            (11, 0),
+            (12, 1),
+            (13, 2),
+            (14, 3),
+            (15, 1),
+            (16, 4),
+            (17, 0),
+            (18, 1),
+        ],
+    ),
+    (
+        4,
+        &[
+            (4, 0),
+            (5, 2),
+            (6, 0),
+            (7, 3),
+            (8, 0),
+            (9, 1),
+            (10, 0),
+            (11, 1),
+            (12, 0),
+            (13, 3),
+            (14, 0),
+            (15, 4),
+        ],
+    ),
+    (
+        5,
+        &[
+            (5, 0),
+            (6, 2),
+            (7, 1),
+            (8, 1),
+            (9, 1),
+            (10, 2),
+            (11, 0),
+            (12, 3),
+        ],
+    ),
+    (6, &[(6, 0), (7, 5), (8, 0), (9, 1), (10, 0)]),
+    (7, &[(7, 1), (8, 3), (9, 1)]),
+];
+
+/// Ours on every published board, shortest first in each row; after a board runs out of
+/// time, the longer ones of its row are not run.
+fn published(limit: Duration) {
+    println!(
+        "\n#### Published Cram nimbers: ours (`grundy sg cram:RxC`), limit {} s\n",
+        limit.as_secs()
+    );
+    println!("| board | published | ours | seconds |");
+    println!("|---|---|---|---|");
+    for &(rows, boards) in PUBLISHED {
+        let mut gave_out = false;
+        for &(cols, want) in boards {
+            if gave_out {
+                println!("| {rows}x{cols} | {want} | not run | |");
+                continue;
+            }
+            match ours(&[&format!("cram:{rows}x{cols}")], limit) {
+                Some(r) => {
+                    let mark = if r.nimber == want { "" } else { " **differs**" };
+                    println!(
+                        "| {rows}x{cols} | {want} | {}{mark} | {:.2} |",
+                        r.nimber, r.seconds
+                    );
+                }
+                None => {
+                    gave_out = true;
+                    println!("| {rows}x{cols} | {want} | > {} s | |", limit.as_secs());
+                }
+            }
+        }
+    }
+}
+
 fn main() {
     // `cargo test --all-targets` runs bench binaries without `--bench`: nothing to do then.
     let args: Vec<String> = std::env::args().collect();
@@ -251,6 +343,9 @@ fn main() {
             &[(4, 6), (5, 6), (6, 6), (6, 7), (8, 8), (10, 10)],
             limit,
         );
+    }
+    if only.is_none_or(|o| o == "published") {
+        published(limit);
     }
     if only.is_none_or(|o| o == "grundy") {
         grundy_game(&[300, 512, 513, 525, 541, 600, 1000, 4000], limit);

@@ -204,6 +204,39 @@ impl Cram {
             .all(|r| row_of(r).reverse_bits() >> (63 - left - right) == row_of(top + bottom - r))
     }
 
+    /// `b` without the extra tufts of each star: when two or more cells hang on one cell X
+    /// (each has X as its only empty neighbour), all but one of them can go. Every move on X
+    /// leaves the others dead, and taking X with either tuft leaves the same position, so the
+    /// game keeps its options move for move.
+    fn without_extra_tufts(&self, mut b: u64) -> u64 {
+        loop {
+            let r = b & (b >> 1) & !self.last_col;
+            let l = b & (b << 1) & !self.first_col;
+            let d = b & (b >> self.cols);
+            let u = b & (b << self.cols);
+            let two = (u & d) | (u & l) | (u & r) | (d & l) | (d & r) | (l & r);
+            let mut tufts = (u | d | l | r) & !two;
+            let (mut centres, before) = (0u64, b);
+            while tufts != 0 {
+                let t = tufts & tufts.wrapping_neg();
+                tufts &= tufts - 1;
+                let x = ((t << 1 & !self.first_col)
+                    | (t >> 1 & !self.last_col)
+                    | t << self.cols
+                    | t >> self.cols)
+                    & b;
+                if x & centres != 0 {
+                    b &= !t;
+                } else {
+                    centres |= x;
+                }
+            }
+            if b == before {
+                return b;
+            }
+        }
+    }
+
     /// Whether `b` is one straight strip of cells (in a row or a column), and its length.
     fn strip_len(&self, b: u64) -> Option<usize> {
         let low = b.trailing_zeros() as usize;
@@ -248,16 +281,38 @@ impl Game for Cram {
 
     /// The regions of two or more cells (a lone cell takes no domino).
     fn split(&self, b: &u64) -> Option<Vec<u64>> {
-        let mut parts = Vec::new();
-        let (mut rest, mut dropped) = (*b, false);
+        let reduced = self.without_extra_tufts(*b);
+        let mut parts: Vec<u64> = Vec::new();
+        let mut forms: Vec<u64> = Vec::new();
+        let (mut rest, mut dropped) = (reduced, reduced != *b);
         while rest != 0 {
             let part = self.region(rest, rest & rest.wrapping_neg());
             rest &= !part;
             if part.count_ones() == 1 {
                 dropped = true;
-            } else {
-                parts.push(part);
+                continue;
             }
+            parts.push(part);
+        }
+        if parts.len() > 1 {
+            // A region twice over is a sum G + G = 0: both copies go.
+            let mut kept = Vec::with_capacity(parts.len());
+            for part in parts {
+                let mut form = part;
+                self.canonicalize(&mut form);
+                match forms.iter().position(|&f| f == form) {
+                    Some(i) => {
+                        forms.swap_remove(i);
+                        kept.swap_remove(i);
+                    }
+                    None => {
+                        forms.push(form);
+                        kept.push(part);
+                    }
+                }
+            }
+            parts = kept;
+            dropped = true;
         }
         match parts.len() {
             0 => Some(vec![0]),
@@ -477,6 +532,37 @@ mod tests {
         for e in engines {
             assert_eq!(value(&g, e, SearchConfig::default(), g.full()), 2, "{e}");
         }
+    }
+
+    /// Every sub-board of 4x4 (each empty-cell set), valued with the theorems (tufts, G + G,
+    /// mirror, strips, normal forms) and without.
+    #[test]
+    fn theorems_agree_on_every_4x4_board() {
+        let g = cram(4, 4);
+        let mut bare = SearchEngine::Naive.searcher(&g, SearchConfig::bare());
+        let mut full = SearchEngine::Naive.searcher(&g, SearchConfig::default());
+        for b in 0..=g.full() {
+            assert_eq!(full.nimber(b), bare.nimber(b), "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn extra_tufts_go_and_twins_cancel() {
+        let g = cram(3, 3);
+        // A plus: four tufts on the centre, of which one is kept.
+        let plus = g.pack(&[0b010, 0b111, 0b010]);
+        let reduced = g.without_extra_tufts(plus);
+        assert_eq!(reduced.count_ones(), 2, "{reduced:#b}");
+        assert_eq!(reduced & g.pack(&[0, 0b010, 0]), g.pack(&[0, 0b010, 0]));
+        // Two dominoes apart are G + G.
+        let g = cram(3, 4);
+        let twins = g.pack(&[0b0011, 0, 0b1100]);
+        assert_eq!(g.split(&twins), Some(vec![0]));
+        // A straight tromino's ends hang on its middle: it is a domino, and cancels one.
+        assert_eq!(g.split(&g.pack(&[0b0011, 0, 0b1110])), Some(vec![0]));
+        // A domino and a square do not cancel.
+        let pair = g.pack(&[0b0011, 0b1100, 0b1100]);
+        assert_eq!(g.split(&pair).map(|p| p.len()), Some(2));
     }
 
     #[test]
