@@ -221,7 +221,6 @@ impl Game for Cram {
     fn split(&self, b: &u64) -> Option<Vec<u64>> {
         let reduced = self.without_extra_tufts(*b);
         let mut parts: Vec<u64> = Vec::new();
-        let mut forms: Vec<u64> = Vec::new();
         let (mut rest, mut dropped) = (reduced, reduced != *b);
         while rest != 0 {
             let part = self.region(rest, rest & rest.wrapping_neg());
@@ -233,23 +232,33 @@ impl Game for Cram {
             parts.push(part);
         }
         if parts.len() > 1 {
-            // A region twice over is a sum G + G = 0: both copies go.
-            let mut kept = Vec::with_capacity(parts.len());
-            for part in parts {
-                let mut form = part;
-                self.canonicalize(&mut form);
-                match forms.iter().position(|&f| f == form) {
-                    Some(i) => {
-                        forms.swap_remove(i);
-                        kept.swap_remove(i);
-                    }
-                    None => {
-                        forms.push(form);
-                        kept.push(part);
-                    }
+            // A region twice over is a sum G + G = 0: both copies go. Only regions of one size
+            // can be twins, so only theirs take the (costly) normal form.
+            let forms: Vec<Option<u64>> = parts
+                .iter()
+                .map(|&p| {
+                    let twins = parts.iter().filter(|q| q.count_ones() == p.count_ones());
+                    (twins.count() > 1).then(|| {
+                        let mut form = p;
+                        self.canonicalize(&mut form);
+                        form
+                    })
+                })
+                .collect();
+            let mut alive = vec![true; parts.len()];
+            for i in 0..parts.len() {
+                let twin = (i + 1..parts.len())
+                    .find(|&j| alive[i] && alive[j] && forms[i].is_some() && forms[i] == forms[j]);
+                if let Some(j) = twin {
+                    alive[i] = false;
+                    alive[j] = false;
                 }
             }
-            parts = kept;
+            parts = parts
+                .into_iter()
+                .zip(alive)
+                .filter_map(|(p, a)| a.then_some(p))
+                .collect();
             dropped = true;
         }
         match parts.len() {
