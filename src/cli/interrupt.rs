@@ -34,14 +34,20 @@ pub fn install() {
                     && !crate::synth::solver::stop_requested()
                 {
                     crate::synth::solver::request_stop();
-                    eprintln!(
-                        "grundy: stopping to report what is established (Ctrl-C again quits)"
-                    );
+                    say("grundy: stopping to report what is established (Ctrl-C again quits)");
                     continue;
                 }
                 crate::files::remove_partial();
-                eprintln!("grundy: interrupted");
+                say("grundy: interrupted");
                 std::process::exit(128 + signal);
             }
         });
+}
+
+/// Writes a line to standard error, ignoring failure: `eprintln!` panics when stderr is a
+/// closed pipe (`grundy ... 2>&1 | head`), and a panic here would end this thread, leaving
+/// every later signal caught and ignored.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
