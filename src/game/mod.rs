@@ -68,4 +68,11 @@ pub trait Game: Sync {
     fn weight(&self, _p: &Self::Position) -> u64 {
         0
     }
+
+    /// How costly a part of a successor is to value, for engines that search cheap successors
+    /// first (a successor costs the sum of its unknown parts' costs). They do so only with the
+    /// heuristic order and splitting on; 0 everywhere keeps the game's own order.
+    fn part_cost(&self, _p: &Self::Position) -> u64 {
+        0
+    }
 }

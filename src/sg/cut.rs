@@ -18,7 +18,7 @@ use std::str::FromStr;
 use super::nimset::NimSet;
 use super::tt::Tt;
 use super::{shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
-use crate::game::{Game, Nimber};
+use crate::game::{Game, MoveOrder, Nimber};
 
 /// How a node narrows the set it hands to its successors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,6 +151,35 @@ pub struct CutSearch<'g, G: Game> {
     tt: Tt<G::Position, Entry>,
     nodes: u64,
     buffers: BufferPool<G::Position>,
+    pendings: Vec<Vec<Pending>>,
+    /// Whether successors are searched cheapest first by [`Game::part_cost`].
+    by_cost: bool,
+}
+
+/// A successor still to search once ETC has looked up what it could: the nim-sum `x` of the
+/// parts the table knew, and the unknown parts `parts[first..first + len]` (canonical, the
+/// heaviest last), which cost `cost` together.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    x: Nimber,
+    first: usize,
+    len: usize,
+    cost: u64,
+}
+
+/// The set handed to a successor: P without its largest member, capped at max R for `cut`;
+/// `None` for `def`, which values every successor exactly.
+fn child_set(p: &NimSet, pruning: Pruning, max_r: Option<Nimber>) -> Option<NimSet> {
+    let mut child = p.clone();
+    child.pop_max();
+    match (pruning, max_r) {
+        (Pruning::Def, _) => None,
+        (Pruning::Cut, Some(mr)) => {
+            child.keep_at_most(mr);
+            Some(child)
+        }
+        _ => Some(child),
+    }
 }
 
 /// Removes what one successor's value (or "not in R") tells about P.
@@ -173,6 +202,8 @@ impl<'g, G: Game> CutSearch<'g, G> {
             tt: Tt::new(cfg.tt),
             nodes: 0,
             buffers: BufferPool::new(),
+            pendings: Vec::new(),
+            by_cost: cfg.split && cfg.shuffle.is_none() && cfg.order == MoveOrder::Heuristic,
         }
     }
 
@@ -194,16 +225,96 @@ impl<'g, G: Game> CutSearch<'g, G> {
         }
     }
 
-    /// Value of a successor known without recursing (for ETC), if any.
-    fn known(&mut self, m: &G::Position) -> Option<Nimber> {
-        match shape(self.game, &self.cfg, m.clone()) {
-            Shape::Known(v) => Some(v),
-            Shape::Sum(_) => None,
-            Shape::Plain(c) => match self.tt.get(&c)? {
-                Entry::Exact(v) => Some(v),
-                Entry::Partial(p) => p.only(),
-            },
+    /// A node whose position is already plain and canonical (a part ETC took apart).
+    fn visit(&mut self, c: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
+        self.nodes += 1;
+        self.expand(c, r)
+    }
+
+    /// The value the table holds for a canonical position, if exact.
+    fn table_value(&mut self, c: &G::Position) -> Option<Nimber> {
+        match self.tt.get(c)? {
+            Entry::Exact(v) => Some(v),
+            Entry::Partial(p) => p.only(),
         }
+    }
+
+    /// Adds to `x` the values of `m`'s parts that theorems or the table give, and appends the
+    /// canonical forms of the others to `parts`.
+    fn take_apart(&mut self, m: G::Position, x: &mut Nimber, parts: &mut Vec<G::Position>) {
+        match shape(self.game, &self.cfg, m) {
+            Shape::Known(v) => *x ^= v,
+            Shape::Plain(c) => match self.table_value(&c) {
+                Some(v) => *x ^= v,
+                None => parts.push(c),
+            },
+            Shape::Sum(sum) => {
+                for q in sum {
+                    self.take_apart(q, x, parts);
+                }
+            }
+        }
+    }
+
+    /// ETC (Listing 6) on every successor: each is valued from the table where it can be,
+    /// part by part when it is a sum, or else kept, taken apart, for the search.
+    fn etc_pass(
+        &mut self,
+        moves: &mut Vec<G::Position>,
+        p: &mut NimSet,
+        r: Option<&NimSet>,
+        parts: &mut Vec<G::Position>,
+        pending: &mut Vec<Pending>,
+    ) -> Result<(), ()> {
+        for m in moves.drain(..) {
+            // Listing 6's optional line 3 stands before each look-up.
+            if self.variant.etc == Etc::WithCutoff && r.is_some_and(|r| p.is_disjoint(r)) {
+                return Err(());
+            }
+            let (first, mut x) = (parts.len(), 0);
+            self.take_apart(m, &mut x, parts);
+            if parts.len() == first {
+                exclude(p, Some(x));
+                continue;
+            }
+            let mine = &mut parts[first..];
+            mine.sort_by_key(|q| self.game.weight(q));
+            let cost = match self.by_cost {
+                true => mine.iter().map(|q| self.game.part_cost(q)).sum(),
+                false => 0,
+            };
+            pending.push(Pending {
+                x,
+                first,
+                len: mine.len(),
+                cost,
+            });
+        }
+        if self.by_cost {
+            pending.sort_by_key(|q| q.cost);
+        }
+        Ok(())
+    }
+
+    /// Searches a successor ETC took apart: every unknown part but the heaviest exactly, then
+    /// the heaviest against R shifted by the others' nim-sum.
+    fn search_pending(
+        &mut self,
+        q: Pending,
+        parts: &[G::Position],
+        r: Option<&NimSet>,
+    ) -> Option<Nimber> {
+        let (last, rest) = parts[q.first..q.first + q.len]
+            .split_last()
+            .expect("a pending successor has an unknown part");
+        let mut x = q.x;
+        for c in rest {
+            x ^= self
+                .visit(c.clone(), None)
+                .expect("a search without R is exact");
+        }
+        let shifted = r.map(|r| r.xor_each(x));
+        self.visit(last.clone(), shifted.as_ref()).map(|v| v ^ x)
     }
 
     fn expand(&mut self, s: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
@@ -229,50 +340,40 @@ impl<'g, G: Game> CutSearch<'g, G> {
         };
         let disjoint = |p: &NimSet| r.is_some_and(|r| p.is_disjoint(r));
 
-        if v.etc != Etc::Off {
-            // Keep only the successors the table cannot value, in order.
-            let mut kept = 0;
-            for i in 0..moves.len() {
-                // Listing 6's optional line 3 stands before each look-up.
-                if v.etc == Etc::WithCutoff && disjoint(&p) {
-                    self.buffers.give(moves);
-                    return None;
-                }
-                match self.known(&moves[i]) {
-                    Some(x) => exclude(&mut p, Some(x)),
-                    None => {
-                        moves.swap(kept, i);
-                        kept += 1;
-                    }
-                }
-            }
-            moves.truncate(kept);
-        }
-
         // P stays accurate below max R; with `cut`, a successor's "not in R" may hide a value
         // above it, after which only the members up to max R are trustworthy.
         let mut exact = true;
         let mut cut_off = false;
-        for m in moves.drain(..) {
-            if disjoint(&p) {
-                cut_off = true;
-                break;
-            }
-            let mut child_r = p.clone();
-            child_r.pop_max();
-            let child_r = match (v.pruning, max_r) {
-                (Pruning::Def, _) => None,
-                (Pruning::Cut, Some(mr)) => {
-                    child_r.keep_at_most(mr);
-                    Some(child_r)
+        if v.etc != Etc::Off {
+            let mut parts = self.buffers.take();
+            let mut pending = self.pendings.pop().unwrap_or_default();
+            cut_off = self
+                .etc_pass(&mut moves, &mut p, r, &mut parts, &mut pending)
+                .is_err();
+            for &q in pending.iter().take_while(|_| !cut_off) {
+                if disjoint(&p) {
+                    cut_off = true;
+                    break;
                 }
-                _ => Some(child_r),
-            };
-            let got = self.search(m, child_r.as_ref());
-            if got.is_none() && v.pruning == Pruning::Cut {
-                exact = false;
+                let child_r = child_set(&p, v.pruning, max_r);
+                let got = self.search_pending(q, &parts, child_r.as_ref());
+                exact &= got.is_some() || v.pruning != Pruning::Cut;
+                exclude(&mut p, got);
             }
-            exclude(&mut p, got);
+            self.buffers.give(parts);
+            pending.clear();
+            self.pendings.push(pending);
+        } else {
+            for m in moves.drain(..) {
+                if disjoint(&p) {
+                    cut_off = true;
+                    break;
+                }
+                let child_r = child_set(&p, v.pruning, max_r);
+                let got = self.search(m, child_r.as_ref());
+                exact &= got.is_some() || v.pruning != Pruning::Cut;
+                exclude(&mut p, got);
+            }
         }
         self.buffers.give(moves);
 

@@ -95,12 +95,8 @@ impl<'g, G: Game> Lv<'g, G> {
     }
 
     fn known(&mut self, m: &G::Position, n: Nimber) -> Known {
-        let v = match shape(self.game, &self.cfg, m.clone()) {
-            Shape::Known(v) => Some(v),
-            Shape::Sum(_) => None,
-            Shape::Plain(c) => self.tt.get(&c),
-        };
-        match v {
+        let tt = &mut self.tt;
+        match super::value_without_search(self.game, &self.cfg, m.clone(), |c| tt.get(c)) {
             Some(v) if v == n => Known::Losing,
             Some(_) => Known::Winning,
             None => Known::Unknown,

@@ -110,7 +110,7 @@ pub(crate) fn shape<G: Game>(
     }
     if cfg.split {
         if let Some(mut parts) = game.split(&p) {
-            parts.sort_by_cached_key(|q| game.weight(q));
+            parts.sort_by_key(|q| game.weight(q));
             return Shape::Sum(parts);
         }
     }
@@ -118,6 +118,31 @@ pub(crate) fn shape<G: Game>(
         game.canonicalize(&mut p);
     }
     Shape::Plain(p)
+}
+
+/// The value of `p` known without expanding anything: by theorem, or from `lookup` (the
+/// transposition table) for `p` or, when `p` is a sum, for every one of its parts. This is what
+/// enhanced transposition cut-off asks of each successor; on games that split (Cram), most
+/// successors are sums.
+pub(crate) fn value_without_search<G: Game>(
+    game: &G,
+    cfg: &SearchConfig,
+    p: G::Position,
+    mut lookup: impl FnMut(&G::Position) -> Option<Nimber>,
+) -> Option<Nimber> {
+    match shape(game, cfg, p) {
+        Shape::Known(v) => Some(v),
+        Shape::Plain(c) => lookup(&c),
+        // The heaviest part, last, is the likeliest to be unknown: look it up first.
+        Shape::Sum(parts) => parts.into_iter().rev().try_fold(0, |x, q| {
+            let v = match shape(game, cfg, q) {
+                Shape::Known(v) => v,
+                Shape::Plain(c) => lookup(&c)?,
+                Shape::Sum(_) => return None,
+            };
+            Some(x ^ v)
+        }),
+    }
 }
 
 /// Appends `p`'s moves to `out` in the configured order (shuffled when asked).
