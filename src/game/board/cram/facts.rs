@@ -57,6 +57,62 @@ impl Cram {
         }
     }
 
+    /// Cells with exactly one empty neighbour: tufts.
+    pub(super) fn tufts(&self, b: u64) -> u64 {
+        let [u, d, l, r] = self.neighbours(b);
+        let two = (u & d) | (u & l) | (u & r) | (d & l) | (d & r) | (l & r);
+        (u | d | l | r) & !two
+    }
+
+    /// For each direction (up, down, left, right), the cells of `b` whose neighbour that way
+    /// is in `b` too.
+    pub(super) fn neighbours(&self, b: u64) -> [u64; 4] {
+        [
+            b & (b << self.cols),
+            b & (b >> self.cols),
+            b & (b << 1) & !self.first_col,
+            b & (b >> 1) & !self.last_col,
+        ]
+    }
+
+    /// The cells next to some cell of `x`, in `b`.
+    fn next_to(&self, x: u64, b: u64) -> u64 {
+        ((x << 1 & !self.first_col) | (x >> 1 & !self.last_col) | x << self.cols | x >> self.cols)
+            & b
+    }
+
+    /// `b` without its bridges: cells that are not tufts and whose every neighbour S has a
+    /// tuft T of its own. Taking such a cell X with S leaves T dead, the same as taking T with
+    /// S and leaving X, which the game without X allows; every other move keeps X a bridge (or
+    /// makes it isolated or an extra tuft). So the options' values stay the same, move for
+    /// move, by induction on the cells. Bridges are never neighbours (they are not stars), so
+    /// all of them go at once.
+    pub(super) fn without_bridges(&self, b: u64) -> u64 {
+        let tufts = self.tufts(b);
+        let plain = b & !self.next_to(tufts, b);
+        b & !(!tufts & !self.next_to(plain, b))
+    }
+
+    /// The left cells of the horizontal dominoes that a closed 2 x 2 block makes needless. Let
+    /// a and d be opposite corners of a 2 x 2 block of empty cells whose only empty neighbours
+    /// are the block's other two cells, b and c. Taking a with b leaves d hanging on c alone,
+    /// which is taking b with d (a hanging on c) up to the swap of a and d; likewise c with d
+    /// and a with c. Taking b or c with an outside cell leaves a and d as two tufts on one
+    /// cell, or one tuft and a dead cell; every other move keeps the block. So, by induction
+    /// on the cells, the game without the dominoes a-b and c-d has the same value, and the
+    /// cells that only those dominoes join are independent games. With a the top-left corner
+    /// or the top-right, the dropped dominoes are the block's two horizontal ones.
+    pub(super) fn needless_horizontals(&self, b: u64) -> u64 {
+        let [u, d, l, r] = self.neighbours(b);
+        let cols = self.cols;
+        // a top-left (nothing left or above), d bottom-right (nothing right or below).
+        let top_left = b & !l & !u & r & d & ((b & !r & !d & l & u) >> (cols + 1));
+        // a top-right (nothing right or above), d bottom-left (nothing left or below).
+        let top_right = b & ((b & !u & !r & d & l) >> 1) & ((b & !l & !d & r & u) >> cols);
+        let x = top_left | top_right;
+        x | x << cols
+    }
+
     /// Whether `b` is one straight strip of cells (in a row or a column), and its length.
     pub(super) fn strip_len(&self, b: u64) -> Option<usize> {
         let low = b.trailing_zeros() as usize;
@@ -78,12 +134,14 @@ mod tests {
     /// Every sub-board of 4x4 (each empty-cell set), valued with the theorems (tufts, G + G,
     /// mirror, strips, normal forms) and without.
     #[test]
-    fn theorems_agree_on_every_4x4_board() {
-        let g = cram(4, 4);
-        let mut bare = SearchEngine::Naive.searcher(&g, SearchConfig::bare());
-        let mut full = SearchEngine::Naive.searcher(&g, SearchConfig::default());
-        for b in 0..=g.full() {
-            assert_eq!(full.nimber(b), bare.nimber(b), "{b:#x}");
+    fn theorems_agree_on_every_small_board() {
+        for (rows, cols) in [(4, 4), (3, 5), (5, 3)] {
+            let g = cram(rows, cols);
+            let mut bare = SearchEngine::Naive.searcher(&g, SearchConfig::bare());
+            let mut full = SearchEngine::Naive.searcher(&g, SearchConfig::default());
+            for b in 0..=g.full() {
+                assert_eq!(full.nimber(b), bare.nimber(b), "{rows}x{cols} {b:#x}");
+            }
         }
     }
 
@@ -101,9 +159,35 @@ mod tests {
         assert_eq!(g.split(&twins), Some(vec![0]));
         // A straight tromino's ends hang on its middle: it is a domino, and cancels one.
         assert_eq!(g.split(&g.pack(&[0b0011, 0, 0b1110])), Some(vec![0]));
-        // A domino and a square do not cancel.
-        let pair = g.pack(&[0b0011, 0b1100, 0b1100]);
+        // A domino and a strip of four do not cancel.
+        let pair = g.pack(&[0b0011, 0, 0b1111]);
         assert_eq!(g.split(&pair).map(|p| p.len()), Some(2));
+    }
+
+    #[test]
+    fn bridges_go_and_closed_blocks_split() {
+        let g = cram(3, 5);
+        // #.#.#   The middle cell's neighbours each hold a tuft: it is a bridge.
+        // .....
+        // #####
+        let b = g.pack(&[0b01010, 0b11111, 0]);
+        assert_eq!(g.without_bridges(b), b & !g.pack(&[0, 0b00100, 0]));
+        // A path of six has none: its middle cells have a neighbour without a tuft.
+        let g = cram(3, 6);
+        let path = g.pack(&[0, 0b111111, 0]);
+        assert_eq!(g.without_bridges(path), path);
+        // ##....   The 2 x 2 block's top-left and bottom-right corners touch only the block,
+        // #..###   so its horizontal dominoes are needless and it falls into two columns:
+        // #..###   the left one alone, the right one hanging on the row above (a path of 6).
+        let b = g.pack(&[0b111100, 0b000110, 0b000110]);
+        let needless = g.needless_horizontals(b);
+        assert_eq!(needless, g.pack(&[0, 0b000010, 0b000010]));
+        let mut parts = g.split(&b).unwrap();
+        parts.sort();
+        assert_eq!(parts.len(), 2, "{parts:?}");
+        // No closed block in a 2 x 3 rectangle: its corners have two neighbours in a row.
+        let g = cram(2, 3);
+        assert_eq!(g.needless_horizontals(g.full()), 0);
     }
 
     #[test]

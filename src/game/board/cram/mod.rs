@@ -26,9 +26,6 @@ pub const MAX_CELLS: usize = 64;
 /// Columns a board may have: a row is one count of the commands' positions.
 pub const MAX_COLS: usize = 32;
 
-/// A map of the cells of an n x n board: (n, row, column) to (row, column).
-type Reflect = fn(usize, usize, usize) -> (usize, usize);
-
 /// Cram on an R x C board.
 #[derive(Debug)]
 pub struct Cram {
@@ -42,8 +39,6 @@ pub struct Cram {
     last_col: u64,
     /// The cells of row 0.
     first_row: u64,
-    /// The board's symmetries other than the identity, as images of each cell.
-    symmetries: Vec<Vec<u8>>,
     /// Dawson's Kayles, the value of a straight strip of n cells, for n up to the longer side.
     strip: Vec<Nimber>,
     /// The commands' symmetry on the rows' counts (none claimed).
@@ -57,39 +52,6 @@ impl Cram {
             return Err(Error::spec(format!(
                 "{name}: boards of 1 to {MAX_CELLS} cells and {MAX_COLS} columns are supported"
             )));
-        }
-        let cell = |r: usize, c: usize| (r * cols + c) as u8;
-        let mut symmetries: Vec<Vec<u8>> = vec![
-            // Upside down, mirrored, and both.
-            (0..rows * cols)
-                .map(|i| cell(rows - 1 - i / cols, i % cols))
-                .collect(),
-            (0..rows * cols)
-                .map(|i| cell(i / cols, cols - 1 - i % cols))
-                .collect(),
-            (0..rows * cols)
-                .map(|i| cell(rows - 1 - i / cols, cols - 1 - i % cols))
-                .collect(),
-        ];
-        if rows == cols {
-            // The square's diagonal reflections and quarter turns.
-            let n = rows;
-            let square: [Reflect; 4] = [
-                |_, r, c| (c, r),
-                |n, r, c| (n - 1 - c, n - 1 - r),
-                |n, r, c| (c, n - 1 - r),
-                |n, r, c| (n - 1 - c, r),
-            ];
-            for f in square {
-                symmetries.push(
-                    (0..n * n)
-                        .map(|i| {
-                            let (r, c) = f(n, i / n, i % n);
-                            cell(r, c)
-                        })
-                        .collect(),
-                );
-            }
         }
         let full = if rows * cols == 64 {
             u64::MAX
@@ -106,7 +68,6 @@ impl Cram {
             first_col,
             last_col: first_col << (cols - 1),
             first_row: (1u64 << cols) - 1,
-            symmetries,
             strip: nim_sequence(&dawson, rows.max(cols)),
             identity: Symmetry::identity(rows),
         })
@@ -143,21 +104,50 @@ impl Cram {
         (b & (b >> 1) & !self.last_col, b & (b >> self.cols))
     }
 
-    /// The empty cells a domino can reach from `from` within `b`, `from` included.
-    fn region(&self, b: u64, from: u64) -> u64 {
+    /// The empty cells a domino can reach from `from` within `b`, `from` included, without
+    /// the horizontal dominoes whose left cells are in `needless`.
+    fn region(&self, b: u64, from: u64, needless: u64) -> u64 {
+        let across = b & (b >> 1) & !self.last_col & !needless;
         let mut r = from;
         loop {
-            let grown = (r
-                | (r << 1 & !self.first_col)
-                | (r >> 1 & !self.last_col)
-                | r << self.cols
-                | r >> self.cols)
-                & b;
+            let grown =
+                (r | (r & across) << 1 | (r >> 1 & across) | r << self.cols | r >> self.cols) & b;
             if grown == r {
                 return r;
             }
             r = grown;
         }
+    }
+
+    /// Appends to `out` the regions of `b` once extra tufts and bridges are gone, regions
+    /// joined only by needless dominoes counting apart, each region reduced again the same way.
+    /// Whether anything changed: a cell dropped or more than one region.
+    fn split_into(&self, b: u64, out: &mut Vec<u64>) -> bool {
+        let mut reduced = b;
+        // Both theorems need a tuft; lone cells go below as regions of one cell.
+        while self.tufts(reduced) != 0 {
+            let next = self.without_bridges(self.without_extra_tufts(reduced));
+            if next == reduced {
+                break;
+            }
+            reduced = next;
+        }
+        let needless = self.needless_horizontals(reduced);
+        let mut changed = reduced != b;
+        let mut rest = reduced;
+        while rest != 0 {
+            let part = self.region(rest, rest & rest.wrapping_neg(), needless);
+            rest &= !part;
+            if part.count_ones() == 1 {
+                changed = true;
+            } else if part == reduced {
+                out.push(part);
+            } else {
+                changed = true;
+                self.split_into(part, out);
+            }
+        }
+        changed
     }
 
     /// `b` moved up and left until it touches row 0 and column 0.
@@ -174,16 +164,53 @@ impl Cram {
         b
     }
 
-    /// The image of `b` under a symmetry.
-    fn image(b: u64, map: &[u8]) -> u64 {
-        let mut out = 0;
-        let mut rest = b;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            out |= 1 << map[i];
-            rest &= rest - 1;
+    /// The normal form of a set of cells: the least of its images under the eight symmetries
+    /// of the plane's grid, each moved to the top-left corner. Cram on a set of cells is a game
+    /// on the grid graph they span, which every symmetry keeps; a transposed image counts where
+    /// it fits the board, so on oblong boards too a region and its transpose share one table
+    /// entry.
+    fn normal_form(&self, b: u64) -> u64 {
+        if b == 0 {
+            return 0;
         }
-        out
+        let b = self.to_corner(b);
+        let cols = self.cols;
+        let h = (63 - b.leading_zeros() as usize) / cols + 1;
+        let w = 64
+            - (0..h)
+                .fold(0, |m, i| m | b >> (i * cols) & self.first_row)
+                .leading_zeros();
+        let w = w as usize;
+        let mut best = self.least_flip(b, h, w);
+        // A transpose taller than the board would be larger than `b`: it never wins.
+        if h <= cols && w <= self.rows {
+            // Cell (i, j) goes to (j, i).
+            let mut t = 0u64;
+            for i in 0..h {
+                let mut rest = b >> (i * cols) & self.first_row;
+                while rest != 0 {
+                    t |= 1 << (rest.trailing_zeros() as usize * cols + i);
+                    rest &= rest - 1;
+                }
+            }
+            best = best.min(self.least_flip(t, w, h));
+        }
+        best
+    }
+
+    /// The least of a cornered shape `h` rows high and `w` columns wide and its mirror images
+    /// left-right, top-bottom and both.
+    fn least_flip(&self, b: u64, h: usize, w: usize) -> u64 {
+        let cols = self.cols;
+        let (mut lr, mut tb, mut both) = (0u64, 0u64, 0u64);
+        for i in 0..h {
+            let r = b >> (i * cols) & self.first_row;
+            let m = r.reverse_bits() >> (64 - w);
+            lr |= m << (i * cols);
+            tb |= r << ((h - 1 - i) * cols);
+            both |= m << ((h - 1 - i) * cols);
+        }
+        b.min(lr).min(tb).min(both)
     }
 }
 
@@ -204,11 +231,18 @@ impl Game for Cram {
             v &= v - 1;
         }
         if order == MoveOrder::Heuristic {
-            // Boards with the fewest replies first: the smallest subtrees.
-            out[start..].sort_by_key(|&q| {
+            // Boards with the fewest replies first: the smallest subtrees. At most 112 moves
+            // fit on 64 cells; the keys are computed once each.
+            let mut keyed = [(0u32, 0u64); 2 * MAX_CELLS];
+            let n = out.len() - start;
+            for (k, &q) in keyed.iter_mut().zip(&out[start..]) {
                 let (h, v) = self.dominoes(q);
-                h.count_ones() + v.count_ones()
-            });
+                *k = (h.count_ones() + v.count_ones(), q);
+            }
+            keyed[..n].sort_by_key(|k| k.0);
+            for (q, k) in out[start..].iter_mut().zip(&keyed[..n]) {
+                *q = k.1;
+            }
         }
     }
 
@@ -217,49 +251,27 @@ impl Game for Cram {
         (h.count_ones() + v.count_ones()) as usize
     }
 
-    /// The regions of two or more cells (a lone cell takes no domino).
+    /// The regions of two or more cells (a lone cell takes no domino), once the theorems of
+    /// [`facts`] have dropped what does not count.
     fn split(&self, b: &u64) -> Option<Vec<u64>> {
-        let reduced = self.without_extra_tufts(*b);
         let mut parts: Vec<u64> = Vec::new();
-        let (mut rest, mut dropped) = (reduced, reduced != *b);
-        while rest != 0 {
-            let part = self.region(rest, rest & rest.wrapping_neg());
-            rest &= !part;
-            if part.count_ones() == 1 {
-                dropped = true;
-                continue;
-            }
-            parts.push(part);
-        }
-        if parts.len() > 1 {
-            // A region twice over is a sum G + G = 0: both copies go. Only regions of one size
-            // can be twins, so only theirs take the (costly) normal form.
-            let forms: Vec<Option<u64>> = parts
-                .iter()
-                .map(|&p| {
-                    let twins = parts.iter().filter(|q| q.count_ones() == p.count_ones());
-                    (twins.count() > 1).then(|| {
-                        let mut form = p;
-                        self.canonicalize(&mut form);
-                        form
-                    })
-                })
-                .collect();
-            let mut alive = vec![true; parts.len()];
-            for i in 0..parts.len() {
-                let twin = (i + 1..parts.len())
-                    .find(|&j| alive[i] && alive[j] && forms[i].is_some() && forms[i] == forms[j]);
-                if let Some(j) = twin {
-                    alive[i] = false;
-                    alive[j] = false;
+        let mut dropped = self.split_into(*b, &mut parts);
+        // A region twice over is a sum G + G = 0: both copies go. Only regions of one size
+        // can be twins, so only theirs take the (costly) normal form.
+        let mut i = 0;
+        while i < parts.len() {
+            let (a, n) = (parts[i], parts[i].count_ones());
+            let twin = (i + 1..parts.len()).find(|&j| {
+                parts[j].count_ones() == n && self.normal_form(a) == self.normal_form(parts[j])
+            });
+            match twin {
+                Some(j) => {
+                    parts.swap_remove(j);
+                    parts.swap_remove(i);
+                    dropped = true;
                 }
+                None => i += 1,
             }
-            parts = parts
-                .into_iter()
-                .zip(alive)
-                .filter_map(|(p, a)| a.then_some(p))
-                .collect();
-            dropped = true;
         }
         match parts.len() {
             0 => Some(vec![0]),
@@ -269,11 +281,7 @@ impl Game for Cram {
     }
 
     fn canonicalize(&self, b: &mut u64) {
-        let mut best = self.to_corner(*b);
-        for map in &self.symmetries {
-            best = best.min(self.to_corner(Self::image(*b, map)));
-        }
-        *b = best;
+        *b = self.normal_form(*b);
     }
 
     fn known_value(&self, b: &u64) -> Option<Nimber> {
@@ -286,6 +294,12 @@ impl Game for Cram {
 
     fn weight(&self, b: &u64) -> u64 {
         b.count_ones() as u64
+    }
+
+    /// The square of the cells: a successor that leaves small regions is searched first
+    /// (igs's `SmallerComponentsFirst`).
+    fn part_cost(&self, b: &u64) -> u64 {
+        (b.count_ones() as u64).pow(2)
     }
 }
 
@@ -486,8 +500,8 @@ pub(super) mod tests {
         let g = cram(3, 4);
         // .#..
         // .#.#
-        // ##..
-        let b = g.pack(&[0b1101, 0b0101, 0b1100]);
+        // ##.#
+        let b = g.pack(&[0b1101, 0b0101, 0b0100]);
         let parts = g.split(&b).unwrap();
         assert_eq!(parts.len(), 2, "{parts:?}");
         assert_eq!(
@@ -507,11 +521,18 @@ pub(super) mod tests {
         })
         .collect();
         forms.dedup();
-        assert_eq!(
-            forms.len(),
-            2,
-            "a row and a column domino differ on a non-square board"
-        );
+        assert_eq!(forms, [g.pack(&[0b11, 0, 0])], "transposes count");
+        // An L of four and its transpose share a form; a strip too long to stand on the board
+        // keeps its own.
+        let ell = g.pack(&[0b0001, 0b0111, 0]);
+        let mut t = g.pack(&[0b0011, 0b0001, 0b0001]);
+        g.canonicalize(&mut t);
+        let mut e = ell;
+        g.canonicalize(&mut e);
+        assert_eq!(t, e);
+        let mut strip = g.pack(&[0b1111, 0, 0]);
+        g.canonicalize(&mut strip);
+        assert_eq!(strip, 0b1111);
         assert_eq!(g.strip_len(g.pack(&[0b0110, 0, 0])), Some(2));
         assert_eq!(g.strip_len(g.pack(&[0b0010, 0b0010, 0b0010])), Some(3));
         assert_eq!(g.strip_len(g.pack(&[0b1000, 0b0001, 0])), None);
