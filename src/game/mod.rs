@@ -51,7 +51,8 @@ pub trait Game: Sync {
     }
 
     /// Splits `p` into two or more independent components whose nimbers xor to `p`'s, or
-    /// returns `None` when `p` does not split.
+    /// returns `None` when `p` does not split. The components do not split again: engines take
+    /// them as they are.
     fn split(&self, _p: &Self::Position) -> Option<Vec<Self::Position>> {
         None
     }

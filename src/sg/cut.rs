@@ -17,7 +17,7 @@ use std::str::FromStr;
 
 use super::nimset::NimSet;
 use super::tt::Tt;
-use super::{shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
+use super::{part_shape, shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
 use crate::game::{Game, MoveOrder, Nimber};
 
 /// How a node narrows the set it hands to its successors.
@@ -216,12 +216,24 @@ impl<'g, G: Game> CutSearch<'g, G> {
                 let last = parts.pop().expect("a sum has parts");
                 let mut x = 0;
                 for q in parts {
-                    x ^= self.search(q, None).expect("a search without R is exact");
+                    x ^= self
+                        .search_part(q, None)
+                        .expect("a search without R is exact");
                 }
                 let shifted = r.map(|r| r.xor_each(x));
-                self.expand(last, shifted.as_ref()).map(|v| v ^ x)
+                self.search_part(last, shifted.as_ref()).map(|v| v ^ x)
             }
             Shape::Plain(s) => self.expand(s, r),
+        }
+    }
+
+    /// A node that is a component of a sum, which does not split again.
+    fn search_part(&mut self, q: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
+        self.nodes += 1;
+        match part_shape(self.game, &self.cfg, q) {
+            Shape::Known(v) => Some(v),
+            Shape::Plain(c) => self.expand(c, r),
+            Shape::Sum(_) => unreachable!("parts do not split again"),
         }
     }
 
@@ -242,17 +254,22 @@ impl<'g, G: Game> CutSearch<'g, G> {
     /// Adds to `x` the values of `m`'s parts that theorems or the table give, and appends the
     /// canonical forms of the others to `parts`.
     fn take_apart(&mut self, m: G::Position, x: &mut Nimber, parts: &mut Vec<G::Position>) {
-        match shape(self.game, &self.cfg, m) {
+        let mut one = |this: &mut Self, shaped| match shaped {
             Shape::Known(v) => *x ^= v,
-            Shape::Plain(c) => match self.table_value(&c) {
+            Shape::Plain(c) => match this.table_value(&c) {
                 Some(v) => *x ^= v,
                 None => parts.push(c),
             },
+            Shape::Sum(_) => unreachable!("parts do not split again"),
+        };
+        match shape(self.game, &self.cfg, m) {
             Shape::Sum(sum) => {
                 for q in sum {
-                    self.take_apart(q, x, parts);
+                    let shaped = part_shape(self.game, &self.cfg, q);
+                    one(self, shaped);
                 }
             }
+            shaped => one(self, shaped),
         }
     }
 

@@ -98,11 +98,7 @@ pub(crate) enum Shape<P> {
 }
 
 /// Applies shortcuts, splitting and canonical forms to `p`, in that order.
-pub(crate) fn shape<G: Game>(
-    game: &G,
-    cfg: &SearchConfig,
-    mut p: G::Position,
-) -> Shape<G::Position> {
+pub(crate) fn shape<G: Game>(game: &G, cfg: &SearchConfig, p: G::Position) -> Shape<G::Position> {
     if cfg.shortcuts {
         if let Some(v) = game.known_value(&p) {
             return Shape::Known(v);
@@ -112,6 +108,21 @@ pub(crate) fn shape<G: Game>(
         if let Some(mut parts) = game.split(&p) {
             parts.sort_by_key(|q| game.weight(q));
             return Shape::Sum(parts);
+        }
+    }
+    part_shape(game, cfg, p)
+}
+
+/// [`shape`] for a component of a sum, which does not split again: shortcuts, then the
+/// canonical form.
+pub(crate) fn part_shape<G: Game>(
+    game: &G,
+    cfg: &SearchConfig,
+    mut p: G::Position,
+) -> Shape<G::Position> {
+    if cfg.shortcuts {
+        if let Some(v) = game.known_value(&p) {
+            return Shape::Known(v);
         }
     }
     if cfg.symmetry {
@@ -135,7 +146,7 @@ pub(crate) fn value_without_search<G: Game>(
         Shape::Plain(c) => lookup(&c),
         // The heaviest part, last, is the likeliest to be unknown: look it up first.
         Shape::Sum(parts) => parts.into_iter().rev().try_fold(0, |x, q| {
-            let v = match shape(game, cfg, q) {
+            let v = match part_shape(game, cfg, q) {
                 Shape::Known(v) => v,
                 Shape::Plain(c) => lookup(&c)?,
                 Shape::Sum(_) => return None,
