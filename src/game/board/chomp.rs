@@ -46,8 +46,14 @@ impl Chomp {
 
     /// The conjugate diagram (rows become columns), in `cols` entries.
     fn transpose(p: &Stones, cols: usize) -> Stones {
+        let mut wide = p.iter().take_while(|&&h| h > 0).count();
         (0..cols as u32)
-            .map(|j| p.iter().filter(|&&h| h > j).count() as u32)
+            .map(|j| {
+                while wide > 0 && p[wide - 1] <= j {
+                    wide -= 1;
+                }
+                wide as u32
+            })
             .collect()
     }
 }
@@ -86,12 +92,26 @@ impl Game for Chomp {
         p.iter().map(|&h| h as usize).sum::<usize>() - 1
     }
 
-    /// A square board's diagram and its conjugate are one game, reflected.
+    /// A square board's diagram and its conjugate are one game, reflected. The conjugate is
+    /// built only when it is the smaller: its entries come one at a time, and the first that
+    /// differs from `p`'s decides (most often the first).
     fn canonicalize(&self, p: &mut Stones) {
-        if self.rows == self.cols {
-            let t = Self::transpose(p, self.cols);
-            if t < *p {
-                *p = t;
+        if self.rows != self.cols {
+            return;
+        }
+        // t_j = the number of columns higher than j; `wide` walks left as j grows.
+        let mut wide = p.iter().take_while(|&&h| h > 0).count();
+        for (j, &h) in p.iter().enumerate() {
+            while wide > 0 && p[wide - 1] <= j as u32 {
+                wide -= 1;
+            }
+            match (wide as u32).cmp(&h) {
+                std::cmp::Ordering::Equal => continue,
+                std::cmp::Ordering::Greater => return,
+                std::cmp::Ordering::Less => {
+                    *p = Self::transpose(p, self.cols);
+                    return;
+                }
             }
         }
     }
@@ -262,6 +282,29 @@ mod tests {
         }
         assert_eq!(seen.len(), 69, "C(8,4) - 1 positions");
         assert_ne!(bare.nimber(full(&g)), 0);
+    }
+
+    /// The conjugate, and the choice between it and the diagram, against their definitions
+    /// on every position of the 5 x 5 board.
+    #[test]
+    fn conjugates_by_definition() {
+        let g = Chomp::new("chomp:5x5", 5, 5);
+        let mut all = vec![full(&g)];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(p) = all.pop() {
+            if !seen.insert(p.clone()) {
+                continue;
+            }
+            let t: Stones = (0..5u32)
+                .map(|j| p.iter().filter(|&&h| h > j).count() as u32)
+                .collect();
+            assert_eq!(Chomp::transpose(&p, 5), t, "{p:?}");
+            let mut c = p.clone();
+            g.canonicalize(&mut c);
+            assert_eq!(c, p.clone().min(t), "{p:?}");
+            g.moves(&p, MoveOrder::Natural, &mut all);
+        }
+        assert_eq!(seen.len(), 251, "C(10,5) - 1 positions");
     }
 
     #[test]
