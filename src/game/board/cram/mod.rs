@@ -149,6 +149,11 @@ impl Cram {
                 changed = true;
             } else if part == reduced {
                 out.push(part);
+            } else if needless == 0 {
+                // A region that no domino joins to the rest keeps every neighbourhood: it is
+                // as reduced as `reduced` was.
+                changed = true;
+                out.push(part);
             } else {
                 changed = true;
                 self.split_into(part, out);
