@@ -211,16 +211,17 @@ impl Cram {
     }
 
     /// The least of a cornered shape `h` rows high and `w` columns wide and its mirror images
-    /// left-right, top-bottom and both.
+    /// left-right, top-bottom and both. Reversing the whole word turns the shape a half turn
+    /// within its `h` x C frame, which a shift moves back to the corner; each of the two
+    /// others is then a matter of putting rows in reverse order.
     fn least_flip(&self, b: u64, h: usize, w: usize) -> u64 {
         let cols = self.cols;
-        let (mut lr, mut tb, mut both) = (0u64, 0u64, 0u64);
+        let both = b.reverse_bits() >> (64 - h * cols) >> (cols - w);
+        let (mut lr, mut tb) = (0u64, 0u64);
         for i in 0..h {
-            let r = b >> (i * cols) & self.first_row;
-            let m = r.reverse_bits() >> (64 - w);
-            lr |= m << (i * cols);
-            tb |= r << ((h - 1 - i) * cols);
-            both |= m << ((h - 1 - i) * cols);
+            let down = (h - 1 - i) * cols;
+            tb |= (b >> (i * cols) & self.first_row) << down;
+            lr |= (both >> (i * cols) & self.first_row) << down;
         }
         b.min(lr).min(tb).min(both)
     }
@@ -559,6 +560,55 @@ pub(super) mod tests {
                 slow(&g, b, from, needless),
                 "{b:#x}"
             );
+        }
+    }
+
+    /// Normal forms against the eight symmetries applied cell by cell, on pseudo-random
+    /// shapes of several boards: the least cornered image that fits the board.
+    #[test]
+    fn normal_forms_by_definition() {
+        for (rows, cols) in [(3, 5), (4, 4), (5, 7), (8, 8), (4, 11), (2, 32)] {
+            let g = cram(rows, cols);
+            let mut x = 0x2545_f491_4f6c_dd1du64;
+            for _ in 0..3000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let b = x & x.rotate_left(9) & g.full();
+                let cells: Vec<(usize, usize)> = (0..rows * cols)
+                    .filter(|&k| b >> k & 1 == 1)
+                    .map(|k| (k / cols, k % cols))
+                    .collect();
+                let mut best = u64::MAX;
+                for turn in 0..8 {
+                    let image: Vec<(i64, i64)> = cells
+                        .iter()
+                        .map(|&(r, c)| {
+                            let (r, c) = (r as i64, c as i64);
+                            let (r, c) = if turn & 4 != 0 { (c, r) } else { (r, c) };
+                            let r = if turn & 1 != 0 { -r } else { r };
+                            let c = if turn & 2 != 0 { -c } else { c };
+                            (r, c)
+                        })
+                        .collect();
+                    let top = image.iter().map(|p| p.0).min().unwrap_or(0);
+                    let left = image.iter().map(|p| p.1).min().unwrap_or(0);
+                    let moved: Vec<(i64, i64)> =
+                        image.iter().map(|&(r, c)| (r - top, c - left)).collect();
+                    if moved
+                        .iter()
+                        .all(|&(r, c)| r < rows as i64 && c < cols as i64)
+                    {
+                        let word = moved
+                            .iter()
+                            .fold(0u64, |m, &(r, c)| m | 1 << (r as usize * cols + c as usize));
+                        best = best.min(word);
+                    }
+                }
+                let mut c = b;
+                g.canonicalize(&mut c);
+                assert_eq!(c, if b == 0 { 0 } else { best }, "{rows}x{cols} {b:#x}");
+            }
         }
     }
 
