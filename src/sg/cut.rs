@@ -10,7 +10,10 @@
 //! - `A` aspiration sets: ask "is it 0?", "is it 1?", ... at the root.
 //!
 //! Sums are searched as in section 3 of the paper: all components but the heaviest are valued
-//! exactly, and the heaviest is searched against R xor-shifted by their nim-sum.
+//! exactly, and the heaviest is searched against R xor-shifted by their nim-sum. With `E`, a
+//! successor that splits is looked up component by component, the known ones folded into its
+//! nim-sum and the rest kept for the search; with splitting and the heuristic order the
+//! successors are then searched cheapest first ([`Game::part_cost`]), as igs orders Cram.
 
 use std::fmt;
 use std::str::FromStr;

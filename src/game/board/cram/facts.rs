@@ -30,21 +30,11 @@ impl Cram {
     /// game keeps its options move for move.
     pub(super) fn without_extra_tufts(&self, mut b: u64) -> u64 {
         loop {
-            let r = b & (b >> 1) & !self.last_col;
-            let l = b & (b << 1) & !self.first_col;
-            let d = b & (b >> self.cols);
-            let u = b & (b << self.cols);
-            let two = (u & d) | (u & l) | (u & r) | (d & l) | (d & r) | (l & r);
-            let mut tufts = (u | d | l | r) & !two;
-            let (mut centres, before) = (0u64, b);
+            let (mut tufts, mut centres, before) = (self.tufts(b), 0u64, b);
             while tufts != 0 {
                 let t = tufts & tufts.wrapping_neg();
                 tufts &= tufts - 1;
-                let x = ((t << 1 & !self.first_col)
-                    | (t >> 1 & !self.last_col)
-                    | t << self.cols
-                    | t >> self.cols)
-                    & b;
+                let x = self.next_to(t, b);
                 if x & centres != 0 {
                     b &= !t;
                 } else {
@@ -89,19 +79,21 @@ impl Cram {
     /// all of them go at once.
     pub(super) fn without_bridges(&self, b: u64) -> u64 {
         let tufts = self.tufts(b);
+        // Cells without a tuft of their own; a bridge has none of them next to it.
         let plain = b & !self.next_to(tufts, b);
-        b & !(!tufts & !self.next_to(plain, b))
+        let bridges = b & !tufts & !self.next_to(plain, b);
+        b & !bridges
     }
 
     /// The left cells of the horizontal dominoes that a closed 2 x 2 block makes needless. Let
     /// a and d be opposite corners of a 2 x 2 block of empty cells whose only empty neighbours
-    /// are the block's other two cells, b and c. Taking a with b leaves d hanging on c alone,
-    /// which is taking b with d (a hanging on c) up to the swap of a and d; likewise c with d
-    /// and a with c. Taking b or c with an outside cell leaves a and d as two tufts on one
-    /// cell, or one tuft and a dead cell; every other move keeps the block. So, by induction
-    /// on the cells, the game without the dominoes a-b and c-d has the same value, and the
-    /// cells that only those dominoes join are independent games. With a the top-left corner
-    /// or the top-right, the dropped dominoes are the block's two horizontal ones.
+    /// are the block's other two cells, e and f, with a-e and f-d the horizontal dominoes.
+    /// Taking a with e leaves d hanging on f alone, which is taking e with d (leaving a hanging
+    /// on f) up to the swap of a and d; likewise f with d and a with f. Taking e or f with an
+    /// outside cell leaves a and d as two tufts on one cell, or one tuft and a dead cell; every
+    /// other move keeps the block closed. So, by induction on the cells, the game without the
+    /// dominoes a-e and f-d has the same value, and the cells that only those dominoes join
+    /// are independent games.
     pub(super) fn needless_horizontals(&self, b: u64) -> u64 {
         let [u, d, l, r] = self.neighbours(b);
         let cols = self.cols;
