@@ -1,0 +1,265 @@
+//! How a board falls into regions and the normal form a region is stored in: the word
+//! operations behind `Cram::split` and `Cram::canonicalize`.
+
+use super::Cram;
+
+impl Cram {
+    /// The empty cells a domino can reach from `from` within `b`, `from` included, without
+    /// the horizontal dominoes whose left cells are in `needless`.
+    fn region(&self, b: u64, from: u64, needless: u64) -> u64 {
+        // Cells joined to their right neighbour, and to their left one.
+        let across = b & (b >> 1) & !self.last_col & !needless;
+        let back = (across << 1).reverse_bits();
+        let mut r = from;
+        loop {
+            // Along a row, a carry runs from each reached cell to the end of its run of joined
+            // cells: one addition spreads right, one on the reversed word spreads left. No
+            // carry crosses into the next row, as no cell of the last column is joined rightward.
+            r |= across.wrapping_add(r & across) ^ across;
+            let t = (r & across << 1).reverse_bits();
+            r |= (t | (back.wrapping_add(t) ^ back)).reverse_bits();
+            let grown = (r | r << self.cols | r >> self.cols) & b;
+            if grown == r {
+                return r;
+            }
+            r = grown;
+        }
+    }
+
+    /// Appends to `out` the regions of `b` once extra tufts and bridges are gone, regions
+    /// joined only by needless dominoes counting apart, each region reduced again the same way.
+    /// Whether anything changed: a cell dropped or more than one region.
+    pub(super) fn split_into(&self, b: u64, out: &mut Vec<u64>) -> bool {
+        let mut reduced = b;
+        // Both theorems need a tuft; lone cells go below as regions of one cell.
+        while self.tufts(reduced) != 0 {
+            let next = self.without_bridges(self.without_extra_tufts(reduced));
+            if next == reduced {
+                break;
+            }
+            reduced = next;
+        }
+        let needless = self.needless_horizontals(reduced);
+        let mut changed = reduced != b;
+        let mut rest = reduced;
+        while rest != 0 {
+            let part = self.region(rest, rest & rest.wrapping_neg(), needless);
+            rest &= !part;
+            if part.count_ones() == 1 {
+                changed = true;
+            } else if part == reduced {
+                out.push(part);
+            } else if needless == 0 {
+                // A region that no domino joins to the rest keeps every neighbourhood: it is
+                // as reduced as `reduced` was.
+                changed = true;
+                out.push(part);
+            } else {
+                changed = true;
+                self.split_into(part, out);
+            }
+        }
+        changed
+    }
+
+    /// `b` moved up and left until it touches row 0 and column 0.
+    fn to_corner(&self, mut b: u64) -> u64 {
+        if b == 0 {
+            return 0;
+        }
+        while b & self.first_row == 0 {
+            b >>= self.cols;
+        }
+        while b & self.first_col == 0 {
+            b >>= 1;
+        }
+        b
+    }
+
+    /// The normal form of a set of cells: the least of its images under the eight symmetries
+    /// of the plane's grid, each moved to the top-left corner. Cram on a set of cells is a game
+    /// on the grid graph they span, which every symmetry keeps; a transposed image counts where
+    /// it fits the board, so on oblong boards too a region and its transpose share one table
+    /// entry.
+    pub(super) fn normal_form(&self, b: u64) -> u64 {
+        if b == 0 {
+            return 0;
+        }
+        let b = self.to_corner(b);
+        let cols = self.cols;
+        let h = (63 - b.leading_zeros() as usize) / cols + 1;
+        let w = 64
+            - (0..h)
+                .fold(0, |m, i| m | b >> (i * cols) & self.first_row)
+                .leading_zeros();
+        let w = w as usize;
+        let mut best = self.least_flip(b, h, w);
+        // A transpose taller than the board would be larger than `b`: it never wins.
+        if h <= cols && w <= self.rows {
+            // Cell (i, j) goes to (j, i).
+            let mut t = 0u64;
+            for i in 0..h {
+                let mut rest = b >> (i * cols) & self.first_row;
+                while rest != 0 {
+                    t |= 1 << (rest.trailing_zeros() as usize * cols + i);
+                    rest &= rest - 1;
+                }
+            }
+            best = best.min(self.least_flip(t, w, h));
+        }
+        best
+    }
+
+    /// The least of a cornered shape `h` rows high and `w` columns wide and its mirror images
+    /// left-right, top-bottom and both. Reversing the whole word turns the shape a half turn
+    /// within its `h` x C frame, which a shift moves back to the corner; each of the two
+    /// others is then a matter of putting rows in reverse order.
+    fn least_flip(&self, b: u64, h: usize, w: usize) -> u64 {
+        let cols = self.cols;
+        let both = b.reverse_bits() >> (64 - h * cols) >> (cols - w);
+        let (mut lr, mut tb) = (0u64, 0u64);
+        for i in 0..h {
+            let down = (h - 1 - i) * cols;
+            tb |= (b >> (i * cols) & self.first_row) << down;
+            lr |= (both >> (i * cols) & self.first_row) << down;
+        }
+        b.min(lr).min(tb).min(both)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::cram;
+    use super::Cram;
+    use crate::game::Game;
+
+    /// The carry-spreading region fill against one step at a time, on every 3 x 5 board and
+    /// on pseudo-random 8 x 8 boards with needless dominoes at random.
+    #[test]
+    fn regions_spread_as_step_by_step() {
+        let slow = |g: &Cram, b: u64, from: u64, needless: u64| {
+            let across = b & (b >> 1) & !g.last_col & !needless;
+            let mut r = from;
+            loop {
+                let grown =
+                    (r | (r & across) << 1 | (r >> 1 & across) | r << g.cols | r >> g.cols) & b;
+                if grown == r {
+                    return r;
+                }
+                r = grown;
+            }
+        };
+        let g = cram(3, 5);
+        for b in 1..=g.full() {
+            let from = b & b.wrapping_neg();
+            assert_eq!(g.region(b, from, 0), slow(&g, b, from, 0), "{b:#x}");
+        }
+        let g = cram(8, 8);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let b = x | x.rotate_left(23);
+            let needless = x.rotate_left(41) & x.rotate_left(5);
+            let from = b & b.wrapping_neg();
+            assert_eq!(
+                g.region(b, from, needless),
+                slow(&g, b, from, needless),
+                "{b:#x}"
+            );
+        }
+    }
+
+    /// Normal forms against the eight symmetries applied cell by cell, on pseudo-random
+    /// shapes of several boards: the least cornered image that fits the board.
+    #[test]
+    fn normal_forms_by_definition() {
+        for (rows, cols) in [(3, 5), (4, 4), (5, 7), (8, 8), (4, 11), (2, 32)] {
+            let g = cram(rows, cols);
+            let mut x = 0x2545_f491_4f6c_dd1du64;
+            for _ in 0..3000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let b = x & x.rotate_left(9) & g.full();
+                let cells: Vec<(usize, usize)> = (0..rows * cols)
+                    .filter(|&k| b >> k & 1 == 1)
+                    .map(|k| (k / cols, k % cols))
+                    .collect();
+                let mut best = u64::MAX;
+                for turn in 0..8 {
+                    let image: Vec<(i64, i64)> = cells
+                        .iter()
+                        .map(|&(r, c)| {
+                            let (r, c) = (r as i64, c as i64);
+                            let (r, c) = if turn & 4 != 0 { (c, r) } else { (r, c) };
+                            let r = if turn & 1 != 0 { -r } else { r };
+                            let c = if turn & 2 != 0 { -c } else { c };
+                            (r, c)
+                        })
+                        .collect();
+                    let top = image.iter().map(|p| p.0).min().unwrap_or(0);
+                    let left = image.iter().map(|p| p.1).min().unwrap_or(0);
+                    let moved: Vec<(i64, i64)> =
+                        image.iter().map(|&(r, c)| (r - top, c - left)).collect();
+                    if moved
+                        .iter()
+                        .all(|&(r, c)| r < rows as i64 && c < cols as i64)
+                    {
+                        let word = moved
+                            .iter()
+                            .fold(0u64, |m, &(r, c)| m | 1 << (r as usize * cols + c as usize));
+                        best = best.min(word);
+                    }
+                }
+                let mut c = b;
+                g.canonicalize(&mut c);
+                assert_eq!(c, if b == 0 { 0 } else { best }, "{rows}x{cols} {b:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn regions_and_normal_forms() {
+        let g = cram(3, 4);
+        // .#..
+        // .#.#
+        // ##.#
+        let b = g.pack(&[0b1101, 0b0101, 0b0100]);
+        let parts = g.split(&b).unwrap();
+        assert_eq!(parts.len(), 2, "{parts:?}");
+        assert_eq!(
+            parts.iter().fold(0, |x, p| x | p) & b,
+            parts.iter().fold(0, |x, p| x | p)
+        );
+        // A domino anywhere, either way round, has one normal form.
+        let mut forms: Vec<u64> = [
+            g.pack(&[0b11, 0, 0]),
+            g.pack(&[0, 0, 0b1100]),
+            g.pack(&[0b1000, 0b1000, 0]),
+        ]
+        .into_iter()
+        .map(|mut b| {
+            g.canonicalize(&mut b);
+            b
+        })
+        .collect();
+        forms.dedup();
+        assert_eq!(forms, [g.pack(&[0b11, 0, 0])], "transposes count");
+        // An L of four and its transpose share a form; a strip too long to stand on the board
+        // keeps its own.
+        let ell = g.pack(&[0b0001, 0b0111, 0]);
+        let mut t = g.pack(&[0b0011, 0b0001, 0b0001]);
+        g.canonicalize(&mut t);
+        let mut e = ell;
+        g.canonicalize(&mut e);
+        assert_eq!(t, e);
+        let mut strip = g.pack(&[0b1111, 0, 0]);
+        g.canonicalize(&mut strip);
+        assert_eq!(strip, 0b1111);
+        assert_eq!(g.strip_len(g.pack(&[0b0110, 0, 0])), Some(2));
+        assert_eq!(g.strip_len(g.pack(&[0b0010, 0b0010, 0b0010])), Some(3));
+        assert_eq!(g.strip_len(g.pack(&[0b1000, 0b0001, 0])), None);
+    }
+}
