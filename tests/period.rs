@@ -71,6 +71,32 @@ fn unsettled_ranges_say_so() {
     assert!(v["note"].as_str().unwrap().contains("0..100"), "{v}");
 }
 
+/// A time limit ends a run that would go on for hours (three-heap splits make each value
+/// quadratic) with the values so far, undecided: exit 3, as JSON and as text.
+#[test]
+fn time_limits_end_undecided_with_the_values_so_far() {
+    let (code, v) = json(&["period", "hex:0.9", "--timeout", "0.5"]);
+    assert_eq!(code, Some(3), "{v}");
+    assert_eq!((&v["status"], &v["timed_out"]), (&"unsettled".into(), &true.into()));
+    assert!(v["computed"].as_u64().unwrap() > 256, "{v}");
+    assert!(v["note"].as_str().unwrap().contains("time limit"), "{v}");
+    let out = grundy()
+        .args(["period", "hex:0.9", "--timeout", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("the time limit passed with heaps 0..0 valued"), "{text}");
+    // A limit the proof comes within changes nothing.
+    let (code, v) = json(&["period", "octal:0.77", "--timeout", "600"]);
+    assert_eq!((code, &v["period"], &v["timed_out"]), (Some(0), &12.into(), &false.into()));
+    let out = grundy()
+        .args(["period", "octal:0.77", "--timeout", "soon"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
 /// All-but sets grow arithmetically, and a repeated state proves it: taking 2 or more has
 /// G(n) = floor(n / 2); all-but {1, 4, 5, 9} has period 8 and saltus 2 (values checked here
 /// from the definition, independently of the proof).

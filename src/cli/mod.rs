@@ -125,6 +125,16 @@ struct SearchArgs {
     mem_limit: Option<f64>,
 }
 
+/// A time limit: a finite number of seconds, 0 or more.
+pub(crate) fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..1e9).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "expected a number of seconds from 0 to 10^9, got `{s}`"
+        )),
+    }
+}
+
 fn parse_engine(s: &str) -> Result<Engine, String> {
     s.parse()
 }

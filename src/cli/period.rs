@@ -1,16 +1,18 @@
 //! `grundy period GAME`: a heap game's nim sequence, and its period with the finite check that
 //! proves it, stated as a theorem (text, LaTeX or JSON).
 
+use std::time::{Duration, Instant};
+
 use clap::Args;
 
 use super::output::Out;
 use super::progress::Bar;
-use super::Status;
+use super::{parse_seconds, Status};
 use crate::error::Error;
 use crate::game::spec;
 use crate::game::Nimber;
 use crate::period::contraction::contractions;
-use crate::period::{analyse, Analysis, Criterion, Period};
+use crate::period::{analyse_until, Analysis, Criterion, Period};
 
 #[derive(Args, Debug)]
 pub struct PeriodArgs {
@@ -26,6 +28,10 @@ pub struct PeriodArgs {
     /// (each proved periodic, and equal to the set's below max(n0) + lcm(p)).
     #[arg(long)]
     contractions: bool,
+    /// Stop valuing heaps after this many seconds (exit 3 with the values so far, unless they
+    /// already prove a period).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    timeout: Option<f64>,
     /// Print the theorem and its proof as LaTeX.
     #[arg(long, conflicts_with_all = ["json", "contractions"])]
     latex: bool,
@@ -57,7 +63,16 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     } else {
         None
     };
-    let a = analyse(game.rule(), args.max_heap, &Bar::new(!args.json));
+    let deadline = args
+        .timeout
+        .map(|s| Instant::now() + Duration::from_secs_f64(s));
+    let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
+    let a = analyse_until(
+        game.rule(),
+        args.max_heap,
+        &Bar::new(!args.json),
+        &past_deadline,
+    );
     let name = game.rule().name();
     let mut out = Out::new();
     if args.json {
@@ -133,9 +148,20 @@ fn json(name: &str, a: &Analysis) -> serde_json::Value {
         "rarity": a.rarity,
     });
     if a.proved.is_none() {
-        obj["note"] = format!("heaps 0..{} do not settle a period", a.values.len() - 1).into();
+        obj["note"] = unsettled(a).into();
     }
+    obj["timed_out"] = a.stopped.into();
     obj
+}
+
+/// Why nothing is proved: the heaps valued, and whether the time limit cut them short.
+fn unsettled(a: &Analysis) -> String {
+    let upto = a.values.len() - 1;
+    if a.stopped {
+        format!("the time limit passed with heaps 0..{upto} valued, which do not settle a period")
+    } else {
+        format!("heaps 0..{upto} do not settle a period")
+    }
 }
 
 fn listed(values: &[u32]) -> String {
@@ -167,10 +193,7 @@ fn text(name: &str, a: &Analysis) -> String {
         }
         None => {
             s += &format!("game:       {name}\n");
-            s += &format!(
-                "status:     unsettled: heaps 0..{} do not settle a period\n",
-                a.values.len() - 1
-            );
+            s += &format!("status:     unsettled: {}\n", unsettled(a));
             if let Some(why) = a.no_criterion {
                 s += &format!("why:        {why}\n");
             }
@@ -254,10 +277,7 @@ fn proof(name: &str, p: &Period) -> String {
 fn latex(name: &str, a: &Analysis) -> String {
     let tt = |s: &str| format!("\\texttt{{{}}}", s.replace('_', "\\_"));
     let Some(p) = &a.proved else {
-        return format!(
-            "% {name}: heaps 0..{} do not settle a period; nothing to state.\n",
-            a.values.len() - 1
-        );
+        return format!("% {name}: {}; nothing to state.\n", unsettled(a));
     };
     let (n0, per) = (p.preperiod, p.period);
     let relation = relation(per, p.saltus);

@@ -10,7 +10,7 @@ use super::interrupt;
 use super::output::Out;
 use super::progress::{Bar, Live};
 use super::report::Report;
-use super::Status;
+use super::{parse_seconds, Status};
 use crate::error::Error;
 use crate::files::{self, OutputFile};
 use crate::game::spec;
@@ -196,16 +196,6 @@ pub struct SynthArgs {
     /// second) nor the bars of tabulation and cross-checking.
     #[arg(long)]
     quiet: bool,
-}
-
-/// A time limit: a finite number of seconds, 0 or more.
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.0..1e9).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "expected a number of seconds from 0 to 10^9, got `{s}`"
-        )),
-    }
 }
 
 /// Which examples an exported instance holds.

@@ -85,7 +85,7 @@ fn values_to(a: &Proved, n: usize) -> std::borrow::Cow<'_, [Nimber]> {
         return a.values[..n].into();
     }
     let mut values = a.values.clone();
-    a.rule.extend(&mut values, n - 1);
+    a.rule.extend(&mut values, n - 1, &crate::game::heap::never);
     values.into()
 }
 

@@ -23,7 +23,7 @@ pub mod state;
 pub mod survey;
 
 use crate::game::heap::sparse::{rarity, Rarity};
-use crate::game::heap::{HeapRule, MoveBounds};
+use crate::game::heap::{nim_sequence, HeapRule, MoveBounds};
 use crate::game::Nimber;
 use crate::progress::Progress;
 
@@ -222,6 +222,9 @@ pub struct Analysis {
     pub no_criterion: Option<&'static str>,
     /// For rules valued by the rare/common technique: the rare heaps among those valued.
     pub rarity: Option<Rarity>,
+    /// Whether the run was stopped (a time limit) before the values settled anything or
+    /// reached the largest heap asked for.
+    pub stopped: bool,
 }
 
 /// Heaps the first round values; each further round doubles it.
@@ -232,15 +235,29 @@ const FIRST_ROUND: usize = 256;
 /// until a period is proved (or, for rules no finite check applies to, to `max_heap`).
 /// `progress` hears of the heaps valued.
 pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) -> Analysis {
+    analyse_until(rule, max_heap, progress, &crate::game::heap::never)
+}
+
+/// [`analyse`], stopped early when `stop` (asked before each heap is valued) says so: the
+/// values computed by then are examined as a last round, and [`Analysis::stopped`] is set
+/// unless they prove a period.
+pub fn analyse_until(
+    rule: &dyn HeapRule,
+    max_heap: usize,
+    progress: &dyn Progress,
+    stop: &dyn Fn() -> bool,
+) -> Analysis {
     let criterion = rule.bounds().map(Criterion::of);
     let open_tail = rule.open_tail();
-    let mut values: Vec<Nimber> = Vec::new();
+    // G(0) whatever the time limit, so that every answer has values to state.
+    let mut values: Vec<Nimber> = nim_sequence(rule, 0);
     let mut upto = FIRST_ROUND.min(max_heap);
     progress.start("heaps valued", max_heap as u64 + 1);
-    loop {
+    let stopped = loop {
         let before = values.len();
-        rule.extend(&mut values, upto);
+        rule.extend(&mut values, upto, stop);
         progress.advance((values.len() - before) as u64);
+        let stopped = values.len() <= upto;
         let mut hint = None;
         let proved = if let Some(c) = criterion {
             let (proved, wanted) = examine(&values, c);
@@ -257,10 +274,11 @@ pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) ->
                 proved: Some(proved),
                 observed: None,
                 no_criterion: None,
+                stopped: false,
             };
         }
-        if upto >= max_heap {
-            break;
+        if stopped || upto >= max_heap {
+            break stopped;
         }
         // Twice as far, or just far enough for a candidate period's check when that is less.
         let next = match hint {
@@ -268,7 +286,7 @@ pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) ->
             _ => 2 * upto,
         };
         upto = next.min(max_heap);
-    }
+    };
     progress.finish();
     Analysis {
         rarity: rule.sparse().then(|| rarity(&values)),
@@ -279,6 +297,7 @@ pub fn analyse(rule: &dyn HeapRule, max_heap: usize, progress: &dyn Progress) ->
             "no finite check is known to prove a period of this rule (a move may take \
              unboundedly many tokens and split heaps, or the rule is not take-and-break)",
         ),
+        stopped,
     }
 }
 
@@ -443,5 +462,35 @@ mod tests {
         assert!(matches!(p.criterion, Criterion::RepeatedState { .. }));
         let g = analyse(&GrundysGame, 2000, &Silent);
         assert!(g.proved.is_none() && g.no_criterion.is_some());
+    }
+
+    /// A stop cuts the run short with the values so far, which are right as far as they go,
+    /// and says so; a stop that comes after the proof changes nothing.
+    #[test]
+    fn stops_keep_the_values_so_far() {
+        use std::cell::Cell;
+        let after = |n: usize| {
+            let asked = Cell::new(0);
+            move || {
+                asked.set(asked.get() + 1);
+                asked.get() > n
+            }
+        };
+        for rule in [
+            Box::new(TakeBreak::octal("", "0.77").unwrap()) as Box<dyn HeapRule>,
+            Box::new(TakeBreak::hex("", "0.9").unwrap()),
+            Box::new(GrundysGame),
+        ] {
+            let a = analyse_until(rule.as_ref(), 1 << 12, &Silent, &after(100));
+            assert!(a.stopped && a.proved.is_none(), "{rule:?}");
+            assert_eq!(a.values, nim_sequence(rule.as_ref(), a.values.len() - 1));
+            assert!((50..=101).contains(&a.values.len()), "{}", a.values.len());
+        }
+        let kayles = TakeBreak::octal("", "0.77").unwrap();
+        let a = analyse_until(&kayles, 1 << 12, &Silent, &after(1 << 20));
+        assert!(!a.stopped);
+        assert_eq!(a.proved.map(|p| (p.preperiod, p.period)), Some((71, 12)));
+        let never = analyse_until(&kayles, 100, &Silent, &after(0));
+        assert_eq!((never.values.len(), never.stopped), (1, true));
     }
 }

@@ -26,8 +26,8 @@ impl HeapRule for GrundysGame {
         }
     }
 
-    fn extend(&self, values: &mut Vec<Nimber>, n: usize) {
-        super::sparse::extend(self, values, n);
+    fn extend(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
+        super::sparse::extend(self, values, n, stop);
     }
 
     fn sparse(&self) -> bool {

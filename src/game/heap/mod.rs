@@ -39,10 +39,12 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
         });
     }
 
-    /// Extends `values` (G(0), ... as far as computed) up to G(n). The default values each
-    /// heap by [`HeapRule::option_values`]; a rule may know a faster way.
-    fn extend(&self, values: &mut Vec<Nimber>, n: usize) {
-        by_definition(self, values, n);
+    /// Extends `values` (G(0), ... as far as computed) up to G(n), or less when `stop` (asked
+    /// before each heap) says to stop: a time limit ends a long run with the values so far.
+    /// The default values each heap by [`HeapRule::option_values`]; a rule may know a faster
+    /// way.
+    fn extend(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
+        by_definition(self, values, n, stop);
     }
 
     /// Whether [`HeapRule::extend`] uses the rare/common technique ([`sparse`]), so that the
@@ -93,13 +95,23 @@ pub struct MoveBounds {
 /// G(0), ..., G(n) of a rule, computed the rule's fastest way ([`HeapRule::extend`]).
 pub fn nim_sequence(rule: &dyn HeapRule, n: usize) -> Vec<Nimber> {
     let mut values = Vec::with_capacity(n + 1);
-    rule.extend(&mut values, n);
+    rule.extend(&mut values, n, &never);
     values
 }
 
-/// Extends `values` up to G(n), each heap the mex of its options.
-pub fn by_definition<R: HeapRule + ?Sized>(rule: &R, values: &mut Vec<Nimber>, n: usize) {
-    while values.len() <= n {
+/// The `stop` of a run that goes to the end: [`HeapRule::extend`] without a time limit.
+pub fn never() -> bool {
+    false
+}
+
+/// Extends `values` up to G(n), each heap the mex of its options (less when `stop` says so).
+pub fn by_definition<R: HeapRule + ?Sized>(
+    rule: &R,
+    values: &mut Vec<Nimber>,
+    n: usize,
+    stop: &dyn Fn() -> bool,
+) {
+    while values.len() <= n && !stop() {
         let mut seen = NimSet::new();
         rule.option_values(values.len(), values, &mut seen);
         values.push(seen.mex());
@@ -137,7 +149,7 @@ impl HeapGame {
             return v;
         }
         let mut seq = self.sequence.write().expect("no panic holds it");
-        self.rule.extend(&mut seq, n);
+        self.rule.extend(&mut seq, n, &never);
         seq[n]
     }
 

@@ -35,9 +35,15 @@ pub(super) trait Splits {
     fn unequal(&self) -> bool;
 }
 
-/// Extends `values` to G(0..=n) for a rule whose moves split into at most two heaps.
-pub(super) fn extend<R: Splits + super::HeapRule>(rule: &R, values: &mut Vec<Nimber>, n: usize) {
-    extend_reading(rule, values, n, true);
+/// Extends `values` to G(0..=n) for a rule whose moves split into at most two heaps (less
+/// when `stop` says so).
+pub(super) fn extend<R: Splits + super::HeapRule>(
+    rule: &R,
+    values: &mut Vec<Nimber>,
+    n: usize,
+    stop: &dyn Fn() -> bool,
+) {
+    extend_reading(rule, values, n, true, stop);
 }
 
 /// `extend`, reading a 16-bit copy of the values while every value fits when `narrow` (half
@@ -47,9 +53,10 @@ fn extend_reading<R: Splits + super::HeapRule>(
     values: &mut Vec<Nimber>,
     n: usize,
     narrow: bool,
+    stop: &dyn Fn() -> bool,
 ) {
-    super::by_definition(rule, values, n.min(PREFIX));
-    if values.len() > n {
+    super::by_definition(rule, values, n.min(PREFIX), stop);
+    if values.len() > n || values.len() <= n.min(PREFIX) {
         return;
     }
     let unequal = rule.unequal();
@@ -59,7 +66,7 @@ fn extend_reading<R: Splits + super::HeapRule>(
     };
     let mut sieve = Sieve::new(values);
     let (mut splits, mut plain) = (Vec::new(), NimSet::new());
-    while values.len() <= n {
+    while values.len() <= n && !stop() {
         let h = values.len();
         sieve.rechoose_if_crowded(values);
         plain.clear();
@@ -303,11 +310,11 @@ fn best_mask(values: &[Nimber]) -> Nimber {
 mod tests {
     use super::*;
 
-    use crate::game::heap::{GrundysGame, TakeBreak};
+    use crate::game::heap::{never, GrundysGame, TakeBreak};
 
     fn naive(rule: &TakeBreak, n: usize) -> Vec<Nimber> {
         let mut values = Vec::new();
-        crate::game::heap::by_definition(rule, &mut values, n);
+        crate::game::heap::by_definition(rule, &mut values, n, &never);
         values
     }
 
@@ -320,13 +327,13 @@ mod tests {
         ] {
             let rule = TakeBreak::octal("", code).unwrap();
             let mut fast = Vec::new();
-            extend(&rule, &mut fast, 6000);
+            extend(&rule, &mut fast, 6000, &never);
             assert_eq!(fast, naive(&rule, 6000), "0.{code}");
         }
         let mut fast = Vec::new();
-        extend(&GrundysGame, &mut fast, 6000);
+        extend(&GrundysGame, &mut fast, 6000, &never);
         let mut slow = Vec::new();
-        crate::game::heap::by_definition(&GrundysGame, &mut slow, 6000);
+        crate::game::heap::by_definition(&GrundysGame, &mut slow, 6000, &never);
         assert_eq!(fast, slow, "Grundy's game");
     }
 
@@ -335,12 +342,12 @@ mod tests {
     fn wide_values_read_the_same() {
         let rule = TakeBreak::octal("", "0.354").unwrap();
         let (mut narrow, mut wide) = (Vec::new(), Vec::new());
-        extend_reading(&rule, &mut narrow, 8000, true);
-        extend_reading(&rule, &mut wide, 8000, false);
+        extend_reading(&rule, &mut narrow, 8000, true, &never);
+        extend_reading(&rule, &mut wide, 8000, false, &never);
         assert_eq!(narrow, wide);
         let (mut narrow, mut wide) = (Vec::new(), Vec::new());
-        extend_reading(&GrundysGame, &mut narrow, 8000, true);
-        extend_reading(&GrundysGame, &mut wide, 8000, false);
+        extend_reading(&GrundysGame, &mut narrow, 8000, true, &never);
+        extend_reading(&GrundysGame, &mut wide, 8000, false, &never);
         assert_eq!(narrow, wide);
     }
 
@@ -349,10 +356,10 @@ mod tests {
     fn rounds_extend_the_same_sequence() {
         let rule = TakeBreak::octal("", "0.16").unwrap();
         let mut once = Vec::new();
-        extend(&rule, &mut once, 5000);
+        extend(&rule, &mut once, 5000, &never);
         let mut rounds = Vec::new();
         for n in [100, 2500, 3000, 5000] {
-            extend(&rule, &mut rounds, n);
+            extend(&rule, &mut rounds, n, &never);
         }
         assert_eq!(once, rounds);
     }

@@ -259,11 +259,11 @@ impl HeapRule for TakeBreak {
         }
     }
 
-    fn extend(&self, values: &mut Vec<Nimber>, n: usize) {
+    fn extend(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
         if self.sparse() {
-            super::sparse::extend(self, values, n);
+            super::sparse::extend(self, values, n, stop);
         } else {
-            super::by_definition(self, values, n);
+            super::by_definition(self, values, n, stop);
         }
     }
 
