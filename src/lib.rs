@@ -10,6 +10,7 @@ pub mod files;
 pub mod game;
 pub mod memory;
 pub mod period;
+pub mod play;
 pub mod progress;
 pub mod sg;
 pub mod synth;

@@ -77,7 +77,10 @@ fn unsettled_ranges_say_so() {
 fn time_limits_end_undecided_with_the_values_so_far() {
     let (code, v) = json(&["period", "hex:0.9", "--timeout", "0.5"]);
     assert_eq!(code, Some(3), "{v}");
-    assert_eq!((&v["status"], &v["timed_out"]), (&"unsettled".into(), &true.into()));
+    assert_eq!(
+        (&v["status"], &v["timed_out"]),
+        (&"unsettled".into(), &true.into())
+    );
     assert!(v["computed"].as_u64().unwrap() > 256, "{v}");
     assert!(v["note"].as_str().unwrap().contains("time limit"), "{v}");
     let out = grundy()
@@ -86,10 +89,16 @@ fn time_limits_end_undecided_with_the_values_so_far() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("the time limit passed with heaps 0..0 valued"), "{text}");
+    assert!(
+        text.contains("the time limit passed with heaps 0..0 valued"),
+        "{text}"
+    );
     // A limit the proof comes within changes nothing.
     let (code, v) = json(&["period", "octal:0.77", "--timeout", "600"]);
-    assert_eq!((code, &v["period"], &v["timed_out"]), (Some(0), &12.into(), &false.into()));
+    assert_eq!(
+        (code, &v["period"], &v["timed_out"]),
+        (Some(0), &12.into(), &false.into())
+    );
     let out = grundy()
         .args(["period", "octal:0.77", "--timeout", "soon"])
         .output()

@@ -1,11 +1,13 @@
 //! The `grundy` command line: argument parsing and dispatch; each subcommand has its own module.
 
+mod best_move;
 mod decode;
 mod games;
 mod info;
 pub(crate) mod interrupt;
 mod output;
 mod period;
+mod play;
 mod progress;
 mod report;
 mod sg;
@@ -66,6 +68,11 @@ enum Command {
     Period(period::PeriodArgs),
     /// The period of every game of a family, one JSON line each, resumable, with a report.
     Survey(survey::SurveyArgs),
+    /// Play a game against the optimal agent (moves from standard input), or agents against
+    /// each other.
+    Play(play::PlayArgs),
+    /// A winning move from a position and where it leads, or that none wins.
+    BestMove(best_move::BestMoveArgs),
 }
 
 impl Command {
@@ -81,6 +88,8 @@ impl Command {
             Command::Decode(a) => a.json,
             Command::Period(a) => a.json,
             Command::Survey(a) => a.json,
+            Command::Play(a) => a.json,
+            Command::BestMove(a) => a.json,
         }
     }
 }
@@ -211,6 +220,8 @@ pub fn main() -> i32 {
         Command::Decode(args) => decode::run(args),
         Command::Period(args) => period::run(args),
         Command::Survey(args) => survey::run(args),
+        Command::Play(args) => play::run(args),
+        Command::BestMove(args) => best_move::run(args),
     };
     match result {
         Ok(Status::Answered) => 0,

@@ -95,6 +95,31 @@ pub trait AnyGame: Send + Sync {
             .join(",")
     }
 
+    /// A position as shown to a player: [`AnyGame::format_position`] by default, a board game
+    /// draws its board over several lines.
+    fn draw_position(&self, p: &[u32]) -> String {
+        self.format_position(p)
+    }
+
+    /// The move from `p` to its successor `q` in words, for players: by default the counts
+    /// that changed (`vertex 1: 3 -> 1`), and the counts a split added.
+    fn describe_move(&self, p: &[u32], q: &[u32]) -> String {
+        let (one, _) = self.coordinate();
+        let mut parts: Vec<String> = p
+            .iter()
+            .zip(q)
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .map(|(i, (a, b))| format!("{one} {i}: {a} -> {b}"))
+            .collect();
+        if q.len() > p.len() {
+            let added: Vec<String> = q[p.len()..].iter().map(|x| x.to_string()).collect();
+            let plural = if added.len() > 1 { "s" } else { "" };
+            parts.push(format!("new {one}{plural}: {}", added.join(", ")));
+        }
+        parts.join(", ")
+    }
+
     /// The permutations of the counts that keep every value: `--orbits` and canonical forms.
     fn symmetry(&self) -> &Symmetry;
 

@@ -187,6 +187,32 @@ impl AnyGame for Chomp {
         Some(std::iter::repeat_n(self.rows as u32, self.cols).collect())
     }
 
+    /// The board from its top row down: `o` a cell left, `x` the poisoned cell, `.` eaten.
+    fn draw_position(&self, p: &[u32]) -> String {
+        (0..self.rows as u32)
+            .rev()
+            .map(|r| {
+                p.iter()
+                    .enumerate()
+                    .map(|(c, &h)| match (r, c) {
+                        (0, 0) => 'x',
+                        _ if h > r => 'o',
+                        _ => '.',
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The cell eaten, as (row, column) from the poisoned corner, from 0.
+    fn describe_move(&self, p: &[u32], q: &[u32]) -> String {
+        match p.iter().zip(q).position(|(a, b)| a != b) {
+            Some(c) => format!("eat ({},{c}) and every cell above and right of it", q[c]),
+            None => "no change".into(),
+        }
+    }
+
     fn symmetry(&self) -> &Symmetry {
         &self.identity
     }

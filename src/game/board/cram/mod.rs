@@ -297,6 +297,25 @@ impl AnyGame for Cram {
         )
     }
 
+    fn draw_position(&self, p: &[u32]) -> String {
+        self.format_position(p).replace('/', "\n")
+    }
+
+    /// The cells the domino covers, as (row, column) from the top left, from 0.
+    fn describe_move(&self, p: &[u32], q: &[u32]) -> String {
+        let cells: Vec<String> = p
+            .iter()
+            .zip(q)
+            .enumerate()
+            .flat_map(|(r, (&a, &b))| {
+                (0..self.cols)
+                    .filter(move |c| (a ^ b) >> c & 1 == 1)
+                    .map(move |c| format!("({r},{c})"))
+            })
+            .collect();
+        format!("domino on {}", cells.join(" and "))
+    }
+
     fn symmetry(&self) -> &Symmetry {
         &self.identity
     }

@@ -1,0 +1,87 @@
+//! `grundy best-move GAME POSITION`: a winning move and the position it leads to, or that
+//! none wins, for scripts.
+
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::output::Out;
+use super::progress::Bar;
+use super::{SearchArgs, Status};
+use crate::error::Error;
+use crate::game::spec::{self, Heaps};
+use crate::sg::any::parse_counts;
+use crate::sg::solve::solve;
+use crate::sg::table::TableOptions;
+
+#[derive(Args, Debug)]
+pub struct BestMoveArgs {
+    /// Game spec, e.g. subtraction:1,2,3, path:3, cram:3x4, chomp:4x5.
+    game: String,
+    /// The position to move from (default: a board game's full board).
+    #[arg(num_args = 0.., allow_negative_numbers = true)]
+    position: Vec<String>,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object: `position` is the position the move leads to (null when no
+    /// move wins), `from` the position moved from.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &BestMoveArgs) -> Result<Status, Error> {
+    let heaps = Heaps {
+        given: None,
+        typed: parse_counts(&args.position).ok().map(|c| c.len()),
+    };
+    let game = spec::parse(&args.game, heaps)?;
+    let p = match (args.position.is_empty(), game.start()) {
+        (true, Some(start)) => start,
+        (true, None) => {
+            return Err(Error::Usage(format!(
+                "{} needs a position, e.g. `grundy best-move {} 3,0,3`",
+                args.game, args.game
+            )))
+        }
+        (false, _) => game.read_position(&args.position)?,
+    };
+    let opts = TableOptions {
+        threads: args.search.threads(),
+        memory_limit: args.search.memory_limit()?,
+        progress: Arc::new(Bar::new(!args.json)),
+    };
+    let s = solve(
+        game.as_ref(),
+        &p,
+        args.search.engine,
+        args.search.config(),
+        &opts,
+        true,
+    )?;
+    let wins = s.winning_moves.unwrap_or_default();
+    let best = wins.first();
+    let mut out = Out::new();
+    if args.json {
+        out.json(&serde_json::json!({
+            "game": game.name(),
+            "from": p.to_vec(),
+            "from_text": game.format_position(&p),
+            "nimber": s.nimber,
+            "move": best.map(|q| game.describe_move(&p, q)),
+            "position": best.map(|q| q.to_vec()),
+            "position_text": best.map(|q| game.format_position(q)),
+            "winning_moves": wins.len(),
+        }))?;
+        return Ok(Status::Answered);
+    }
+    match best {
+        Some(q) => {
+            out.line(format_args!("move: {}", game.describe_move(&p, q)))?;
+            out.line(format_args!("position: {}", game.format_position(q)))?;
+        }
+        None => out.line(format_args!(
+            "none wins: the nimber is 0 (no move, or every move leaves the opponent a win)"
+        ))?,
+    }
+    Ok(Status::Answered)
+}
