@@ -220,9 +220,14 @@ impl Drop for OutputFile {
 
 /// Writes `text` to `path` as an [`OutputFile`].
 pub fn write(path: &Path, text: &str) -> Result<(), Error> {
+    write_bytes(path, text.as_bytes())
+}
+
+/// Writes `bytes` to `path` as an [`OutputFile`].
+pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let mut f = OutputFile::create(path)?;
     f.writer()
-        .write_all(text.as_bytes())
+        .write_all(bytes)
         .map_err(|e| Error::io(path, e))?;
     f.commit()
 }

@@ -11,6 +11,7 @@ pub mod game;
 pub mod memory;
 pub mod period;
 pub mod play;
+pub mod plot;
 pub mod progress;
 pub mod sg;
 pub mod synth;

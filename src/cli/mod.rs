@@ -8,6 +8,7 @@ pub(crate) mod interrupt;
 mod output;
 mod period;
 mod play;
+mod plot;
 mod progress;
 mod report;
 mod sg;
@@ -73,6 +74,8 @@ enum Command {
     Play(play::PlayArgs),
     /// A winning move from a position and where it leads, or that none wins.
     BestMove(best_move::BestMoveArgs),
+    /// A picture: SG values on a 2-D slice of positions, or a heap game's nim sequence.
+    Plot(plot::PlotArgs),
 }
 
 impl Command {
@@ -90,6 +93,7 @@ impl Command {
             Command::Survey(a) => a.json,
             Command::Play(a) => a.json,
             Command::BestMove(a) => a.json,
+            Command::Plot(a) => a.json,
         }
     }
 }
@@ -222,6 +226,7 @@ pub fn main() -> i32 {
         Command::Survey(args) => survey::run(args),
         Command::Play(args) => play::run(args),
         Command::BestMove(args) => best_move::run(args),
+        Command::Plot(args) => plot::run(args),
     };
     match result {
         Ok(Status::Answered) => 0,

@@ -1,0 +1,234 @@
+//! `grundy plot GAME --max D --out fig.png`: a heatmap of SG values on a 2-D slice of
+//! positions, or for a heap game without `--heaps` its nim sequence with the period marked.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use super::output::Out;
+use super::{SearchArgs, Status};
+use crate::error::Error;
+use crate::game::hypergraph::Stones;
+use crate::game::spec::{self, Heaps};
+use crate::game::Nimber;
+use crate::period::analyse_until;
+use crate::play::Oracle;
+use crate::plot::{check_path, Heatmap, SequenceChart};
+use crate::progress::Silent;
+use crate::sg::table::TableOptions;
+use crate::sg::with_deep_stack;
+
+/// The largest side of a heatmap: past it, cells are under a pixel.
+const MAX_SIDE: u32 = 400;
+
+/// The longest nim sequence drawn.
+const MAX_SEQUENCE: u32 = 100_000;
+
+/// How long the period of a drawn sequence is looked for.
+const PERIOD_SECONDS: u64 = 10;
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    /// Game spec, e.g. path:3, circular:5,2, subtraction:1,3,4 (a heap game without --heaps
+    /// draws its nim sequence).
+    game: String,
+    /// The largest count on each axis (the heap for a nim sequence).
+    #[arg(long, value_name = "D")]
+    max: u32,
+    /// The two coordinates on the axes, horizontal first.
+    #[arg(long, value_name = "I,J", value_delimiter = ',', default_values_t = [0, 1])]
+    axes: Vec<usize>,
+    /// Counts held fixed off the axes, e.g. `--fix 1=1 --fix 3=2` (others are 0).
+    #[arg(long, value_name = "K=V", value_parser = parse_fix)]
+    fix: Vec<(usize, u32)>,
+    /// Heaps of a heap game's sum to plot a slice of, instead of its nim sequence.
+    #[arg(long, value_name = "N")]
+    heaps: Option<usize>,
+    /// The picture: .png or .svg.
+    #[arg(long, value_name = "PATH")]
+    out: PathBuf,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object (what was drawn) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_fix(s: &str) -> Result<(usize, u32), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected K=V (a coordinate and its count), got `{s}`"))?;
+    match (k.trim().parse(), v.trim().parse()) {
+        (Ok(k), Ok(v)) => Ok((k, v)),
+        _ => Err(format!("expected K=V with whole numbers, got `{s}`")),
+    }
+}
+
+pub fn run(args: &PlotArgs) -> Result<Status, Error> {
+    check_path(&args.out)?;
+    let sequence = args.heaps.is_none() && spec::parse_heap(&args.game).is_ok();
+    if sequence {
+        return nim_sequence(args);
+    }
+    let heaps = Heaps {
+        given: args.heaps,
+        typed: None,
+    };
+    let game = spec::parse(&args.game, heaps)?;
+    let n = game.variables();
+    let (x, y) = match args.axes[..] {
+        [x, y] if x != y && x < n && y < n => (x, y),
+        _ => {
+            return Err(Error::Usage(format!(
+                "--axes needs two different coordinates below {n}, got {:?}",
+                args.axes
+            )))
+        }
+    };
+    if args.max == 0 || args.max >= MAX_SIDE {
+        return Err(Error::Usage(format!(
+            "--max must be from 1 to {}, got {}",
+            MAX_SIDE - 1,
+            args.max
+        )));
+    }
+    let mut base = vec![0u64; n];
+    for &(k, v) in &args.fix {
+        if k >= n || k == x || k == y {
+            return Err(Error::Usage(format!(
+                "--fix {k}={v}: the coordinate must be below {n} and off the axes"
+            )));
+        }
+        base[k] = v as u64;
+    }
+    let mut corner = base.clone();
+    corner[x] = args.max as u64;
+    corner[y] = args.max as u64;
+    let corner: Stones = corner.iter().map(|&c| c as u32).collect();
+    let opts = TableOptions {
+        threads: args.search.threads(),
+        memory_limit: args.search.memory_limit()?,
+        ..TableOptions::default()
+    };
+    let (cfg, engine) = (args.search.config(), args.search.engine);
+    let side = args.max as usize + 1;
+    let values: Vec<Vec<Option<Nimber>>> = with_deep_stack(|| {
+        let mut oracle = Oracle::new(game.as_ref(), &corner, engine, cfg, &opts)?;
+        let rows = (0..side).map(|j| {
+            (0..side)
+                .map(|i| {
+                    let mut p = base.clone();
+                    p[x] = i as u64;
+                    p[y] = j as u64;
+                    let p = game.position(&p).ok()?;
+                    Some(oracle.nimber(&p))
+                })
+                .collect()
+        });
+        Ok::<_, Error>(rows.collect())
+    })?;
+    let valued = values.iter().flatten().flatten().count();
+    if valued == 0 {
+        return Err(Error::Usage(format!(
+            "no position of the slice is a position of {}",
+            game.name()
+        )));
+    }
+    let zeros = values.iter().flatten().filter(|v| **v == Some(0)).count();
+    let (one, _) = game.coordinate();
+    let off_axes: Vec<usize> = (0..n).filter(|&k| k != x && k != y).collect();
+    let mut fixed: Vec<String> = off_axes
+        .iter()
+        .filter(|&&k| base[k] != 0 || off_axes.len() <= 3)
+        .map(|&k| format!("x{k}={}", base[k]))
+        .collect();
+    if off_axes.len() > 3 && off_axes.iter().any(|&k| base[k] == 0) {
+        fixed.push(
+            if fixed.is_empty() {
+                "others 0"
+            } else {
+                "the rest 0"
+            }
+            .into(),
+        );
+    }
+    let fixed = match fixed.is_empty() {
+        true => String::new(),
+        false => format!(" at {}", fixed.join(", ")),
+    };
+    let map = Heatmap {
+        title: match zeros {
+            0 => format!("{}: SG values{fixed} (no zero positions)", game.name()),
+            z => format!("{}: SG values{fixed} ({z} zeros, dotted)", game.name()),
+        },
+        x_label: format!("x{x}: {one} {x}"),
+        y_label: format!("x{y}: {one} {y}"),
+        values,
+    };
+    map.draw(&args.out)?;
+    let top = map.values.iter().flatten().flatten().max().copied();
+    let mut out = Out::new();
+    if args.json {
+        out.json(&serde_json::json!({
+            "game": game.name(), "out": args.out, "kind": "heatmap", "axes": [x, y],
+            "positions": valued, "zeros": zeros, "largest_value": top,
+        }))?;
+    } else {
+        out.line(format_args!(
+            "{}: {valued} positions ({zeros} zero), values up to {}, drawn",
+            args.out.display(),
+            top.unwrap_or(0)
+        ))?;
+    }
+    Ok(Status::Answered)
+}
+
+/// A heap game's nim sequence up to `--max`, with the period proved (or observed) within
+/// [`PERIOD_SECONDS`].
+fn nim_sequence(args: &PlotArgs) -> Result<Status, Error> {
+    let game = spec::parse_heap(&args.game)?;
+    if args.max == 0 || args.max > MAX_SEQUENCE {
+        return Err(Error::Usage(format!(
+            "--max must be from 1 to {MAX_SEQUENCE} for a nim sequence, got {}",
+            args.max
+        )));
+    }
+    let rule = game.rule();
+    let values = crate::game::heap::nim_sequence(rule, args.max as usize);
+    let deadline = Instant::now() + Duration::from_secs(PERIOD_SECONDS);
+    let a = analyse_until(rule, spec::MAX_HEAP, &Silent, &|| {
+        Instant::now() >= deadline
+    });
+    let period = match (&a.proved, &a.observed) {
+        (Some(p), _) => Some((p.preperiod, p.period, true)),
+        (None, Some(o)) => Some((o.preperiod, o.period, false)),
+        _ => None,
+    };
+    let note = match period {
+        Some((n0, p, true)) => format!("preperiod {n0}, period {p}, proved"),
+        Some((n0, p, false)) => format!("preperiod {n0}, period {p}, observed, not proved"),
+        None => "no period found".to_string(),
+    };
+    let chart = SequenceChart {
+        title: format!("{}: nim sequence ({note})", rule.name()),
+        values,
+        period,
+    };
+    chart.draw(&args.out)?;
+    let mut out = Out::new();
+    if args.json {
+        out.json(&serde_json::json!({
+            "game": rule.name(), "out": args.out, "kind": "sequence", "heaps": args.max + 1,
+            "preperiod": period.map(|p| p.0), "period": period.map(|p| p.1),
+            "proved": period.map(|p| p.2),
+        }))?;
+    } else {
+        out.line(format_args!(
+            "{}: G(0..={}) drawn; {note}",
+            args.out.display(),
+            args.max
+        ))?;
+    }
+    Ok(Status::Answered)
+}
