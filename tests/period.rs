@@ -194,3 +194,41 @@ fn contractions_of_subtraction_sets() {
         "finite subtraction set",
     );
 }
+
+/// `--report` writes the theorem up with the sequence drawn beside it; a report that is
+/// neither Markdown nor LaTeX is refused before any work.
+#[test]
+fn reports_write_the_theorem_up_with_a_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let md = dir.path().join("kayles.md");
+    let out = grundy()
+        .args(["period", "octal:0.77", "--report", md.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("Theorem. The nim sequence G of octal:0.77 satisfies G(n + 12) = G(n)"));
+    assert!(text.contains("![G(n) for n <= 106: preperiod 71, period 12, proved](kayles.png)"));
+    let png = std::fs::read(dir.path().join("kayles.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    let tex = dir.path().join("s.tex");
+    let out = grundy()
+        .args([
+            "period",
+            "subtraction:1,3,4",
+            "--report",
+            tex.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&tex).unwrap();
+    assert!(text.contains("\\begin{theorem}") && text.contains("\\includegraphics"));
+    assert!(text.trim_end().ends_with("\\end{document}"));
+    let bad = dir.path().join("r.html");
+    one_line(
+        &["period", "octal:0.77", "--report", bad.to_str().unwrap()],
+        2,
+        ".md (Markdown) or .tex",
+    );
+}

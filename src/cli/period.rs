@@ -1,6 +1,7 @@
 //! `grundy period GAME`: a heap game's nim sequence, and its period with the finite check that
 //! proves it, stated as a theorem (text, LaTeX or JSON).
 
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -35,6 +36,10 @@ pub struct PeriodArgs {
     /// Print the theorem and its proof as LaTeX.
     #[arg(long, conflicts_with_all = ["json", "contractions"])]
     latex: bool,
+    /// Also write the result up as a document: Markdown (.md) or LaTeX (.tex), with the
+    /// nim sequence drawn beside it (the report's name with .png).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -45,6 +50,10 @@ const SHOWN: usize = 120;
 
 pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     let game = spec::parse_heap(&args.game)?;
+    let figure = match &args.report {
+        Some(r) => Some(report_paths(r)?),
+        None => None,
+    };
     if args.max_heap < 1 || args.max_heap > spec::MAX_HEAP {
         return Err(Error::Usage(format!(
             "--max-heap must be between 1 and {}, got {}",
@@ -74,6 +83,9 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
         &past_deadline,
     );
     let name = game.rule().name();
+    if let (Some(report), Some(figure)) = (&args.report, &figure) {
+        write_report(name, &a, report, figure)?;
+    }
     let mut out = Out::new();
     if args.json {
         let mut obj = json(name, &a);
@@ -336,4 +348,75 @@ fn latex(name: &str, a: &Analysis) -> String {
          preperiod or period holds.\n\\end{{theorem}}\n\\begin{{proof}}\n{proof}\n\\end{{proof}}\n",
         tt(name),
     )
+}
+
+/// The figure beside a report: its name with `.png`; the report must be `.md` or `.tex`.
+fn report_paths(report: &Path) -> Result<PathBuf, Error> {
+    match report.extension().and_then(|e| e.to_str()) {
+        Some("md" | "tex") => Ok(report.with_extension("png")),
+        _ => Err(Error::Usage(format!(
+            "--report {}: a report is written as .md (Markdown) or .tex (LaTeX)",
+            report.display()
+        ))),
+    }
+}
+
+/// Heaps drawn in a report's figure: three periods past the preperiod, at least 60, at most
+/// what was computed.
+fn figure_heaps(a: &Analysis) -> usize {
+    let wanted = match &a.proved {
+        Some(p) => p.preperiod + 3 * p.period,
+        None => 200,
+    };
+    wanted.clamp(60, 2000).min(a.values.len())
+}
+
+/// The write-up of a run: the rule, the values, the theorem and its proof (or what is left
+/// open), and the nim sequence drawn.
+fn write_report(name: &str, a: &Analysis, report: &Path, figure: &Path) -> Result<(), Error> {
+    let shown = figure_heaps(a);
+    let period = a.proved.as_ref().map(|p| (p.preperiod, p.period, true));
+    let period = period.or(a.observed.as_ref().map(|o| (o.preperiod, o.period, false)));
+    let note = match period {
+        Some((n0, p, true)) => format!("preperiod {n0}, period {p}, proved"),
+        Some((n0, p, false)) => format!("preperiod {n0}, period {p}, observed, not proved"),
+        None => "no period found".into(),
+    };
+    crate::plot::SequenceChart {
+        title: format!("{name}: nim sequence ({note})"),
+        values: a.values[..shown].to_vec(),
+        period,
+    }
+    .draw(figure)?;
+    let figure_name = figure
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let computed = a.values.len() - 1;
+    let doc = if report.extension().and_then(|e| e.to_str()) == Some("tex") {
+        format!(
+            "\\documentclass{{article}}\n\\usepackage{{amsmath,amsthm,graphicx}}\n\
+             \\newtheorem{{theorem}}{{Theorem}}\n\\begin{{document}}\n\
+             \\section*{{The nim sequence of \\texttt{{{}}}}}\n\
+             Values $G(0), \\dots, G({computed})$ were computed from the definition by \
+             \\texttt{{grundy period}}.\n\n{}\n\
+             \\begin{{figure}}[h]\n\\centering\n\
+             \\includegraphics[width=\\linewidth]{{{figure_name}}}\n\
+             \\caption{{$G(n)$ for $n \\le {}$: {note}.}}\n\\end{{figure}}\n\
+             \\end{{document}}\n",
+            name.replace('_', "\\_"),
+            latex(name, a),
+            shown - 1,
+        )
+    } else {
+        format!(
+            "# The nim sequence of {name}\n\n\
+             Values G(0), ..., G({computed}) were computed from the definition by \
+             `grundy period`.\n\n```text\n{}```\n\n\
+             ![G(n) for n <= {}: {note}]({figure_name})\n",
+            text(name, a),
+            shown - 1,
+        )
+    };
+    crate::files::write(report, &doc)
 }

@@ -323,25 +323,43 @@ impl Program {
 
     /// The program as an infix expression over x0, x1, ..., e.g. `!((x2 == x0) >> x1)`.
     pub fn infix(&self) -> String {
+        self.render(Style::Text)
+    }
+
+    /// The infix expression in LaTeX math, e.g. `!((x_2 = x_0) \gg x_1)`, for reports.
+    pub fn latex(&self) -> String {
+        self.render(Style::Latex)
+    }
+
+    fn render(&self, style: Style) -> String {
         let mut stack: Vec<(String, bool)> = Vec::new(); // (text, is atomic)
-        let wrap = |(s, atomic): (String, bool)| if atomic { s } else { format!("({s})") };
+        let wrap = |(s, atomic): (String, bool)| match (atomic, style) {
+            (true, _) => s,
+            (false, Style::Text) => format!("({s})"),
+            (false, Style::Latex) => format!("\\left({s}\\right)"),
+        };
         for op in &self.0 {
             let item = match op.arity() {
-                0 => match op {
-                    Op::Push(i) => (format!("x{i}"), true),
+                0 => match (op, style) {
+                    (Op::Push(i), Style::Text) => (format!("x{i}"), true),
+                    (Op::Push(i), Style::Latex) => (format!("x_{{{i}}}"), true),
                     _ => (op.constant().expect("a constant").to_string(), true),
                 },
                 1 => {
                     let a = wrap(stack.pop().expect("valid program"));
-                    let sym = if *op == Op::Not { "~" } else { "!" };
+                    let sym = match (*op == Op::Not, style) {
+                        (true, Style::Text) => "~",
+                        (true, Style::Latex) => "\\mathord{\\sim}",
+                        (false, _) => "!",
+                    };
                     (format!("{sym}{a}"), true)
                 }
                 _ => {
                     let b = wrap(stack.pop().expect("valid program"));
                     let a = wrap(stack.pop().expect("valid program"));
                     let text = match op {
-                        Op::Min | Op::Max => return_fn(op, &a, &b),
-                        _ => format!("{a} {} {b}", infix_symbol(*op)),
+                        Op::Min | Op::Max => return_fn(op, &a, &b, style),
+                        _ => format!("{a} {} {b}", infix_symbol(*op, style)),
                     };
                     let atomic = matches!(op, Op::Min | Op::Max);
                     (text, atomic)
@@ -353,19 +371,32 @@ impl Program {
     }
 }
 
-fn return_fn(op: &Op, a: &str, b: &str) -> String {
-    let name = if *op == Op::Min { "min" } else { "max" };
+/// How [`Program::render`] writes: plain text or LaTeX math.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Text,
+    Latex,
+}
+
+fn return_fn(op: &Op, a: &str, b: &str, style: Style) -> String {
+    let name = match (*op == Op::Min, style) {
+        (true, Style::Text) => "min",
+        (false, Style::Text) => "max",
+        (true, Style::Latex) => "\\min",
+        (false, Style::Latex) => "\\max",
+    };
     let strip = |s: &str| {
         s.strip_prefix('(')
             .and_then(|s| s.strip_suffix(')'))
+            .or_else(|| s.strip_prefix("\\left(")?.strip_suffix("\\right)"))
             .map(str::to_string)
             .unwrap_or(s.to_string())
     };
     format!("{name}({}, {})", strip(a), strip(b))
 }
 
-fn infix_symbol(op: Op) -> &'static str {
-    match op {
+fn infix_symbol(op: Op, style: Style) -> &'static str {
+    let text = match op {
         Op::Plus => "+",
         Op::Minus => "-",
         Op::Mul => "*",
@@ -379,6 +410,21 @@ fn infix_symbol(op: Op) -> &'static str {
         Op::BooleanEq => "==",
         Op::Lt => "<",
         _ => "?",
+    };
+    match style {
+        Style::Text => text,
+        Style::Latex => match op {
+            Op::Mul => "\\cdot",
+            Op::Div => "\\mathbin{/}",
+            Op::Mod => "\\bmod",
+            Op::And => "\\mathbin{\\&}",
+            Op::Or => "\\mathbin{|}",
+            Op::Xor => "\\oplus",
+            Op::LeftShift => "\\ll",
+            Op::RightShift => "\\gg",
+            Op::BooleanEq => "=",
+            _ => text,
+        },
     }
 }
 
@@ -440,6 +486,19 @@ mod tests {
         assert_eq!(p.infix(), "!((x2 == x0) >> x1)");
         let q: Program = "[Push(2), Push(1), Push(0), Plus, Xor]".parse().unwrap();
         assert_eq!(q.infix(), "x2 ^ (x1 + x0)");
+        assert_eq!(
+            p.latex(),
+            r"!\left(\left(x_{2} = x_{0}\right) \gg x_{1}\right)"
+        );
+        assert_eq!(q.latex(), r"x_{2} \oplus \left(x_{1} + x_{0}\right)");
+        let m: Program = "Push(0) Push(1) Min Not".parse().unwrap();
+        assert_eq!(
+            (m.infix(), m.latex()),
+            (
+                "~min(x0, x1)".into(),
+                r"\mathord{\sim}\min(x_{0}, x_{1})".into()
+            )
+        );
         assert!("Push(0) Plus".parse::<Program>().is_err());
         assert!("Push(0) Push(1)".parse::<Program>().is_err());
         assert!("Push(0) Frob".parse::<Program>().is_err());
