@@ -606,3 +606,71 @@ fn sat_refutation_proofs_pass_an_independent_checker() {
     std::fs::write(&cut, lines[..lines.len() / 2].join("\n") + "\n").unwrap();
     assert!(!rate_verifies(&last.with_extension("cnf"), &cut));
 }
+
+/// `--report` writes the run up: the counts, the program in its forms, how its length was
+/// proved, what it was verified on, and the values drawn beside it.
+#[test]
+fn reports_write_the_run_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let md = dir.path().join("run.md");
+    let out = grundy()
+        .args([
+            "synth",
+            "path:3",
+            "--max",
+            "8",
+            "--verify-max",
+            "10",
+            "--quiet",
+            "--report",
+        ])
+        .arg(&md)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&md).unwrap();
+    for needle in [
+        "- **Complex:** 3 vertices; maximal faces 0-1 1-2",
+        "- **Counts:** 512 positions, 8 of them zero positions",
+        "- **Expression:** `x1 + (x0 ^ x2)`",
+        "- **LaTeX:** $x_{1} + \\left(x_{0} \\oplus x_{2}\\right)$",
+        "- **Length:** 5 (minimal: lengths 1-4 by the dependency bound)",
+        "on the larger box [0,10)^3 (1000 positions",
+        "![The values of the data on x0, x1](run.png)",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    assert!(std::fs::read(dir.path().join("run.png"))
+        .unwrap()
+        .starts_with(b"\x89PNG"));
+    let tex = dir.path().join("run.tex");
+    let out = grundy()
+        .args(["synth", "path:3", "--max", "6", "--quiet", "--report"])
+        .arg(&tex)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&tex).unwrap();
+    assert!(
+        text.contains("\\item[Expression] \\texttt{x1 + (x0 \\^{} x2)}"),
+        "{text}"
+    );
+    let bad = dir.path().join("run.txt");
+    common::one_line(
+        &[
+            "synth",
+            "path:3",
+            "--max",
+            "6",
+            "--report",
+            bad.to_str().unwrap(),
+        ],
+        2,
+        ".md (Markdown) or .tex",
+    );
+}

@@ -17,6 +17,7 @@ mod synth;
 mod table;
 mod values;
 mod verify;
+mod writeup;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 

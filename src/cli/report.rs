@@ -65,8 +65,8 @@ pub struct Report<'a> {
 }
 
 /// The answer's common parts.
-struct Facts<'a> {
-    program: Option<&'a Program>,
+pub(super) struct Facts<'a> {
+    pub(super) program: Option<&'a Program>,
     status: &'static str,
     lower_bound: usize,
     refutations: &'a [Refutation],
@@ -81,7 +81,7 @@ struct Facts<'a> {
 }
 
 impl<'a> Facts<'a> {
-    fn of(answer: &'a Answer) -> Self {
+    pub(super) fn of(answer: &'a Answer) -> Self {
         match answer {
             Answer::Found(o) => Facts {
                 program: Some(&o.program),
@@ -118,7 +118,7 @@ impl<'a> Facts<'a> {
 
     /// "no program shorter than 12 (lengths 1-10 by ..., 11 by ...); 12-15 undecided (timed
     /// out)", or for a minimal program the refutations alone.
-    fn length_text(&self) -> String {
+    pub(super) fn length_text(&self) -> String {
         let refuted = refutation_text(self.refutations);
         match (self.program, self.open) {
             (Some(_), None) if refuted.is_empty() => "minimal".to_string(),

@@ -189,6 +189,11 @@ pub struct SynthArgs {
     /// Write exports even when they are estimated past 1 GiB.
     #[arg(long)]
     force: bool,
+    /// Also write the run up as a document, Markdown (.md) or LaTeX (.tex): the game, the
+    /// box and its counts, the program in its forms, how its length was established, what it
+    /// was verified on; the values drawn beside it (the report's name with .png).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -347,6 +352,9 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
         ));
     }
     let exports = Exports::create(args)?;
+    if let Some(r) = &args.report {
+        super::writeup::figure_path(r)?;
+    }
     if let Some(p) = &args.proof {
         let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
         if let Some(dir) = dir.filter(|d| !d.is_dir()) {
@@ -446,6 +454,9 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
         cross: cross.as_ref(),
         exported: &exported,
     };
+    if let Some(path) = &args.report {
+        super::writeup::write(&report, path)?;
+    }
     super::report::print(&report, args.json)?;
     if let Some(bad) = cross.and_then(|c| c.counterexample) {
         return Ok(Status::Counterexample(format!(
