@@ -9,8 +9,6 @@ use super::output::Out;
 use super::progress::Bar;
 use super::{SearchArgs, Status};
 use crate::error::Error;
-use crate::game::spec::{self, Heaps};
-use crate::sg::any::parse_counts;
 use crate::sg::solve::solve;
 use crate::sg::table::TableOptions;
 
@@ -30,21 +28,7 @@ pub struct BestMoveArgs {
 }
 
 pub fn run(args: &BestMoveArgs) -> Result<Status, Error> {
-    let heaps = Heaps {
-        given: None,
-        typed: parse_counts(&args.position).ok().map(|c| c.len()),
-    };
-    let game = spec::parse(&args.game, heaps)?;
-    let p = match (args.position.is_empty(), game.start()) {
-        (true, Some(start)) => start,
-        (true, None) => {
-            return Err(Error::Usage(format!(
-                "{} needs a position, e.g. `grundy best-move {} 3,0,3`",
-                args.game, args.game
-            )))
-        }
-        (false, _) => game.read_position(&args.position)?,
-    };
+    let (game, p) = super::game_and_position(&args.game, &args.position, "best-move")?;
     let opts = TableOptions {
         threads: args.search.threads(),
         memory_limit: args.search.memory_limit()?,

@@ -183,6 +183,38 @@ impl SearchArgs {
     }
 }
 
+/// The game of `spec` and the position `words` type for it (a board game's full board when
+/// none is typed), as `sg`, `best-move` and `play` read them; `command` names the command in
+/// the message asking for a position.
+fn game_and_position(
+    spec: &str,
+    words: &[String],
+    command: &str,
+) -> Result<(Box<dyn crate::sg::AnyGame>, crate::game::hypergraph::Stones), Error> {
+    use crate::game::spec::{self, Heaps};
+    // A heap game has as many heaps as the position has counts.
+    let heaps = Heaps {
+        given: None,
+        typed: crate::sg::any::parse_counts(words).ok().map(|c| c.len()),
+    };
+    let needs_position = || {
+        Error::Usage(format!(
+            "{spec} needs a position, e.g. `grundy {command} {spec} 3,0,3`"
+        ))
+    };
+    let game = match spec::parse(spec, heaps) {
+        // A heap game learns its number of heaps from the position.
+        Err(Error::Usage(_)) if words.is_empty() => return Err(needs_position()),
+        other => other?,
+    };
+    let p = match (words.is_empty(), game.start()) {
+        (true, Some(start)) => start,
+        (true, None) => return Err(needs_position()),
+        (false, _) => game.read_position(words)?,
+    };
+    Ok((game, p))
+}
+
 /// `--mem-limit` in bytes: the GiB given, or the library's default (80% of what is available).
 fn memory_limit(gib: Option<f64>) -> Result<u64, Error> {
     match gib {

@@ -9,11 +9,9 @@ use super::output::{stdout_error, Out};
 use super::{SearchArgs, Status};
 use crate::error::Error;
 use crate::game::hypergraph::Stones;
-use crate::game::spec::{self, Heaps};
 use crate::play::session::{Command, Session, HELP};
 use crate::play::tournament::tournament;
 use crate::play::{Agent, Oracle};
-use crate::sg::any::{parse_counts, AnyGame};
 use crate::sg::table::TableOptions;
 use crate::sg::with_deep_stack;
 
@@ -53,27 +51,8 @@ enum First {
     Computer,
 }
 
-/// The game and its starting position, as `sg` reads them.
-fn game_and_start(spec: &str, position: &[String]) -> Result<(Box<dyn AnyGame>, Stones), Error> {
-    let heaps = Heaps {
-        given: None,
-        typed: parse_counts(position).ok().map(|c| c.len()),
-    };
-    let game = spec::parse(spec, heaps)?;
-    let start = match (position.is_empty(), game.start()) {
-        (true, Some(start)) => start,
-        (true, None) => {
-            return Err(Error::Usage(format!(
-                "{spec} needs a starting position, e.g. `grundy play {spec} 3,0,3`"
-            )))
-        }
-        (false, _) => game.read_position(position)?,
-    };
-    Ok((game, start))
-}
-
 pub fn run(args: &PlayArgs) -> Result<Status, Error> {
-    let (game, start) = game_and_start(&args.game, &args.position)?;
+    let (game, start) = super::game_and_position(&args.game, &args.position, "play")?;
     let agents = args
         .agents
         .iter()

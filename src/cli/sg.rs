@@ -8,8 +8,6 @@ use super::output::Out;
 use super::progress::Bar;
 use super::{SearchArgs, Status};
 use crate::error::Error;
-use crate::game::spec::{self, Heaps};
-use crate::sg::any::parse_counts;
 use crate::sg::solve::solve;
 use crate::sg::table::TableOptions;
 
@@ -37,26 +35,7 @@ pub struct SgArgs {
 
 pub fn run(args: &SgArgs) -> Result<Status, Error> {
     // A heap game has as many heaps as the position has counts.
-    let heaps = Heaps {
-        given: None,
-        typed: parse_counts(&args.position).ok().map(|c| c.len()),
-    };
-    let needs_position = || {
-        Error::Usage(format!(
-            "{} needs a position, e.g. `grundy sg {} 3,0,3`",
-            args.game, args.game
-        ))
-    };
-    let game = match spec::parse(&args.game, heaps) {
-        // A heap game learns its number of heaps from the position.
-        Err(Error::Usage(_)) if args.position.is_empty() => return Err(needs_position()),
-        other => other?,
-    };
-    let p = match (args.position.is_empty(), game.start()) {
-        (true, Some(start)) => start,
-        (true, None) => return Err(needs_position()),
-        (false, _) => game.read_position(&args.position)?,
-    };
+    let (game, p) = super::game_and_position(&args.game, &args.position, "sg")?;
     let opts = TableOptions {
         threads: args.search.threads(),
         memory_limit: args.search.memory_limit()?,
