@@ -84,7 +84,20 @@ fn nim_sequences_mark_their_period() {
 fn bad_plots_are_refused_and_leave_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &[
+                "plot",
+                "octal:0.77",
+                "--max",
+                "5",
+                "--fix",
+                "1=1",
+                "--out",
+                &at("g.png"),
+            ],
+            "--heaps",
+        ),
         (
             &["plot", "path:3", "--max", "5", "--out", &at("a.jpg")],
             ".png or .svg",

@@ -69,6 +69,11 @@ pub fn run(args: &PlotArgs) -> Result<Status, Error> {
     check_path(&args.out)?;
     let sequence = args.heaps.is_none() && spec::parse_heap(&args.game).is_ok();
     if sequence {
+        if !args.fix.is_empty() || args.axes != [0, 1] {
+            return Err(Error::Usage(
+                "--axes and --fix choose a slice of a sum of heaps: give --heaps N too".into(),
+            ));
+        }
         return nim_sequence(args);
     }
     let heaps = Heaps {
