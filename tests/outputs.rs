@@ -306,3 +306,35 @@ fn an_export_alone_is_one_json_object() {
     assert_eq!(v["exported"][0]["examples"], 27);
     assert!(Path::new(v["exported"][0]["path"].as_str().unwrap()).exists());
 }
+
+/// `table --json`: the rows go to --out and one object says what was written; without --out
+/// there is nowhere for the rows, which is one JSON error.
+#[test]
+fn a_table_with_json_is_one_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.tsv");
+    let run = grundy()
+        .args(["table", "path:3", "--max", "8", "--json", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(
+        (v["rows"].as_u64(), v["zero_rows"].as_u64()),
+        (Some(512), Some(8)),
+        "{v}"
+    );
+    assert_eq!(v["box"], "[0,8)^3");
+    let rows = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(rows.lines().count(), 513);
+    let zeros = std::fs::read_to_string(v["zeros_file"].as_str().unwrap()).unwrap();
+    assert_eq!(zeros.lines().count(), 9);
+    let run = grundy()
+        .args(["table", "path:3", "--max", "8", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(v["kind"], "bad_input", "{v}");
+}

@@ -84,7 +84,7 @@ impl Command {
     fn json(&self) -> bool {
         match self {
             Command::Sg(a) => a.json,
-            Command::Table(_) => false,
+            Command::Table(a) => a.json,
             Command::Info(a) => a.json,
             Command::Games(a) => a.json,
             Command::Synth(a) => a.json,

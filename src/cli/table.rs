@@ -47,6 +47,10 @@ pub struct TableArgs {
     /// Print engine, time, work and peak memory to standard error.
     #[arg(long)]
     stats: bool,
+    /// Print one JSON object (what was written, the counts, the engine and its work) instead
+    /// of messages on standard error; the rows go to --out, which it needs.
+    #[arg(long, requires = "out")]
+    pub json: bool,
 }
 
 /// The zeros file: `--zeros`, or beside a regular `--out` file (a device or FIFO given as
@@ -70,7 +74,7 @@ pub fn run(args: &TableArgs) -> Result<Status, Error> {
         game.symmetry().require_complete()?;
     }
     let grid = Grid::cube(n, args.max)?;
-    let bar = Arc::new(Bar::new(true));
+    let bar = Arc::new(Bar::new(!args.json));
     let opts = TableOptions {
         threads: args.search.threads(),
         memory_limit: args.search.memory_limit()?,
@@ -179,14 +183,37 @@ pub fn run(args: &TableArgs) -> Result<Status, Error> {
     } else {
         "positions"
     };
+    let out_path = out.as_ref().map(|f| f.path().display().to_string());
+    let zeros_path = zeros.as_ref().map(|z| z.path().display().to_string());
     if let Some(f) = out {
-        let path = f.path().display().to_string();
         f.commit()?;
-        eprintln!("wrote {rows} {what} ({zero_rows} zero) to {path}");
     }
     if let Some(z) = zeros {
-        let path = z.path().display().to_string();
         z.commit()?;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        Out::new().json(&serde_json::json!({
+            "game": game.name(),
+            "box": grid.to_string(),
+            "out": out_path,
+            "zeros_file": zeros_path,
+            "orbits": args.orbits,
+            "rows": rows,
+            "zero_rows": zero_rows,
+            "engine": engine,
+            "nodes": stats.nodes,
+            "tt_lookups": stats.tt_lookups,
+            "seconds_compute": computed,
+            "seconds": seconds,
+            "peak_memory_bytes": peak_memory(),
+        }))?;
+        return Ok(Status::Answered);
+    }
+    if let Some(path) = out_path {
+        eprintln!("wrote {rows} {what} ({zero_rows} zero) to {path}");
+    }
+    if let Some(path) = zeros_path {
         eprintln!("wrote {zero_rows} zero {what} to {path}");
     }
     if args.stats {
@@ -195,7 +222,7 @@ pub fn run(args: &TableArgs) -> Result<Status, Error> {
         eprintln!("nodes: {}", stats.nodes);
         eprintln!("tt_lookups: {}", stats.tt_lookups);
         eprintln!("seconds (compute): {computed:.3}");
-        eprintln!("seconds (total): {:.3}", start.elapsed().as_secs_f64());
+        eprintln!("seconds (total): {seconds:.3}");
         if let Some(m) = peak_memory() {
             eprintln!("peak memory: {:.1} MiB", m as f64 / (1u64 << 20) as f64);
         }
