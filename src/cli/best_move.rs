@@ -1,16 +1,12 @@
 //! `grundy best-move GAME POSITION`: a winning move and the position it leads to, or that
 //! none wins, for scripts.
 
-use std::sync::Arc;
-
 use clap::Args;
 
 use super::output::Out;
-use super::progress::Bar;
 use super::{SearchArgs, Status};
 use crate::error::Error;
 use crate::sg::solve::solve;
-use crate::sg::table::TableOptions;
 
 #[derive(Args, Debug)]
 pub struct BestMoveArgs {
@@ -29,11 +25,7 @@ pub struct BestMoveArgs {
 
 pub fn run(args: &BestMoveArgs) -> Result<Status, Error> {
     let (game, p) = super::game_and_position(&args.game, &args.position, "best-move")?;
-    let opts = TableOptions {
-        threads: args.search.threads(),
-        memory_limit: args.search.memory_limit()?,
-        progress: Arc::new(Bar::new(!args.json)),
-    };
+    let opts = args.search.table_options(!args.json)?;
     let s = solve(
         game.as_ref(),
         &p,

@@ -181,6 +181,15 @@ impl SearchArgs {
     fn memory_limit(&self) -> Result<u64, Error> {
         memory_limit(self.mem_limit)
     }
+
+    /// Threads and memory limit for tabulation, with a progress bar when `show`.
+    fn table_options(&self, show: bool) -> Result<crate::sg::table::TableOptions, Error> {
+        Ok(crate::sg::table::TableOptions {
+            threads: self.threads(),
+            memory_limit: self.memory_limit()?,
+            progress: std::sync::Arc::new(progress::Bar::new(show)),
+        })
+    }
 }
 
 /// The game of `spec` and the position `words` type for it (a board game's full board when

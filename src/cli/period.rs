@@ -14,6 +14,7 @@ use crate::game::spec;
 use crate::game::Nimber;
 use crate::period::contraction::contractions;
 use crate::period::{analyse_until, Analysis, Criterion, Period};
+use crate::plot::SequenceChart;
 
 #[derive(Args, Debug)]
 pub struct PeriodArgs {
@@ -51,7 +52,7 @@ const SHOWN: usize = 120;
 pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     let game = spec::parse_heap(&args.game)?;
     let figure = match &args.report {
-        Some(r) => Some(report_paths(r)?),
+        Some(r) => Some(super::writeup::figure_path(r)?),
         None => None,
     };
     if args.max_heap < 1 || args.max_heap > spec::MAX_HEAP {
@@ -350,17 +351,6 @@ fn latex(name: &str, a: &Analysis) -> String {
     )
 }
 
-/// The figure beside a report: its name with `.png`; the report must be `.md` or `.tex`.
-fn report_paths(report: &Path) -> Result<PathBuf, Error> {
-    match report.extension().and_then(|e| e.to_str()) {
-        Some("md" | "tex") => Ok(report.with_extension("png")),
-        _ => Err(Error::Usage(format!(
-            "--report {}: a report is written as .md (Markdown) or .tex (LaTeX)",
-            report.display()
-        ))),
-    }
-}
-
 /// Heaps drawn in a report's figure: three periods past the preperiod, at least 60, at most
 /// what was computed.
 fn figure_heaps(a: &Analysis) -> usize {
@@ -375,19 +365,9 @@ fn figure_heaps(a: &Analysis) -> usize {
 /// open), and the nim sequence drawn.
 fn write_report(name: &str, a: &Analysis, report: &Path, figure: &Path) -> Result<(), Error> {
     let shown = figure_heaps(a);
-    let period = a.proved.as_ref().map(|p| (p.preperiod, p.period, true));
-    let period = period.or(a.observed.as_ref().map(|o| (o.preperiod, o.period, false)));
-    let note = match period {
-        Some((n0, p, true)) => format!("preperiod {n0}, period {p}, proved"),
-        Some((n0, p, false)) => format!("preperiod {n0}, period {p}, observed, not proved"),
-        None => "no period found".into(),
-    };
-    crate::plot::SequenceChart {
-        title: format!("{name}: nim sequence ({note})"),
-        values: a.values[..shown].to_vec(),
-        period,
-    }
-    .draw(figure)?;
+    let chart = SequenceChart::of(name, a.values[..shown].to_vec(), a);
+    let note = chart.note();
+    chart.draw(figure)?;
     let figure_name = figure
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())

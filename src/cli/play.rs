@@ -12,7 +12,6 @@ use crate::game::hypergraph::Stones;
 use crate::play::session::{Command, Session, HELP};
 use crate::play::tournament::tournament;
 use crate::play::{Agent, Oracle};
-use crate::sg::table::TableOptions;
 use crate::sg::with_deep_stack;
 
 #[derive(Args, Debug)]
@@ -58,11 +57,7 @@ pub fn run(args: &PlayArgs) -> Result<Status, Error> {
         .iter()
         .map(|a| a.parse::<Agent>())
         .collect::<Result<Vec<_>, _>>()?;
-    let opts = TableOptions {
-        threads: args.search.threads(),
-        memory_limit: args.search.memory_limit()?,
-        ..TableOptions::default()
-    };
+    let opts = args.search.table_options(false)?;
     let cfg = args.search.config();
     let engine = args.search.engine;
     with_deep_stack(|| {

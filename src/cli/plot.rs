@@ -16,7 +16,6 @@ use crate::period::analyse_until;
 use crate::play::Oracle;
 use crate::plot::{check_path, Heatmap, SequenceChart};
 use crate::progress::Silent;
-use crate::sg::table::TableOptions;
 use crate::sg::with_deep_stack;
 
 /// The largest side of a heatmap: past it, cells are under a pixel.
@@ -111,11 +110,7 @@ pub fn run(args: &PlotArgs) -> Result<Status, Error> {
     corner[x] = args.max as u64;
     corner[y] = args.max as u64;
     let corner: Stones = corner.iter().map(|&c| c as u32).collect();
-    let opts = TableOptions {
-        threads: args.search.threads(),
-        memory_limit: args.search.memory_limit()?,
-        ..TableOptions::default()
-    };
+    let opts = args.search.table_options(false)?;
     let (cfg, engine) = (args.search.config(), args.search.engine);
     let side = args.max as usize + 1;
     let values: Vec<Vec<Option<Nimber>>> = with_deep_stack(|| {
@@ -200,26 +195,16 @@ fn nim_sequence(args: &PlotArgs) -> Result<Status, Error> {
         )));
     }
     let rule = game.rule();
-    let values = crate::game::heap::nim_sequence(rule, args.max as usize);
     let deadline = Instant::now() + Duration::from_secs(PERIOD_SECONDS);
     let a = analyse_until(rule, spec::MAX_HEAP, &Silent, &|| {
         Instant::now() >= deadline
     });
-    let period = match (&a.proved, &a.observed) {
-        (Some(p), _) => Some((p.preperiod, p.period, true)),
-        (None, Some(o)) => Some((o.preperiod, o.period, false)),
-        _ => None,
-    };
-    let note = match period {
-        Some((n0, p, true)) => format!("preperiod {n0}, period {p}, proved"),
-        Some((n0, p, false)) => format!("preperiod {n0}, period {p}, observed, not proved"),
-        None => "no period found".to_string(),
-    };
-    let chart = SequenceChart {
-        title: format!("{}: nim sequence ({note})", rule.name()),
-        values,
-        period,
-    };
+    // The analysis valued heaps as far as its proof needed: extended to --max if short.
+    let heaps = args.max as usize + 1;
+    let mut values = a.values[..heaps.min(a.values.len())].to_vec();
+    rule.extend(&mut values, heaps - 1, &crate::game::heap::never);
+    let chart = SequenceChart::of(rule.name(), values, &a);
+    let (period, note) = (chart.period, chart.note());
     chart.draw(&args.out)?;
     let mut out = Out::new();
     if args.json {

@@ -2,14 +2,10 @@
 
 use clap::Args;
 
-use std::sync::Arc;
-
 use super::output::Out;
-use super::progress::Bar;
 use super::{SearchArgs, Status};
 use crate::error::Error;
 use crate::sg::solve::solve;
-use crate::sg::table::TableOptions;
 
 #[derive(Args, Debug)]
 pub struct SgArgs {
@@ -34,13 +30,8 @@ pub struct SgArgs {
 }
 
 pub fn run(args: &SgArgs) -> Result<Status, Error> {
-    // A heap game has as many heaps as the position has counts.
     let (game, p) = super::game_and_position(&args.game, &args.position, "sg")?;
-    let opts = TableOptions {
-        threads: args.search.threads(),
-        memory_limit: args.search.memory_limit()?,
-        progress: Arc::new(Bar::new(!args.json)),
-    };
+    let opts = args.search.table_options(!args.json)?;
     let s = solve(
         game.as_ref(),
         &p,

@@ -2,13 +2,11 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
 
 use super::output::{stdout_error, zeros_path, Format, Out};
-use super::progress::Bar;
 use super::{peak_memory, SearchArgs, Status};
 use crate::error::Error;
 use crate::files::{self, OutputFile};
@@ -16,7 +14,7 @@ use crate::game::spec::{self, Heaps};
 use crate::game::{Grid, Nimber};
 use crate::sg::engine::Engine;
 use crate::sg::sweep::sweep;
-use crate::sg::table::{BoxTable, TableOptions};
+use crate::sg::table::BoxTable;
 use crate::sg::Stats;
 
 #[derive(Args, Debug)]
@@ -74,12 +72,7 @@ pub fn run(args: &TableArgs) -> Result<Status, Error> {
         game.symmetry().require_complete()?;
     }
     let grid = Grid::cube(n, args.max)?;
-    let bar = Arc::new(Bar::new(!args.json));
-    let opts = TableOptions {
-        threads: args.search.threads(),
-        memory_limit: args.search.memory_limit()?,
-        progress: bar.clone(),
-    };
+    let opts = args.search.table_options(!args.json)?;
     // Outputs are checked and created before the long computation, so a bad path fails fast.
     let zeros = zeros_target(args);
     let mut named: Vec<(&str, &Path)> = Vec::new();
@@ -121,7 +114,7 @@ pub fn run(args: &TableArgs) -> Result<Status, Error> {
                 args.search.config(),
                 &grid,
                 opts.memory_limit,
-                bar.as_ref(),
+                opts.progress.as_ref(),
             )?;
             (s.to_string(), stats, Values::Searched(values))
         }

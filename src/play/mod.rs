@@ -66,8 +66,10 @@ impl<'g> Oracle<'g> {
     /// The nimber of `p`: from the table when `p` is in its box, searched otherwise (a heap
     /// split in two leaves the box).
     pub fn nimber(&mut self, p: &Stones) -> Nimber {
-        if let Some(i) = self.table.as_ref().and_then(|t| t.grid().index(p)) {
-            return self.table.as_ref().map_or(0, |t| t.value_at(i));
+        if let Some(t) = &self.table {
+            if let Some(i) = t.grid().index(p) {
+                return t.value_at(i);
+            }
         }
         self.searcher.nimber(p.clone())
     }

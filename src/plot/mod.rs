@@ -186,6 +186,31 @@ fn colour(v: Nimber, top: Nimber) -> RGBColor {
 }
 
 impl SequenceChart {
+    /// The chart of `values` (G(0), G(1), ...) of the rule `name`, with the period `a`
+    /// proved or, failing that, observed; its title says which.
+    pub fn of(name: &str, values: Vec<Nimber>, a: &crate::period::Analysis) -> Self {
+        let proved = a.proved.as_ref().map(|p| (p.preperiod, p.period, true));
+        let period = proved.or(a.observed.as_ref().map(|o| (o.preperiod, o.period, false)));
+        SequenceChart {
+            title: format!("{name}: nim sequence ({})", Self::note_of(period)),
+            values,
+            period,
+        }
+    }
+
+    /// The period in words: "preperiod 71, period 12, proved".
+    pub fn note(&self) -> String {
+        Self::note_of(self.period)
+    }
+
+    fn note_of(period: Option<(usize, usize, bool)>) -> String {
+        match period {
+            Some((n0, p, true)) => format!("preperiod {n0}, period {p}, proved"),
+            Some((n0, p, false)) => format!("preperiod {n0}, period {p}, observed, not proved"),
+            None => "no period found".into(),
+        }
+    }
+
     /// Draws G(n) against n to `path` (`.png` or `.svg`), the preperiod shaded and each
     /// period's start marked by a line.
     pub fn draw(&self, path: &Path) -> Result<(), Error> {
@@ -219,11 +244,15 @@ impl Picture for SequenceChart {
             .map_err(err)?;
         if let Some((n0, p, _)) = self.period {
             let grey = RGBColor(225, 225, 225);
-            chart
-                .draw_series([Rectangle::new([(0, 0), (n0 as u32, top)], grey.filled())])
-                .map_err(err)?
-                .label("preperiod")
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], grey.filled()));
+            if n0 > 0 {
+                chart
+                    .draw_series([Rectangle::new([(0, 0), (n0 as u32, top)], grey.filled())])
+                    .map_err(err)?
+                    .label("preperiod")
+                    .legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 5), (x + 14, y + 5)], grey.filled())
+                    });
+            }
             let starts = (0..).map(|k| n0 + k * p).take_while(|&s| s < n as usize);
             let red = RGBColor(200, 40, 40);
             chart
