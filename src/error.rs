@@ -41,6 +41,13 @@ pub enum Error {
     /// A result that contradicts itself: a bug in grundy, not in the input.
     #[error("internal error (a bug in grundy): {0}")]
     Internal(String),
+    /// Another rank of an MPI job failed with this message; the kind is that rank's error's.
+    #[error("rank {rank}: {msg}")]
+    Elsewhere {
+        rank: usize,
+        kind: Kind,
+        msg: String,
+    },
 }
 
 /// What a search had settled when its time ran out.
@@ -69,7 +76,7 @@ impl std::fmt::Display for Undecided {
 }
 
 /// The classes of failure: each has one exit code and one name in JSON output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// The input is wrong: a spec, a position, an option, a file.
@@ -110,6 +117,7 @@ impl Error {
             Error::Resource(_) | Error::LengthLimit { .. } => Kind::Resource,
             Error::Timeout(_) => Kind::Timeout,
             Error::Internal(_) => Kind::Internal,
+            Error::Elsewhere { kind, .. } => *kind,
         }
     }
 

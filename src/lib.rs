@@ -5,6 +5,7 @@
 //! zero positions (or its values) and proves it minimal; the CLI in [`cli`] prints them.
 
 pub mod cli;
+pub mod cluster;
 pub mod error;
 pub mod files;
 pub mod game;

@@ -80,6 +80,29 @@ enum Command {
 }
 
 impl Command {
+    /// The subcommand's name, as typed.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Sg(_) => "sg",
+            Command::Table(_) => "table",
+            Command::Info(_) => "info",
+            Command::Games(_) => "games",
+            Command::Synth(_) => "synth",
+            Command::Verify(_) => "verify",
+            Command::Decode(_) => "decode",
+            Command::Period(_) => "period",
+            Command::Survey(_) => "survey",
+            Command::Play(_) => "play",
+            Command::BestMove(_) => "best-move",
+            Command::Plot(_) => "plot",
+        }
+    }
+
+    /// Whether the command shares its work among the ranks of an MPI job.
+    fn shares_work(&self) -> bool {
+        matches!(self, Command::Survey(_))
+    }
+
     /// Whether `--json` was given: errors are then JSON objects too.
     fn json(&self) -> bool {
         match self {
@@ -251,25 +274,35 @@ pub enum Status {
 /// 2 bad input or a limit, 3 undecided within the time limit).
 pub fn main() -> i32 {
     interrupt::install();
+    // Under mpirun only rank 0 speaks; the others exit with the same code.
+    let root = crate::cluster::launched_rank(|name| std::env::var(name).ok()) == 0;
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => return usage_error(e),
+        Err(e) if root => return usage_error(e),
+        Err(e) => return quiet_usage_error(&e),
     };
     let json = cli.command.json();
-    let result = match &cli.command {
-        Command::Sg(args) => sg::run(args),
-        Command::Table(args) => table::run(args),
-        Command::Info(args) => info::run(args),
-        Command::Games(args) => games::run(args),
-        Command::Synth(args) => synth::run(args),
-        Command::Verify(args) => verify::run(args),
-        Command::Decode(args) => decode::run(args),
-        Command::Period(args) => period::run(args),
-        Command::Survey(args) => survey::run(args),
-        Command::Play(args) => play::run(args),
-        Command::BestMove(args) => best_move::run(args),
-        Command::Plot(args) => plot::run(args),
+    let team = match crate::cluster::join() {
+        Ok(team) => team,
+        Err(e) if root => return report_error(&e, json),
+        Err(e) => return e.kind().exit_code(),
     };
+    let result = match cli.command.shares_work() {
+        false if team.size() > 1 => Err(Error::Usage(format!(
+            "grundy {} runs as one process; under mpirun only survey shares its work among ranks",
+            cli.command.name()
+        ))),
+        _ => dispatch(&cli.command, &*team),
+    };
+    let result = team.settle(result);
+    if !team.is_root() {
+        return match result {
+            Ok(Status::Answered) => 0,
+            Ok(Status::Counterexample(_)) => crate::error::Kind::Counterexample.exit_code(),
+            Ok(Status::Undecided) => crate::error::Kind::Timeout.exit_code(),
+            Err(e) => e.kind().exit_code(),
+        };
+    }
     match result {
         Ok(Status::Answered) => 0,
         Ok(Status::Counterexample(msg)) => {
@@ -278,6 +311,33 @@ pub fn main() -> i32 {
         }
         Ok(Status::Undecided) => crate::error::Kind::Timeout.exit_code(),
         Err(e) => report_error(&e, json),
+    }
+}
+
+/// Runs the command on this process's share of the team's work.
+fn dispatch(command: &Command, team: &dyn crate::cluster::Team) -> Result<Status, Error> {
+    match command {
+        Command::Sg(args) => sg::run(args),
+        Command::Table(args) => table::run(args),
+        Command::Info(args) => info::run(args),
+        Command::Games(args) => games::run(args),
+        Command::Synth(args) => synth::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Decode(args) => decode::run(args),
+        Command::Period(args) => period::run(args),
+        Command::Survey(args) => survey::run(args, team),
+        Command::Play(args) => play::run(args),
+        Command::BestMove(args) => best_move::run(args),
+        Command::Plot(args) => plot::run(args),
+    }
+}
+
+/// The exit code of a usage error on a rank other than 0, which rank 0 reports.
+fn quiet_usage_error(e: &clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => 0,
+        _ => crate::error::Kind::BadInput.exit_code(),
     }
 }
 

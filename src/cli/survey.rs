@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 use super::output::Out;
 use super::progress::Bar;
 use super::Status;
+use crate::cluster::Team;
 use crate::error::Error;
 use crate::files::{self, OutputFile};
 use crate::period::report::{self, Style};
@@ -155,7 +156,62 @@ fn json_line(value: &impl serde::Serialize) -> Result<String, Error> {
     serde_json::to_string(value).map_err(|e| Error::internal(e.to_string()))
 }
 
-pub fn run(args: &SurveyArgs) -> Result<Status, Error> {
+/// The rows a survey file holds already, and the file opened to append to (none without
+/// `--out`).
+#[derive(Default)]
+struct Store {
+    rows: Vec<Row>,
+    file: Option<(PathBuf, std::fs::File)>,
+}
+
+/// Opens `--out`: resumes the survey it holds after checking it is this one, or starts it
+/// with its header line.
+fn open_store(path: &Path, header: &Header, members: &[String]) -> Result<Store, Error> {
+    let existing = path.exists()
+        && std::fs::metadata(path)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false);
+    let mut rows = Vec::new();
+    let mut file = if existing {
+        let (found, kept) = resume(path, header)?;
+        let set: AHashSet<&str> = members.iter().map(String::as_str).collect();
+        if let Some(r) = found.iter().find(|r| !set.contains(r.game.as_str())) {
+            return Err(Error::Data {
+                path: path.into(),
+                msg: format!("{} is not a game of this survey", r.game),
+            });
+        }
+        rows = found;
+        eprintln!(
+            "resuming {}: {} of {} games done",
+            path.display(),
+            rows.len(),
+            members.len()
+        );
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        file.set_len(kept).map_err(|e| Error::io(path, e))?;
+        file
+    } else {
+        let mut file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        let line = json_line(header)?;
+        writeln!(file, "{line}").map_err(|e| Error::io(path, e))?;
+        file
+    };
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::End(0))
+        .map_err(|e| Error::io(path, e))?;
+    Ok(Store {
+        rows,
+        file: Some((path.to_path_buf(), file)),
+    })
+}
+
+/// Runs the survey; under mpirun the games are dealt among the ranks and rank 0 alone reads
+/// and writes the files and prints the rows.
+pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
     let family = args.family()?;
     let (filter, filter_text) = args.filter()?;
     if args.max_heap == 0 {
@@ -172,56 +228,31 @@ pub fn run(args: &SurveyArgs) -> Result<Status, Error> {
             &[],
         )?;
     }
-    // The store: rows so far, and the file opened to append to.
-    let mut rows: Vec<Row> = Vec::new();
-    let mut store = None;
-    if let Some(path) = &args.out {
-        let existing = path.exists()
-            && std::fs::metadata(path)
-                .map(|m| m.len() > 0)
-                .unwrap_or(false);
-        let mut file = if existing {
-            let (found, kept) = resume(path, &header)?;
-            let set: AHashSet<&str> = members.iter().map(String::as_str).collect();
-            if let Some(r) = found.iter().find(|r| !set.contains(r.game.as_str())) {
-                return Err(Error::Data {
-                    path: path.clone(),
-                    msg: format!("{} is not a game of this survey", r.game),
-                });
-            }
-            rows = found;
-            eprintln!(
-                "resuming {}: {} of {} games done",
-                path.display(),
-                rows.len(),
-                members.len()
-            );
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(|e| Error::io(path, e))?;
-            file.set_len(kept).map_err(|e| Error::io(path, e))?;
-            file
-        } else {
-            let mut file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-            let line = json_line(&header)?;
-            writeln!(file, "{line}").map_err(|e| Error::io(path, e))?;
-            file
-        };
-        use std::io::Seek;
-        file.seek(std::io::SeekFrom::End(0))
-            .map_err(|e| Error::io(path, e))?;
-        store = Some((path.clone(), file));
+    let root = team.is_root();
+    let opened = match (&args.out, root) {
+        (Some(path), true) => open_store(path, &header, &members),
+        _ => Ok(Store::default()),
+    };
+    let store = team.settle(opened)?;
+    let report_file = match (&args.report, root) {
+        (Some(path), true) => Some(OutputFile::create(path)),
+        _ => None,
     }
-    let report_file = args.report.as_deref().map(OutputFile::create).transpose()?;
+    .transpose();
+    let report_file = team.settle(report_file)?;
+    let done: Vec<String> = team.share(Ok(store.rows.iter().map(|r| r.game.clone()).collect()))?;
+    let Store {
+        mut rows,
+        file: mut store,
+    } = store;
 
-    let done: AHashSet<String> = rows.iter().map(|r| r.game.clone()).collect();
+    let done: AHashSet<String> = done.into_iter().collect();
     let mut out = Out::new();
     for r in rows.iter().filter(|r| filter.accepts(r)) {
         out.line(format_args!("{}", json_line(r)?))?;
     }
-    let bar = Bar::new(true);
-    survey::run(&members, &done, args.max_heap, &bar, &mut |chunk| {
+    let bar = Bar::new(root);
+    survey::run(&members, &done, args.max_heap, team, &bar, &mut |chunk| {
         if let Some((path, file)) = &mut store {
             let path: &Path = path;
             let mut text = String::new();

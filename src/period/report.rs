@@ -316,10 +316,17 @@ mod tests {
     fn survey(family: Family) -> (Header, Vec<String>, Vec<Row>) {
         let members = family.members().unwrap();
         let mut rows = Vec::new();
-        run(&members, &Default::default(), 1 << 12, &Silent, &mut |r| {
-            rows.extend_from_slice(r);
-            Ok(())
-        })
+        run(
+            &members,
+            &Default::default(),
+            1 << 12,
+            &crate::cluster::Solo,
+            &Silent,
+            &mut |r| {
+                rows.extend_from_slice(r);
+                Ok(())
+            },
+        )
         .unwrap();
         let header = Header {
             survey: family,

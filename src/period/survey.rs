@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{analyse, Analysis, Criterion};
+use crate::cluster::{dealt, Team};
 use crate::error::Error;
 use crate::game::spec;
 use crate::progress::Progress;
@@ -203,19 +204,26 @@ pub struct Header {
     pub max_heap: usize,
 }
 
-/// Values every game of `members` not in `done`, `CHUNK` at a time in parallel, and hands each
-/// chunk's rows to `emit` in the members' order (so a file written from them resumes cleanly).
+/// Values every game of `members` not in `done`, `CHUNK` per rank at a time (in parallel
+/// within a rank, dealt round robin among the `team`'s ranks), and hands each chunk's rows to
+/// `emit` in the members' order (so a file written from them resumes cleanly). Only rank 0
+/// emits; every rank returns the first error any rank met.
 pub fn run(
     members: &[String],
     done: &ahash::AHashSet<String>,
     max_heap: usize,
+    team: &dyn Team,
     progress: &dyn Progress,
     emit: &mut dyn FnMut(&[Row]) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let todo: Vec<&String> = members.iter().filter(|m| !done.contains(*m)).collect();
+    let size = team.size();
     progress.start("games", todo.len() as u64);
-    for chunk in todo.chunks(CHUNK) {
-        let rows: Result<Vec<Row>, Error> = chunk
+    for chunk in todo.chunks(CHUNK * size) {
+        let mine: Vec<&String> = dealt(chunk.len(), team.rank(), size)
+            .map(|i| chunk[i])
+            .collect();
+        let rows: Result<Vec<Row>, Error> = mine
             .par_iter()
             .map(|game| {
                 let g = spec::parse_heap(game)?;
@@ -223,11 +231,43 @@ pub fn run(
                 Ok(Row::of(game, &a))
             })
             .collect();
-        emit(&rows?)?;
+        let rows = team.settle(rows)?;
+        let emitted = match gather_rows(team, rows)? {
+            Some(rows) => emit(&rows),
+            None => Ok(()),
+        };
+        team.settle(emitted)?;
         progress.advance(chunk.len() as u64);
     }
     progress.finish();
     Ok(())
+}
+
+/// The rows every rank valued from a chunk dealt round robin, back in the chunk's order at
+/// rank 0 (`None` at the others).
+fn gather_rows(team: &dyn Team, rows: Vec<Row>) -> Result<Option<Vec<Row>>, Error> {
+    let size = team.size();
+    if size == 1 {
+        return Ok(Some(rows));
+    }
+    let bytes = serde_json::to_vec(&rows).map_err(|e| Error::internal(e.to_string()))?;
+    let Some(parts) = team.gather(&bytes) else {
+        return Ok(None);
+    };
+    let mut parts = parts
+        .iter()
+        .map(|b| {
+            let rows: Vec<Row> =
+                serde_json::from_slice(b).map_err(|e| Error::internal(e.to_string()))?;
+            Ok(rows.into_iter())
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let total: usize = parts.iter().map(|p| p.len()).sum();
+    let rows = (0..total)
+        .map(|i| parts[i % size].next())
+        .collect::<Option<Vec<Row>>>()
+        .ok_or_else(|| Error::internal("a rank sent fewer rows than it was dealt"))?;
+    Ok(Some(rows))
 }
 
 /// A field a filter compares.
@@ -323,6 +363,7 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::Solo;
     use crate::progress::Silent;
 
     #[test]
@@ -356,10 +397,17 @@ mod tests {
     fn rows_carry_the_proof_and_filters_select_them() {
         let members = vec!["subtraction:1,3,4".to_string(), "octal:0.77".to_string()];
         let mut rows = Vec::new();
-        run(&members, &Default::default(), 4096, &Silent, &mut |r| {
-            rows.extend_from_slice(r);
-            Ok(())
-        })
+        run(
+            &members,
+            &Default::default(),
+            4096,
+            &Solo,
+            &Silent,
+            &mut |r| {
+                rows.extend_from_slice(r);
+                Ok(())
+            },
+        )
         .unwrap();
         assert_eq!(rows[0].period, Some(7));
         assert_eq!(rows[0].criterion.as_deref(), Some("window"));
@@ -382,7 +430,7 @@ mod tests {
         // Resumed: games done are skipped.
         let done: ahash::AHashSet<String> = members[..1].iter().cloned().collect();
         let mut again = Vec::new();
-        run(&members, &done, 4096, &Silent, &mut |r| {
+        run(&members, &done, 4096, &Solo, &Silent, &mut |r| {
             again.extend_from_slice(r);
             Ok(())
         })

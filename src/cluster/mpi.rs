@@ -1,0 +1,163 @@
+//! The ranks of an MPI job as a [`Team`], through rsmpi. Only the main thread calls MPI.
+
+use std::cell::Cell;
+
+use mpi::collective::SystemOperation;
+use mpi::datatype::PartitionMut;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use mpi::Count;
+
+use super::Team;
+use crate::error::Error;
+
+/// Bytes one collective call moves per rank at most: MPI counts are 32-bit, so longer
+/// messages go in rounds of this size.
+const PIECE: usize = 1 << 30;
+
+/// Every rank of `MPI_COMM_WORLD`. MPI is finalized when this is dropped.
+pub struct Mpi {
+    world: SimpleCommunicator,
+    rank: usize,
+    size: usize,
+    sent: Cell<u64>,
+    // Declared last: dropped (MPI finalized) after the communicator.
+    _universe: mpi::environment::Universe,
+}
+
+impl Mpi {
+    /// Joins the job that started this process.
+    pub fn init() -> Result<Self, Error> {
+        let universe = mpi::initialize()
+            .ok_or_else(|| Error::internal("MPI was initialized twice in one process"))?;
+        let world = universe.world();
+        Ok(Mpi {
+            rank: world.rank() as usize,
+            size: world.size() as usize,
+            world,
+            sent: Cell::new(0),
+            _universe: universe,
+        })
+    }
+
+    fn count(&self, bytes: usize) {
+        self.sent.set(self.sent.get() + bytes as u64);
+    }
+
+    /// How many rounds of [`PIECE`] bytes the longest of the ranks' messages takes.
+    fn rounds(&self, len: usize) -> usize {
+        let mine = len.div_ceil(PIECE) as u64;
+        let mut most = 0u64;
+        self.world
+            .all_reduce_into(&mine, &mut most, SystemOperation::max());
+        self.count(8);
+        most.max(1) as usize
+    }
+
+    /// The part of `bytes` sent in `round`, after one byte of padding: Open MPI refuses
+    /// variable-count collectives in which every rank sends nothing.
+    fn piece(bytes: &[u8], round: usize) -> Vec<u8> {
+        let start = (round * PIECE).min(bytes.len());
+        let mut piece = Vec::with_capacity(PIECE.min(bytes.len() - start) + 1);
+        piece.push(0);
+        piece.extend_from_slice(&bytes[start..(start + PIECE).min(bytes.len())]);
+        piece
+    }
+}
+
+/// Offsets of consecutive blocks of `counts` bytes.
+fn displacements(counts: &[Count]) -> Vec<Count> {
+    counts
+        .iter()
+        .scan(0, |at, &c| {
+            let d = *at;
+            *at += c;
+            Some(d)
+        })
+        .collect()
+}
+
+impl Team for Mpi {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
+        let root = self.world.process_at_rank(0);
+        let mut out = vec![Vec::new(); self.size];
+        for round in 0..self.rounds(bytes.len()) {
+            let piece = Self::piece(bytes, round);
+            let n = piece.len() as Count;
+            self.count(4 + piece.len());
+            if self.rank == 0 {
+                let mut counts = vec![0 as Count; self.size];
+                root.gather_into_root(&n, &mut counts[..]);
+                let displs = displacements(&counts);
+                let total = counts.iter().map(|&c| c as usize).sum();
+                let mut buf = vec![0u8; total];
+                {
+                    let mut part = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);
+                    root.gather_varcount_into_root(&piece[..], &mut part);
+                }
+                for (r, o) in out.iter_mut().enumerate() {
+                    let at = displs[r] as usize;
+                    o.extend_from_slice(&buf[at + 1..at + counts[r] as usize]);
+                }
+            } else {
+                root.gather_into(&n);
+                root.gather_varcount_into(&piece[..]);
+            }
+        }
+        (self.rank == 0).then_some(out)
+    }
+
+    fn broadcast(&self, bytes: Vec<u8>) -> Vec<u8> {
+        let root = self.world.process_at_rank(0);
+        let mut len = bytes.len() as u64;
+        root.broadcast_into(&mut len);
+        let mut buf = if self.rank == 0 {
+            bytes
+        } else {
+            vec![0u8; len as usize]
+        };
+        for chunk in buf.chunks_mut(PIECE) {
+            root.broadcast_into(chunk);
+        }
+        if self.rank == 0 {
+            // A broadcast tree sends about once per receiving rank.
+            self.count(8 + buf.len() * (self.size - 1));
+        }
+        buf
+    }
+
+    fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
+        let mut out = vec![Vec::new(); self.size];
+        for round in 0..self.rounds(bytes.len()) {
+            let piece = Self::piece(bytes, round);
+            let n = piece.len() as Count;
+            self.count((4 + piece.len()) * (self.size - 1));
+            let mut counts = vec![0 as Count; self.size];
+            self.world.all_gather_into(&n, &mut counts[..]);
+            let displs = displacements(&counts);
+            let total = counts.iter().map(|&c| c as usize).sum();
+            let mut buf = vec![0u8; total];
+            {
+                let mut part = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);
+                self.world.all_gather_varcount_into(&piece[..], &mut part);
+            }
+            for (r, o) in out.iter_mut().enumerate() {
+                let at = displs[r] as usize;
+                o.extend_from_slice(&buf[at + 1..at + counts[r] as usize]);
+            }
+        }
+        out
+    }
+
+    fn bytes_sent(&self) -> u64 {
+        self.sent.get()
+    }
+}

@@ -1,0 +1,200 @@
+//! End-to-end tests under `mpirun -np 2` on loopback (built with `--features mpi`): the shared
+//! commands give byte for byte what one process gives, and failures end every rank with one
+//! line from rank 0 and a non-zero exit.
+#![cfg(feature = "mpi")]
+
+mod common;
+use common::grundy;
+
+use std::process::Output;
+use std::time::Duration;
+
+/// `grundy args` on two ranks over shared memory and the loopback interface only, bounded in
+/// time.
+fn mpirun(args: &[&str]) -> Output {
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let mut c = assert_cmd::Command::new("mpirun");
+    c.args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
+        .args([
+            "--mca",
+            "btl",
+            "self,vader",
+            "--mca",
+            "oob_tcp_if_include",
+            "lo",
+        ])
+        .arg(bin)
+        .args(args)
+        .timeout(Duration::from_secs(120));
+    c.output().unwrap()
+}
+
+/// Lines grundy itself wrote on standard error (mpirun adds its own banner on failures).
+fn grundy_lines(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.starts_with("grundy:"))
+        .map(String::from)
+        .collect()
+}
+
+fn single(args: &[&str]) -> Output {
+    grundy().args(args).output().unwrap()
+}
+
+/// Runs this test binary's `rank_steps` on two ranks; each rank's harness must pass it.
+#[test]
+fn the_collective_steps_agree_on_every_rank() {
+    let exe = std::env::current_exe().unwrap();
+    let out = assert_cmd::Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
+        .args([
+            "--mca",
+            "btl",
+            "self,vader",
+            "--mca",
+            "oob_tcp_if_include",
+            "lo",
+        ])
+        .arg(exe)
+        .args([
+            "rank_steps",
+            "--exact",
+            "--ignored",
+            "--test-threads",
+            "1",
+            "--color",
+            "never",
+        ])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        text.matches("test result: ok. 1 passed").count(),
+        2,
+        "{text}"
+    );
+}
+
+/// One rank's half of the test above: the collective steps checked from inside a job.
+#[test]
+#[ignore = "runs under mpirun, started by the_collective_steps_agree_on_every_rank"]
+fn rank_steps() {
+    use grundy::cluster::{self, Team};
+    use grundy::Error;
+    let team = cluster::join().expect("join the job");
+    let team: &dyn Team = &*team;
+    let (rank, size) = (team.rank(), team.size());
+    if size < 2 {
+        // Run outside mpirun (`--include-ignored`): there is no job to check.
+        return;
+    }
+
+    // Gather: rank r sends r + 1 bytes of value r.
+    let mine = vec![rank as u8; rank + 1];
+    match team.gather(&mine) {
+        Some(all) => {
+            assert_eq!(rank, 0);
+            for (r, b) in all.iter().enumerate() {
+                assert_eq!(b, &vec![r as u8; r + 1]);
+            }
+        }
+        None => assert_ne!(rank, 0),
+    }
+    let empty = team.all_gather(&[]);
+    assert!(empty.len() == size && empty.iter().all(Vec::is_empty));
+
+    // Broadcast and all-gather, with messages longer than a few pages.
+    let long: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+    let got = team.broadcast(if rank == 0 { long.clone() } else { Vec::new() });
+    assert_eq!(got, long);
+    let all = team.all_gather(&long[..1000 * (rank + 1)]);
+    for (r, b) in all.iter().enumerate() {
+        assert_eq!(b[..], long[..1000 * (r + 1)]);
+    }
+
+    // Settle: a failure on rank 1 alone reaches every rank with its kind.
+    let outcome: Result<u32, Error> = if rank == 1 {
+        Err(Error::Resource("rank 1 ran out".into()))
+    } else {
+        Ok(7)
+    };
+    let e = team.settle(outcome).unwrap_err();
+    assert_eq!(e.kind(), grundy::error::Kind::Resource);
+    assert!(e.to_string().contains("rank 1 ran out"), "{e}");
+    assert_eq!(team.settle(Ok::<_, Error>(rank)).unwrap(), rank);
+
+    // Share: rank 0's value everywhere.
+    let v = team.share(Ok::<_, Error>(vec![rank as u32, 9])).unwrap();
+    assert_eq!(v, vec![0, 9]);
+    assert!(team.bytes_sent() > 0);
+}
+
+#[test]
+fn a_survey_on_two_ranks_writes_what_one_process_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.jsonl");
+    let two = dir.path().join("two.jsonl");
+    let args = |out: &std::path::Path| {
+        vec![
+            "survey".to_string(),
+            "subtraction".into(),
+            "--size".into(),
+            "3".into(),
+            "--max-element".into(),
+            "12".into(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+        ]
+    };
+    let a1 = args(&one);
+    let a2 = args(&two);
+    let s = single(&a1.iter().map(String::as_str).collect::<Vec<_>>());
+    let m = mpirun(&a2.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    assert_eq!(s.stdout, m.stdout, "the rows printed");
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+    // Cut in the middle of a row, it resumes on two ranks to the same file.
+    let text = std::fs::read(&two).unwrap();
+    std::fs::write(&two, &text[..text.len() / 2]).unwrap();
+    let m = mpirun(&a2.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+}
+
+#[test]
+fn failures_end_every_rank_with_one_line() {
+    // Rank 0 cannot create the file: both ranks stop, rank 0 says why.
+    let out = mpirun(&[
+        "survey",
+        "subtraction",
+        "--size",
+        "2",
+        "--max-element",
+        "5",
+        "--out",
+        "/nonexistent/dir/rows.jsonl",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let lines = grundy_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("/nonexistent/dir/rows.jsonl"));
+    // With --json, rank 0 prints one object.
+    let out = mpirun(&["survey", "octal", "--digits", "0", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["kind"], "bad_input");
+    // A command that does not share its work is refused rather than run twice.
+    let out = mpirun(&["sg", "nim", "1,2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let lines = grundy_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("runs as one process"), "{lines:?}");
+    assert!(out.stdout.is_empty());
+}
