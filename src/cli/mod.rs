@@ -425,6 +425,28 @@ fn usage_error(e: clap::Error) -> i32 {
     )
 }
 
+/// Prints, from rank 0, every rank's peak memory and the bytes it sent, for `--stats` under
+/// mpirun (one line for a single process). Every rank must call it.
+fn print_rank_stats(team: &dyn crate::cluster::Team) {
+    let mine = [peak_memory().unwrap_or(0), team.bytes_sent()];
+    let bytes: Vec<u8> = mine.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let Some(all) = team.gather(&bytes) else {
+        return;
+    };
+    for (rank, b) in all.iter().enumerate() {
+        let word = |i: usize| {
+            b.get(8 * i..8 * i + 8)
+                .and_then(|w| w.try_into().ok())
+                .map_or(0, u64::from_le_bytes)
+        };
+        eprintln!(
+            "rank {rank}: peak memory {:.1} MiB, sent {} bytes",
+            word(0) as f64 / (1u64 << 20) as f64,
+            word(1)
+        );
+    }
+}
+
 /// Peak resident memory of this process in bytes (Linux), for `--stats`.
 fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

@@ -56,6 +56,10 @@ pub struct SurveyArgs {
     /// Write a report to FILE: LaTeX when it ends in .tex, Markdown otherwise.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Print the games valued, the time, and each rank's peak memory and bytes sent to
+    /// standard error.
+    #[arg(long)]
+    stats: bool,
     /// Errors as one JSON object on standard output too (the rows are JSON lines anyway).
     #[arg(long)]
     pub json: bool,
@@ -229,6 +233,7 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
         )?;
     }
     let root = team.is_root();
+    let started = std::time::Instant::now();
     let opened = match (&args.out, root) {
         (Some(path), true) => open_store(path, &header, &members),
         _ => Ok(Store::default()),
@@ -252,6 +257,7 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
         out.line(format_args!("{}", json_line(r)?))?;
     }
     let bar = Bar::new(root);
+    let todo = members.len() - done.len();
     survey::run(&members, &done, args.max_heap, team, &bar, &mut |chunk| {
         if let Some((path, file)) = &mut store {
             let path: &Path = path;
@@ -289,6 +295,14 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
             .map_err(|e| Error::io(&path, e))?;
         f.commit()?;
         eprintln!("wrote the report to {}", path.display());
+    }
+    if args.stats {
+        if root {
+            eprintln!("games valued: {todo}");
+            eprintln!("ranks: {}", team.size());
+            eprintln!("seconds: {:.3}", started.elapsed().as_secs_f64());
+        }
+        super::print_rank_stats(team);
     }
     Ok(Status::Answered)
 }

@@ -19,6 +19,10 @@ pub const MAX_MEMBERS: u64 = 1_000_000;
 /// Games valued at once between two writes of rows: what an interruption may lose.
 const CHUNK: usize = 64;
 
+/// Games per rank between two writes under MPI: each chunk ends with a few collective steps
+/// in which ranks wait for the slowest, so chunks are longer there.
+const RANK_CHUNK: usize = 512;
+
 /// A family of heap games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "family", rename_all = "kebab-case")]
@@ -204,7 +208,7 @@ pub struct Header {
     pub max_heap: usize,
 }
 
-/// Values every game of `members` not in `done`, `CHUNK` per rank at a time (in parallel
+/// Values every game of `members` not in `done`, a chunk at a time (in parallel
 /// within a rank, dealt round robin among the `team`'s ranks), and hands each chunk's rows to
 /// `emit` in the members' order (so a file written from them resumes cleanly). Only rank 0
 /// emits; every rank returns the first error any rank met.
@@ -219,7 +223,8 @@ pub fn run(
     let todo: Vec<&String> = members.iter().filter(|m| !done.contains(*m)).collect();
     let size = team.size();
     progress.start("games", todo.len() as u64);
-    for chunk in todo.chunks(CHUNK * size) {
+    let chunk = if size == 1 { CHUNK } else { RANK_CHUNK * size };
+    for chunk in todo.chunks(chunk) {
         let mine: Vec<&String> = dealt(chunk.len(), team.rank(), size)
             .map(|i| chunk[i])
             .collect();

@@ -1,0 +1,116 @@
+//! The same work on 1 and 2 MPI ranks of this machine, in one run:
+//! `cargo bench --features mpi --bench mpi`. Each rank runs one worker thread
+//! (`RAYON_NUM_THREADS=1`), as on a cluster with one rank per core, so the two columns compare
+//! ranks, not threads. Checks that both runs write the same bytes, and reports wall time, each
+//! rank's peak memory and bytes sent (from `--stats`), and an estimate for 64 ranks from the
+//! two measurements (Amdahl's law with the serial fraction the 2-rank time implies).
+//! Output is Markdown for the README.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+/// One workload: the grundy arguments, with `OUT` standing for the output file.
+struct Work {
+    name: &'static str,
+    args: &'static [&'static str],
+}
+
+const WORK: &[Work] = &[Work {
+    name: "survey of 3-element subtraction sets up to 80 (82 160 games)",
+    args: &[
+        "survey",
+        "subtraction",
+        "--size",
+        "3",
+        "--max-element",
+        "80",
+        "--out",
+        "OUT",
+        "--stats",
+    ],
+}];
+
+/// What one run measured.
+struct Run {
+    seconds: f64,
+    /// Per rank: peak memory in MiB, bytes sent.
+    ranks: Vec<(f64, u64)>,
+    output: Vec<u8>,
+}
+
+fn run(work: &Work, ranks: usize, dir: &Path) -> Run {
+    let out = dir.join(format!("out-{ranks}"));
+    let _ = std::fs::remove_file(&out);
+    let args: Vec<&str> = work
+        .args
+        .iter()
+        .map(|&a| if a == "OUT" { out.to_str().unwrap() } else { a })
+        .collect();
+    let start = Instant::now();
+    let result = Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-np"])
+        .arg(ranks.to_string())
+        .args(["-x", "RAYON_NUM_THREADS=1"])
+        .arg(env!("CARGO_BIN_EXE_grundy"))
+        .args(&args)
+        .output()
+        .expect("mpirun runs");
+    let seconds = start.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "{}: {err}", work.name);
+    let ranks = err
+        .lines()
+        .filter_map(|l| {
+            // "rank 0: peak memory 26.6 MiB, sent 2266805 bytes"
+            let rest = l.strip_prefix("rank ")?;
+            let mib = rest.split("peak memory ").nth(1)?.split(' ').next()?;
+            let sent = rest.split("sent ").nth(1)?.split(' ').next()?;
+            Some((mib.parse().ok()?, sent.parse().ok()?))
+        })
+        .collect();
+    Run {
+        seconds,
+        ranks,
+        output: std::fs::read(&out).expect("the output file"),
+    }
+}
+
+fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    println!("| work | ranks | wall (s) | peak memory per rank (MiB) | bytes sent per rank | 64 ranks (estimate, s) |");
+    println!("|---|---|---|---|---|---|");
+    for work in WORK {
+        let one = run(work, 1, dir.path());
+        let two = run(work, 2, dir.path());
+        assert!(
+            one.output == two.output,
+            "{}: the outputs differ",
+            work.name
+        );
+        // Amdahl: t2 = t1 (s + (1 - s) / 2) gives the serial fraction s.
+        let serial = (2.0 * two.seconds / one.seconds - 1.0).clamp(0.0, 1.0);
+        let t64 = one.seconds * (serial + (1.0 - serial) / 64.0);
+        for (r, ranks) in [(&one, 1), (&two, 2)] {
+            let mem: Vec<String> = r.ranks.iter().map(|(m, _)| format!("{m:.1}")).collect();
+            let sent: Vec<String> = r.ranks.iter().map(|(_, b)| b.to_string()).collect();
+            let est = if ranks == 2 {
+                format!("{t64:.2} (serial fraction {serial:.2})")
+            } else {
+                String::new()
+            };
+            println!(
+                "| {} | {ranks} | {:.2} | {} | {} | {est} |",
+                work.name,
+                r.seconds,
+                mem.join(" / "),
+                sent.join(" / ")
+            );
+        }
+        println!(
+            "| {}: 2 ranks / 1 rank | | {:.2} | | | |",
+            work.name,
+            two.seconds / one.seconds
+        );
+    }
+}
