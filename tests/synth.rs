@@ -674,3 +674,86 @@ fn reports_write_the_run_up() {
         ".md (Markdown) or .tex",
     );
 }
+
+/// The documented Slurm array script, run task by task as Slurm would, solves the cubes of an
+/// `--export-cubes` split one per task, and `decode --answers` merges them: a refuted length
+/// when every cube is unsatisfiable, the open cubes when some answers are missing, and the
+/// checked program of a satisfied cube.
+#[test]
+fn the_slurm_array_script_solves_cubes_that_decode_merges() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/slurm/cubes.sbatch");
+    let split = |length: &str| {
+        let cubes = dir.path().join(format!("cubes{length}"));
+        grundy()
+            .args(["synth", "path:3", "--max", "3", "--target", "indicator"])
+            .args(["--length", length, "--export-cubes"])
+            .arg(&cubes)
+            .assert()
+            .success();
+        cubes.join(format!("len{length}.icnf"))
+    };
+    let task = |icnf: &Path, answers: &Path, k: usize| {
+        let out = Process::new("bash")
+            .arg(&script)
+            .arg(icnf)
+            .arg(answers)
+            .env("SLURM_ARRAY_TASK_ID", k.to_string())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "cube {k}: {out:?}");
+    };
+    let merged = |icnf: &Path, answers: &Path| {
+        let out = grundy()
+            .args(["decode", "--json", "--cnf"])
+            .arg(icnf)
+            .arg("--answers")
+            .arg(answers)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), v)
+    };
+
+    // Length 3 is below the minimum (6): every one of its cubes is unsatisfiable.
+    let icnf = split("3");
+    let cubes = std::fs::read_to_string(&icnf)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("a "))
+        .count();
+    assert!(cubes > 10, "{cubes} cubes");
+    let answers = dir.path().join("answers3");
+    for k in 0..cubes {
+        task(&icnf, &answers, k);
+    }
+    let (code, v) = merged(&icnf, &answers);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(
+        (v["refuted"].as_bool(), v["length"].as_u64()),
+        (Some(true), Some(3))
+    );
+    assert_eq!(v["cubes"].as_u64(), Some(cubes as u64));
+    // One answer lost: the length is open, and the merge says which cube to run again.
+    std::fs::remove_file(answers.join("7.out")).unwrap();
+    let (code, v) = merged(&icnf, &answers);
+    assert_eq!(code, Some(3), "{v}");
+    assert_eq!(v["refuted"], false);
+    assert_eq!(v["undecided"], serde_json::json!([7]));
+
+    // Length 6 has programs; cube 198 (step 4 RightShift, step 5 BooleanNot) holds one, and a
+    // satisfied cube decides the length whatever the others say.
+    let icnf = split("6");
+    let text = std::fs::read_to_string(&icnf).unwrap();
+    assert!(text.contains("c cube 198 step 4 RightShift, step 5 BooleanNot"));
+    let answers = dir.path().join("answers6");
+    for k in [0, 198] {
+        task(&icnf, &answers, k);
+    }
+    let (code, v) = merged(&icnf, &answers);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["cube"], 198);
+    assert_eq!(v["satisfies_data"], true);
+    assert_eq!(v["length"], 6);
+    verifies("path:3", &v["program"], "3", &["--target", "indicator"]);
+}

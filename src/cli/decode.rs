@@ -1,9 +1,11 @@
 //! `grundy decode --cnf FILE --model MODEL`: a program from an external SAT solver's model.
+//! `grundy decode --cnf DIR/lenL.icnf --answers ANSWERS`: the answers of the cubes of an
+//! `--export-cubes` split, solved as separate jobs, merged into what the whole length is.
 //!
 //! The CNF's comment lines record the game, box, target, width and instruction set, so the
 //! program is re-checked on the same data without repeating any option.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -11,7 +13,7 @@ use super::output::Out;
 use super::Status;
 use crate::error::Error;
 use crate::sg::table::TableOptions;
-use crate::synth::sat::decode_model;
+use crate::synth::sat::{cnf_length, cube_count, decode_model, merge, verdict, Merged, Verdict};
 use crate::synth::setup::{target_name, Setup};
 use crate::synth::verify;
 
@@ -21,8 +23,13 @@ pub struct DecodeArgs {
     #[arg(long, value_name = "FILE")]
     cnf: PathBuf,
     /// The solver's output: `s SATISFIABLE` and `v ...` lines.
-    #[arg(long, value_name = "MODEL")]
-    model: PathBuf,
+    #[arg(long, value_name = "MODEL", required_unless_present = "answers")]
+    model: Option<PathBuf>,
+    /// A directory of one solver output per cube of the iCNF given as --cnf, named K.out for
+    /// cube K (from 0, in the order of its `a` lines): the length has a program when a cube
+    /// is satisfied (its model is decoded), and is refuted when every cube is unsatisfiable.
+    #[arg(long, value_name = "DIR", conflicts_with = "model")]
+    answers: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -42,9 +49,115 @@ fn competition_format(model: &str) -> String {
     }
 }
 
+/// The verdict in each cube's answer file `dir/K.out` (`Unknown` when there is none); a
+/// file named for a cube the iCNF does not have is refused.
+fn read_verdicts(dir: &Path, cubes: usize) -> Result<Vec<Verdict>, Error> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    for entry in entries {
+        let path = entry.map_err(|e| Error::io(dir, e))?.path();
+        let cube = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.parse::<usize>().ok());
+        if let (Some(k), Some("out")) = (cube, path.extension().and_then(|e| e.to_str())) {
+            if k >= cubes {
+                return Err(Error::Data {
+                    path,
+                    msg: format!("the iCNF has cubes 0 to {} only", cubes - 1),
+                });
+            }
+        }
+    }
+    (0..cubes)
+        .map(|k| {
+            let path = dir.join(format!("{k}.out"));
+            match std::fs::read_to_string(&path) {
+                Ok(text) => Ok(verdict(&text)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Verdict::Unknown),
+                Err(e) => Err(Error::io(&path, e)),
+            }
+        })
+        .collect()
+}
+
+/// `--answers`: the merged verdict of the cubes; a satisfied cube's model goes on to be
+/// decoded (returned with its cube), anything else is the answer.
+fn merge_answers(
+    args: &DecodeArgs,
+    dir: &Path,
+    cnf: &str,
+) -> Result<Result<(usize, String), Status>, Error> {
+    let cubes = cube_count(cnf);
+    if cubes == 0 {
+        return Err(Error::Data {
+            path: args.cnf.clone(),
+            msg: "no cubes (`a` lines): --answers merges the answers to an iCNF that \
+                  synth --export-cubes wrote"
+                .into(),
+        });
+    }
+    let length = cnf_length(cnf).ok_or_else(|| Error::Data {
+        path: args.cnf.clone(),
+        msg: "no `c grundy-cnf v1 length <L>` header: not an instance grundy wrote".into(),
+    })?;
+    let verdicts = read_verdicts(dir, cubes)?;
+    let mut out = Out::new();
+    match merge(cubes, |k| verdicts[k]) {
+        Merged::Satisfied { cube } => {
+            let path = dir.join(format!("{cube}.out"));
+            let model = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+            Ok(Ok((cube, model)))
+        }
+        Merged::Refuted { cubes } => {
+            if args.json {
+                out.json(&serde_json::json!({
+                    "length": length, "refuted": true, "cubes": cubes, "undecided": [],
+                }))?;
+            } else {
+                out.line(format_args!(
+                    "refuted:      length {length}: all {cubes} cubes are unsatisfiable, so no \
+                     program of {length} instructions fits the instance's examples"
+                ))?;
+            }
+            Ok(Err(Status::Answered))
+        }
+        Merged::Open { undecided, cubes } => {
+            if args.json {
+                out.json(&serde_json::json!({
+                    "length": length, "refuted": false, "cubes": cubes, "undecided": undecided,
+                }))?;
+            } else {
+                let list: Vec<String> = undecided.iter().map(|k| k.to_string()).collect();
+                out.line(format_args!(
+                    "undecided:    length {length}: no cube is satisfied, and cubes {} ({} of \
+                     {cubes}) have no verdict in {}",
+                    list.join(", "),
+                    undecided.len(),
+                    dir.display()
+                ))?;
+            }
+            Ok(Err(Status::Undecided))
+        }
+    }
+}
+
 pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     let cnf = std::fs::read_to_string(&args.cnf).map_err(|e| Error::io(&args.cnf, e))?;
-    let model = std::fs::read_to_string(&args.model).map_err(|e| Error::io(&args.model, e))?;
+    let (cube, model) = match (&args.answers, &args.model) {
+        (Some(dir), _) => match merge_answers(args, dir, &cnf)? {
+            Ok((cube, model)) => (Some(cube), model),
+            Err(answered) => return Ok(answered),
+        },
+        (None, Some(path)) => {
+            let model = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+            (None, model)
+        }
+        (None, None) => return Err(Error::Usage("decode needs --model or --answers".into())),
+    };
+    let model_path = match (&args.answers, cube) {
+        (Some(dir), Some(k)) => dir.join(format!("{k}.out")),
+        _ => args.model.clone().unwrap_or_default(),
+    };
     let (setup, subset) = Setup::from_notes(&cnf, &args.cnf)?;
     // The game first: an edited comment is refused before anything else is read or built.
     let game = setup.game()?;
@@ -69,7 +182,7 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
         let why = verify::describe(&problem, &program, &problem.examples[bad]);
         let msg = format!("the model's program fails an example the instance holds: {why}");
         return Err(Error::Data {
-            path: args.model.clone(),
+            path: model_path,
             msg,
         });
     }
@@ -89,8 +202,12 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
             "data_points": problem.points.len(),
             "satisfies_data": first_failure.is_none(),
             "counterexample": first_failure,
+            "cube": cube,
         }))?;
     } else {
+        if let Some(k) = cube {
+            out.line(format_args!("cube:         {k} is satisfied"))?;
+        }
         out.line(format_args!("program:      {program}"))?;
         out.line(format_args!("expression:   {}", program.infix()))?;
         out.line(format_args!(

@@ -73,6 +73,63 @@ pub(crate) fn split(st: &Structure) -> Vec<Cube> {
     out
 }
 
+/// What a solver said of one instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Satisfiable,
+    Unsatisfiable,
+    /// No verdict: an empty file, a solver stopped by its time limit, `s UNKNOWN`.
+    Unknown,
+}
+
+/// The verdict of a solver's output: the competition's `s SATISFIABLE` / `s UNSATISFIABLE`
+/// line, or MiniSat's result file (`SAT` / `UNSAT` first).
+pub fn verdict(answer: &str) -> Verdict {
+    for line in answer.lines().map(str::trim) {
+        match line {
+            "s SATISFIABLE" | "SAT" => return Verdict::Satisfiable,
+            "s UNSATISFIABLE" | "UNSAT" => return Verdict::Unsatisfiable,
+            _ => {}
+        }
+    }
+    Verdict::Unknown
+}
+
+/// The cubes (`a` lines) of an iCNF.
+pub fn cube_count(icnf: &str) -> usize {
+    icnf.lines().filter(|l| l.starts_with("a ")).count()
+}
+
+/// The cubes' answers taken together: what one solve of the whole instance would have said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Merged {
+    /// Cube `cube` (the lowest satisfied) has a model: the length has a program.
+    Satisfied { cube: usize },
+    /// Every one of the `cubes` cubes is unsatisfiable: the length is refuted (the cubes
+    /// cover every program).
+    Refuted { cubes: usize },
+    /// No cube is satisfied and these have no verdict yet: the length is open.
+    Open { undecided: Vec<usize>, cubes: usize },
+}
+
+/// Merges the verdicts of the `cubes` cubes of one iCNF; `verdict_of(k)` is cube `k`'s (from
+/// 0, in the order of the `a` lines), `Unknown` when it has no answer.
+pub fn merge(cubes: usize, verdict_of: impl Fn(usize) -> Verdict) -> Merged {
+    let mut undecided = Vec::new();
+    for k in 0..cubes {
+        match verdict_of(k) {
+            Verdict::Satisfiable => return Merged::Satisfied { cube: k },
+            Verdict::Unsatisfiable => {}
+            Verdict::Unknown => undecided.push(k),
+        }
+    }
+    if undecided.is_empty() {
+        Merged::Refuted { cubes }
+    } else {
+        Merged::Open { undecided, cubes }
+    }
+}
+
 /// The instance `enc` holds as iCNF (`p inccnf`, the clauses, then one `a <lits> 0` line per
 /// cube), after the same comment lines as the DIMACS export plus one `c cube <k> <top>` line
 /// per cube, so `grundy decode` reads a model of any cube back.
@@ -105,4 +162,43 @@ pub(crate) fn write_icnf(enc: &Encoder, notes: &[String], cubes: &[Cube]) -> Str
         s.push_str(" 0\n");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_are_read_from_either_format() {
+        assert_eq!(
+            verdict("c hi\ns SATISFIABLE\nv 1 -2 0\n"),
+            Verdict::Satisfiable
+        );
+        assert_eq!(verdict("s UNSATISFIABLE\n"), Verdict::Unsatisfiable);
+        assert_eq!(verdict("UNSAT\n"), Verdict::Unsatisfiable);
+        assert_eq!(verdict("SAT\n1 -2 0\n"), Verdict::Satisfiable);
+        assert_eq!(verdict("s UNKNOWN\n"), Verdict::Unknown);
+        assert_eq!(verdict(""), Verdict::Unknown);
+    }
+
+    #[test]
+    fn a_length_is_refuted_only_when_every_cube_is() {
+        use Verdict::*;
+        let all = |v: Verdict| move |_| v;
+        assert_eq!(merge(3, all(Unsatisfiable)), Merged::Refuted { cubes: 3 });
+        let some = |k: usize| [Unsatisfiable, Unknown, Satisfiable, Unknown][k];
+        assert_eq!(merge(4, some), Merged::Satisfied { cube: 2 });
+        let open = |k: usize| [Unsatisfiable, Unknown, Unsatisfiable, Unknown][k];
+        assert_eq!(
+            merge(4, open),
+            Merged::Open {
+                undecided: vec![1, 3],
+                cubes: 4
+            }
+        );
+        // An iCNF without cubes has nothing to merge: refuted would be vacuous, so callers
+        // refuse it (see `grundy decode --answers`).
+        assert_eq!(cube_count("p inccnf\n1 0\n"), 0);
+        assert_eq!(cube_count("p inccnf\n1 0\na 1 0\na -1 0\n"), 2);
+    }
 }

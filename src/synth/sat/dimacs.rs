@@ -93,6 +93,25 @@ fn data_error(what: &str, msg: String) -> Error {
     }
 }
 
+/// The program length of a CNF (or iCNF) grundy wrote, from its `c grundy-cnf v1 length <L>`
+/// header line; `None` when there is none.
+pub fn cnf_length(cnf: &str) -> Option<usize> {
+    cnf.lines()
+        .take_while(|l| l.starts_with('c'))
+        .find(|l| l.starts_with(HEADER))
+        .and_then(header_length)
+}
+
+/// The `<L>` of a header line's `length <L>`.
+fn header_length(line: &str) -> Option<usize> {
+    let words: Vec<&str> = line[HEADER.len()..].split_whitespace().collect();
+    words
+        .iter()
+        .position(|&w| w == "length")
+        .and_then(|j| words.get(j + 1))
+        .and_then(|w| w.parse().ok())
+}
+
 /// Rebuilds the program from a CNF written by [`export_dimacs`] and a solver's output in
 /// SAT-competition format (`s SATISFIABLE`, then `v ... 0` lines; MiniSat's `SAT` and bare
 /// literal lines are accepted too). Unsatisfiable or garbled input is an error, never a panic.
@@ -103,14 +122,8 @@ pub fn decode_model(cnf: &str, model: &str) -> Result<Program, Error> {
     let mut map: Vec<(usize, Op, usize)> = Vec::new();
     for (i, line) in cnf.lines().enumerate() {
         let line = line.trim();
-        if let Some(rest) = line.strip_prefix(HEADER) {
-            let words: Vec<&str> = rest.split_whitespace().collect();
-            let l = words
-                .iter()
-                .position(|&w| w == "length")
-                .and_then(|j| words.get(j + 1))
-                .and_then(|w| w.parse::<usize>().ok());
-            length = Some(l.ok_or_else(|| {
+        if line.starts_with(HEADER) {
+            length = Some(header_length(line).ok_or_else(|| {
                 bad_cnf(format!("line {}: the header has no `length <L>`", i + 1))
             })?);
         } else if let Some(rest) = line.strip_prefix("c op ") {

@@ -43,8 +43,8 @@ use std::time::Instant;
 
 use varisat::{ExtendFormula, ProofFormat, Solver};
 
-pub use cubes::Cube;
-pub use dimacs::{decode_model, export_dimacs};
+pub use cubes::{cube_count, merge, verdict, Cube, Merged, Verdict};
+pub use dimacs::{cnf_length, decode_model, export_dimacs};
 use encode::Encoder;
 
 use super::problem::Problem;
