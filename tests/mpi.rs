@@ -9,24 +9,23 @@ use common::grundy;
 use std::process::Output;
 use std::time::Duration;
 
-/// `grundy args` on two ranks over shared memory and the loopback interface only, bounded in
-/// time.
-fn mpirun(args: &[&str]) -> Output {
-    let bin = assert_cmd::cargo::cargo_bin("grundy");
+/// `program` on two ranks over shared memory and the loopback interface only, bounded in time.
+fn on_two_ranks(program: &std::path::Path) -> assert_cmd::Command {
     let mut c = assert_cmd::Command::new("mpirun");
     c.args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
-        .args([
-            "--mca",
-            "btl",
-            "self,vader",
-            "--mca",
-            "oob_tcp_if_include",
-            "lo",
-        ])
-        .arg(bin)
-        .args(args)
+        .args(["--mca", "btl", "self,vader"])
+        .args(["--mca", "oob_tcp_if_include", "lo"])
+        .arg(program)
         .timeout(Duration::from_secs(120));
-    c.output().unwrap()
+    c
+}
+
+/// `grundy args` on two ranks.
+fn mpirun(args: &[&str]) -> Output {
+    on_two_ranks(&assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 /// Lines grundy itself wrote on standard error (mpirun adds its own banner on failures).
@@ -45,28 +44,9 @@ fn single(args: &[&str]) -> Output {
 /// Runs this test binary's `rank_steps` on two ranks; each rank's harness must pass it.
 #[test]
 fn the_collective_steps_agree_on_every_rank() {
-    let exe = std::env::current_exe().unwrap();
-    let out = assert_cmd::Command::new("mpirun")
-        .args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
-        .args([
-            "--mca",
-            "btl",
-            "self,vader",
-            "--mca",
-            "oob_tcp_if_include",
-            "lo",
-        ])
-        .arg(exe)
-        .args([
-            "rank_steps",
-            "--exact",
-            "--ignored",
-            "--test-threads",
-            "1",
-            "--color",
-            "never",
-        ])
-        .timeout(Duration::from_secs(120))
+    let out = on_two_ranks(&std::env::current_exe().unwrap())
+        .args(["rank_steps", "--exact", "--ignored", "--test-threads", "1"])
+        .args(["--color", "never"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

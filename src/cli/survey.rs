@@ -213,6 +213,29 @@ fn open_store(path: &Path, header: &Header, members: &[String]) -> Result<Store,
     })
 }
 
+/// Writes the report of `rows` to `f`: LaTeX for a `.tex` path, Markdown otherwise.
+fn write_report(
+    mut f: OutputFile,
+    header: &Header,
+    members: usize,
+    rows: &[Row],
+    filter: &Filter,
+    filter_text: &str,
+) -> Result<(), Error> {
+    let style = match f.path().extension().and_then(|e| e.to_str()) {
+        Some("tex") => Style::Latex,
+        _ => Style::Markdown,
+    };
+    let text = report::write(header, members, rows, filter, filter_text, style);
+    let path = f.path().to_path_buf();
+    f.writer()
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::io(&path, e))?;
+    f.commit()?;
+    eprintln!("wrote the report to {}", path.display());
+    Ok(())
+}
+
 /// Runs the survey; under mpirun the games are dealt among the ranks and rank 0 alone reads
 /// and writes the files and prints the rows.
 pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
@@ -253,9 +276,13 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
 
     let done: AHashSet<String> = done.into_iter().collect();
     let mut out = Out::new();
-    for r in rows.iter().filter(|r| filter.accepts(r)) {
-        out.line(format_args!("{}", json_line(r)?))?;
-    }
+    // The rows found by earlier runs (rank 0 alone has any); the ranks learn whether printing
+    // them failed before they take their next step together.
+    let printed = rows
+        .iter()
+        .filter(|r| filter.accepts(r))
+        .try_for_each(|r| out.line(format_args!("{}", json_line(r)?)));
+    team.settle(printed)?;
     let bar = Bar::new(root);
     let todo = members.len() - done.len();
     survey::run(&members, &done, args.max_heap, team, &bar, &mut |chunk| {
@@ -283,19 +310,11 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
         .map(|(i, m)| (m.as_str(), i))
         .collect();
     rows.sort_by_key(|r| order[r.game.as_str()]);
-    if let Some(mut f) = report_file {
-        let style = match f.path().extension().and_then(|e| e.to_str()) {
-            Some("tex") => Style::Latex,
-            _ => Style::Markdown,
-        };
-        let text = report::write(&header, members.len(), &rows, &filter, &filter_text, style);
-        let path = f.path().to_path_buf();
-        f.writer()
-            .write_all(text.as_bytes())
-            .map_err(|e| Error::io(&path, e))?;
-        f.commit()?;
-        eprintln!("wrote the report to {}", path.display());
-    }
+    let reported = match report_file {
+        Some(f) => write_report(f, &header, members.len(), &rows, &filter, &filter_text),
+        None => Ok(()),
+    };
+    team.settle(reported)?;
     if args.stats {
         if root {
             eprintln!("games valued: {todo}");
