@@ -270,6 +270,17 @@ pub enum Status {
     Undecided,
 }
 
+impl Status {
+    /// The process exit code of this outcome.
+    fn exit_code(&self) -> i32 {
+        match self {
+            Status::Answered => 0,
+            Status::Counterexample(_) => crate::error::Kind::Counterexample.exit_code(),
+            Status::Undecided => crate::error::Kind::Timeout.exit_code(),
+        }
+    }
+}
+
 /// Runs the command line; returns the process exit code (0 answered, 1 a counterexample,
 /// 2 bad input or a limit, 3 undecided within the time limit).
 pub fn main() -> i32 {
@@ -294,23 +305,14 @@ pub fn main() -> i32 {
         ))),
         _ => dispatch(&cli.command, &*team),
     };
-    let result = team.settle(result);
-    if !team.is_root() {
-        return match result {
-            Ok(Status::Answered) => 0,
-            Ok(Status::Counterexample(_)) => crate::error::Kind::Counterexample.exit_code(),
-            Ok(Status::Undecided) => crate::error::Kind::Timeout.exit_code(),
-            Err(e) => e.kind().exit_code(),
-        };
-    }
-    match result {
-        Ok(Status::Answered) => 0,
-        Ok(Status::Counterexample(msg)) => {
+    match (team.settle(result), team.is_root()) {
+        (Ok(Status::Counterexample(msg)), true) => {
             eprintln!("grundy: {msg}");
             crate::error::Kind::Counterexample.exit_code()
         }
-        Ok(Status::Undecided) => crate::error::Kind::Timeout.exit_code(),
-        Err(e) => report_error(&e, json),
+        (Ok(status), _) => status.exit_code(),
+        (Err(e), true) => report_error(&e, json),
+        (Err(e), false) => e.kind().exit_code(),
     }
 }
 
