@@ -6,7 +6,6 @@ use clap::Args;
 use super::output::Out;
 use super::{SearchArgs, Status};
 use crate::error::Error;
-use crate::sg::solve::solve;
 
 #[derive(Args, Debug)]
 pub struct BestMoveArgs {
@@ -25,15 +24,7 @@ pub struct BestMoveArgs {
 
 pub fn run(args: &BestMoveArgs) -> Result<Status, Error> {
     let (game, p) = super::game_and_position(&args.game, &args.position, "best-move")?;
-    let opts = args.search.table_options(!args.json)?;
-    let s = solve(
-        game.as_ref(),
-        &p,
-        args.search.engine,
-        args.search.config(),
-        &opts,
-        true,
-    )?;
+    let s = args.search.solve(game.as_ref(), &p, true, !args.json)?;
     let wins = s.winning_moves.unwrap_or_default();
     let best = wins.first();
     let mut out = Out::new();

@@ -205,6 +205,19 @@ impl SearchArgs {
         memory_limit(self.mem_limit)
     }
 
+    /// The nimber of `p` in `game` by the chosen engine, with the winning moves when `moves`
+    /// and a progress bar for tabulation when `show`: what `sg` and `best-move` compute.
+    fn solve(
+        &self,
+        game: &dyn crate::sg::AnyGame,
+        p: &crate::game::hypergraph::Stones,
+        moves: bool,
+        show: bool,
+    ) -> Result<crate::sg::solve::Solution, Error> {
+        let opts = self.table_options(show)?;
+        crate::sg::solve::solve(game, p, self.engine, self.config(), &opts, moves)
+    }
+
     /// Threads and memory limit for tabulation, with a progress bar when `show`.
     fn table_options(&self, show: bool) -> Result<crate::sg::table::TableOptions, Error> {
         Ok(crate::sg::table::TableOptions {

@@ -5,7 +5,6 @@ use clap::Args;
 use super::output::Out;
 use super::{SearchArgs, Status};
 use crate::error::Error;
-use crate::sg::solve::solve;
 
 #[derive(Args, Debug)]
 pub struct SgArgs {
@@ -31,15 +30,9 @@ pub struct SgArgs {
 
 pub fn run(args: &SgArgs) -> Result<Status, Error> {
     let (game, p) = super::game_and_position(&args.game, &args.position, "sg")?;
-    let opts = args.search.table_options(!args.json)?;
-    let s = solve(
-        game.as_ref(),
-        &p,
-        args.search.engine,
-        args.search.config(),
-        &opts,
-        args.moves,
-    )?;
+    let s = args
+        .search
+        .solve(game.as_ref(), &p, args.moves, !args.json)?;
     let mut out = Out::new();
     if args.json {
         let mut obj = serde_json::json!({

@@ -141,19 +141,39 @@ impl FromStr for Agent {
     }
 }
 
+/// Set-up shared by the tests of the play modules.
 #[cfg(test)]
-mod tests {
+pub(crate) mod testing {
     use super::*;
     use crate::game::spec::{self, Heaps};
-    use rand::SeedableRng;
 
-    fn game(spec: &str, heaps: usize) -> Box<dyn AnyGame> {
+    /// The game of `spec` with `heaps` heaps (for heap games).
+    pub(crate) fn game(spec: &str, heaps: usize) -> Box<dyn AnyGame> {
         let heaps = Heaps {
             given: None,
             typed: Some(heaps),
         };
         spec::parse(spec, heaps).unwrap()
     }
+
+    /// An `auto` oracle for the positions reached from `start`.
+    pub(crate) fn oracle<'g>(g: &'g dyn AnyGame, start: &Stones) -> Oracle<'g> {
+        Oracle::new(
+            g,
+            start,
+            Engine::Auto,
+            SearchConfig::default(),
+            &Default::default(),
+        )
+        .unwrap()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{game, oracle};
+    use super::*;
+    use rand::SeedableRng;
 
     /// The oracle agrees with the definition (mex of the successors' values) on every
     /// position of small games, from a table and from a search alike.
@@ -196,14 +216,7 @@ mod tests {
     fn agents_choose_legal_moves() {
         let g = game("subtraction:1,2,3", 2);
         let start: Stones = [5, 7].into_iter().collect();
-        let mut o = Oracle::new(
-            g.as_ref(),
-            &start,
-            Engine::Auto,
-            SearchConfig::default(),
-            &Default::default(),
-        )
-        .unwrap();
+        let mut o = oracle(g.as_ref(), &start);
         let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
         // 5 ^ 7 mod 4: G = 1 ^ 3 = 2, a win; the optimal agent leaves a zero position.
         let q = Agent::Optimal.choose(&mut o, &start, &mut rng).unwrap();

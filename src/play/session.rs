@@ -160,20 +160,13 @@ impl<'o, 'g> Session<'o, 'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::spec::{self, Heaps};
-    use crate::sg::{Engine, SearchConfig};
+    use crate::play::testing::{game, oracle};
 
     #[test]
     fn moves_are_read_as_positions_or_numbers() {
-        let heaps = Heaps {
-            given: None,
-            typed: Some(2),
-        };
-        let g = spec::parse("subtraction:1,2,3", heaps).unwrap();
+        let g = game("subtraction:1,2,3", 2);
         let start: Stones = [2, 3].into_iter().collect();
-        let cfg = SearchConfig::default();
-        let mut o =
-            Oracle::new(g.as_ref(), &start, Engine::Auto, cfg, &Default::default()).unwrap();
+        let mut o = oracle(g.as_ref(), &start);
         let mut s = Session::new(&mut o, start.clone(), 0);
         let to = |v: [u32; 2]| Command::Move(v.into_iter().collect());
         assert_eq!(s.parse("1,3").unwrap(), to([1, 3]));
@@ -202,15 +195,9 @@ mod tests {
     /// A heap split in two is typed with its extra heap.
     #[test]
     fn splits_are_typed_with_their_extra_heap() {
-        let heaps = Heaps {
-            given: None,
-            typed: Some(1),
-        };
-        let g = spec::parse("grundy-game", heaps).unwrap();
+        let g = game("grundy-game", 1);
         let start: Stones = [7].into_iter().collect();
-        let cfg = SearchConfig::default();
-        let mut o =
-            Oracle::new(g.as_ref(), &start, Engine::Auto, cfg, &Default::default()).unwrap();
+        let mut o = oracle(g.as_ref(), &start);
         let s = Session::new(&mut o, start, 0);
         let split = s.parse("5,2").unwrap();
         assert!(

@@ -99,21 +99,15 @@ pub fn tournament(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::spec::{self, Heaps};
-    use crate::sg::{Engine, SearchConfig};
+    use crate::play::testing::{game, oracle};
 
     /// From a position of nonzero nimber the optimal agent wins every game it starts, and
     /// as second it wins every game against itself from a zero position; seeds reproduce.
     #[test]
     fn optimal_agents_win_what_can_be_won() {
-        let heaps = Heaps {
-            given: None,
-            typed: Some(3),
-        };
-        let g = spec::parse("subtraction:1,2,3", heaps).unwrap();
-        let cfg = SearchConfig::default();
+        let g = game("subtraction:1,2,3", 3);
         let win: Stones = [5, 6, 9].into_iter().collect();
-        let mut o = Oracle::new(g.as_ref(), &win, Engine::Auto, cfg, &Default::default()).unwrap();
+        let mut o = oracle(g.as_ref(), &win);
         assert_ne!(o.nimber(&win), 0);
         let all = [Agent::Optimal, Agent::Random];
         let t = tournament(&mut o, &win, &all, 40, 7);
