@@ -9,12 +9,13 @@ use rayon::ThreadPool;
 use super::index::{Index, IndexTable};
 use super::kernel::{unary, with_binary, Checker, Kind, Rules, Word};
 use super::store::{Builder, Info, Level, Meter, Segment, NONE};
+use crate::cluster::Team;
 use crate::synth::lang::Op;
 use crate::synth::problem::Problem;
 use crate::synth::solver::past;
 
 /// Why a search stopped without an answer.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(super) enum Halt {
     Timeout,
     /// The memory limit stopped level `level` with a `fraction` of its work done; `estimate`
@@ -98,12 +99,27 @@ pub(super) struct Job {
     pub b: usize,
     pub sa: (usize, usize),
     pub sb: (usize, usize),
+    /// Of the outer loop's classes in each segment, only part `part.0` of `part.1` equal
+    /// ranges: a pair of single segments holding more than [`SPLIT_PAIRS`] pairs is split this
+    /// way, so that no job holds up the threads (or the ranks) of a round.
+    pub part: (usize, usize),
     /// Pairs (or classes) visited, as an upper bound.
     pub size: u64,
 }
 
+impl Job {
+    /// The outer classes of a segment of `len` this job visits.
+    fn range(&self, len: usize) -> std::ops::Range<usize> {
+        let (p, parts) = self.part;
+        len * p / parts..len * (p + 1) / parts
+    }
+}
+
 /// Pairs per job, at most (unless one segment pair is larger).
 const JOB_PAIRS: u64 = 1 << 18;
+/// Pairs per job of a single pair of segments, about: the index visits few of them, so
+/// splitting finer than segments pays only for the largest.
+const SPLIT_PAIRS: u64 = 1 << 20;
 /// Pairs between clock checks.
 const POLL_EVERY: usize = 1 << 15;
 /// Staged candidates per merge, in bytes.
@@ -148,6 +164,8 @@ pub(super) struct Gen<'a, T> {
     pub stop: &'a Stop,
     pub meter: &'a Meter,
     pub pool: &'a ThreadPool,
+    /// The ranks the last level's jobs are shared among (`share.rs`).
+    pub team: &'a dyn Team,
     /// Per op-set index: whether the instruction is `Not`.
     pub is_not: Vec<bool>,
     /// The columns levels are bucketed by (when some check is an `Equals` and the width is at
@@ -280,20 +298,26 @@ impl<T: Word> Gen<'_, T> {
                 continue;
             }
             let na = self.count(a, sa);
-            let size = if unary { na } else { na * self.count(b, sb) };
+            let nb = if unary { 1 } else { self.count(b, sb) };
+            let size = na * nb;
             if size == 0 {
                 continue;
             }
             let (wa, wb) = (sa.1 - sa.0, if unary { 1 } else { sb.1 - sb.0 });
             if size <= JOB_PAIRS || (wa == 1 && wb == 1) {
-                out.push(Job {
+                // Either level may be the outer one (`last.rs` decides), so at most the
+                // smaller count of parts.
+                let outer = if unary { na } else { na.min(nb) };
+                let parts = size.div_ceil(SPLIT_PAIRS).min(outer) as usize;
+                out.extend((0..parts).map(|p| Job {
                     form,
                     a,
                     b,
                     sa,
                     sb,
-                    size,
-                });
+                    part: (p, parts),
+                    size: size.div_ceil(parts as u64),
+                }));
             } else if wa >= wb {
                 let mid = sa.0 + wa / 2;
                 todo.push(((mid, sa.1), sb));
@@ -341,7 +365,7 @@ impl<T: Word> Gen<'_, T> {
         };
         let mut budget = 0;
         for so in &self.levels[lo].segs[ro.0..ro.1] {
-            for i in 0..so.len() {
+            for i in job.range(so.len()) {
                 if nz_outer && so.zeros[i] != 0 {
                     continue;
                 }
@@ -413,7 +437,7 @@ impl<T: Word> Gen<'_, T> {
     ) -> bool {
         let level = &self.levels[job.a];
         for s in &level.segs[job.sa.0..job.sa.1] {
-            for i in 0..s.len() {
+            for i in job.range(s.len()) {
                 let id = s.start + i as u32;
                 if !self.rules.unary(op, self.kind(job.a, id, &s.info[i])) {
                     continue;
