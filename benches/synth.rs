@@ -272,10 +272,7 @@ fn upper_bounds() {
             },
         ),
     ];
-    let backend = EnumBackend {
-        threads: 2,
-        memory_limit: 8 << 30,
-    };
+    let backend = EnumBackend::new(2, 8 << 30);
     for &(name, game, orbits) in UPPER {
         let p = orbit_problem(game, 5, Target::Zero, orbits);
         let mut cells = Vec::new();
@@ -420,10 +417,7 @@ fn deadlines() {
         ),
         (
             "enum",
-            Box::new(EnumBackend {
-                threads: 2,
-                memory_limit: 8 << 30,
-            }),
+            Box::new(EnumBackend::new(2, 8 << 30)),
             "circular:4,3",
             6,
             Target::Indicator,

@@ -56,10 +56,7 @@ fn main() -> Result<(), grundy::Error> {
 
     // 4. The shortest program that is 0 exactly on the zero positions, by enumeration.
     let problem = Problem::new(data, OpSet::thesis(3), 8, Target::Zero, None)?;
-    let backend = EnumBackend {
-        threads: 0,
-        memory_limit: 1 << 30,
-    };
+    let backend = EnumBackend::new(0, 1 << 30);
     let found = synthesize(&problem, &backend, 9, None)?;
     let program = &found.program;
     assert!(

@@ -178,3 +178,92 @@ fn failures_end_every_rank_with_one_line() {
     assert!(lines[0].contains("runs as one process"), "{lines:?}");
     assert!(out.stdout.is_empty());
 }
+
+/// `v` without its timings (every field named `seconds`), which differ from run to run.
+fn untimed(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.remove("seconds");
+            m.values_mut().for_each(untimed);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(untimed),
+        _ => {}
+    }
+}
+
+#[test]
+fn synth_on_two_ranks_answers_what_one_process_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [&[&str]; 3] = [
+        &["synth", "path:3", "--max", "8", "--verify-max", "10"],
+        &[
+            "synth",
+            "circular:4,2",
+            "--max",
+            "5",
+            "--target",
+            "indicator",
+        ],
+        &["synth", "star:4", "--max", "6", "--target", "indicator"],
+    ];
+    for case in cases {
+        let args = [case, &["--solver", "enum", "--json", "--quiet"]].concat();
+        let s = single(&args);
+        assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
+        let report = dir.path().join("run.md");
+        let m = mpirun(&[&args[..], &["--report", report.to_str().unwrap()]].concat());
+        assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+        let [mut a, mut b] = [&s, &m].map(|o| {
+            serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("one JSON object")
+        });
+        untimed(&mut a);
+        untimed(&mut b);
+        assert_eq!(a, b, "{case:?}");
+        assert!(std::fs::read_to_string(&report).unwrap().contains("Push("));
+    }
+}
+
+#[test]
+fn synth_on_two_ranks_stops_and_refuses_together() {
+    // A deadline passed at once: undecided (exit 3) on every rank, answered once.
+    let out = mpirun(&[
+        "synth",
+        "star:4",
+        "--max",
+        "6",
+        "--solver",
+        "enum",
+        "--timeout",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["status"], "undecided", "{v}");
+    // Every length up to --max-len refuted: exit 2 on every rank, one line.
+    let out = mpirun(&[
+        "synth",
+        "path:3",
+        "--max",
+        "5",
+        "--solver",
+        "enum",
+        "--max-len",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let lines = grundy_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("raise --max-len"), "{lines:?}");
+    // What runs as one process is refused rather than run once per rank.
+    for extra in [
+        &["--solver", "auto"][..],
+        &["--solver", "enum", "--upper", "lift"],
+    ] {
+        let out = mpirun(&[&["synth", "path:3", "--max", "5"], extra].concat());
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let lines = grundy_lines(&out);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains("runs as one process"), "{lines:?}");
+    }
+}

@@ -19,6 +19,8 @@ mod values;
 mod verify;
 mod writeup;
 
+use std::sync::Arc;
+
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::error::Error;
@@ -100,7 +102,7 @@ impl Command {
 
     /// Whether the command shares its work among the ranks of an MPI job.
     fn shares_work(&self) -> bool {
-        matches!(self, Command::Survey(_))
+        matches!(self, Command::Survey(_) | Command::Synth(_))
     }
 
     /// Whether `--json` was given: errors are then JSON objects too.
@@ -272,6 +274,7 @@ fn memory_limit(gib: Option<f64>) -> Result<u64, Error> {
 }
 
 /// What a command that ran to the end found.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub enum Status {
     /// The answer is printed.
     Answered,
@@ -313,10 +316,11 @@ pub fn main() -> i32 {
     };
     let result = match cli.command.shares_work() {
         false if team.size() > 1 => Err(Error::Usage(format!(
-            "grundy {} runs as one process; under mpirun only survey shares its work among ranks",
+            "grundy {} runs as one process; under mpirun only survey and synth --solver enum \
+             share their work among ranks",
             cli.command.name()
         ))),
-        _ => dispatch(&cli.command, &*team),
+        _ => dispatch(&cli.command, &team),
     };
     match (team.settle(result), team.is_root()) {
         (Ok(Status::Counterexample(msg)), true) => {
@@ -330,17 +334,17 @@ pub fn main() -> i32 {
 }
 
 /// Runs the command on this process's share of the team's work.
-fn dispatch(command: &Command, team: &dyn crate::cluster::Team) -> Result<Status, Error> {
+fn dispatch(command: &Command, team: &Arc<dyn crate::cluster::Team>) -> Result<Status, Error> {
     match command {
         Command::Sg(args) => sg::run(args),
         Command::Table(args) => table::run(args),
         Command::Info(args) => info::run(args),
         Command::Games(args) => games::run(args),
-        Command::Synth(args) => synth::run(args),
+        Command::Synth(args) => synth::run(args, team),
         Command::Verify(args) => verify::run(args),
         Command::Decode(args) => decode::run(args),
         Command::Period(args) => period::run(args),
-        Command::Survey(args) => survey::run(args, team),
+        Command::Survey(args) => survey::run(args, &**team),
         Command::Play(args) => play::run(args),
         Command::BestMove(args) => best_move::run(args),
         Command::Plot(args) => plot::run(args),

@@ -11,11 +11,12 @@ use super::output::Out;
 use super::progress::{Bar, Live};
 use super::report::Report;
 use super::{parse_seconds, Status};
+use crate::cluster::Team;
 use crate::error::Error;
 use crate::files::{self, OutputFile};
 use crate::game::spec;
 use crate::sg::table::TableOptions;
-use crate::sg::SearchEngine;
+use crate::sg::{AnyGame, SearchEngine};
 use crate::synth::auto::AutoBackend;
 use crate::synth::cegis::{self, Answer, Options};
 use crate::synth::consts::{self, Consts};
@@ -197,6 +198,10 @@ pub struct SynthArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// After the search, each rank's peak memory and the bytes it sent, on standard error
+    /// (one line per rank under mpirun).
+    #[arg(long)]
+    stats: bool,
     /// No progress on standard error: neither the live line (shown on a terminal after a
     /// second) nor the bars of tabulation and cross-checking.
     #[arg(long)]
@@ -221,7 +226,12 @@ const EXPORT_ALL_MAX: usize = 2000;
 /// Exports larger than this (estimated) are refused without --force.
 const EXPORT_LIMIT: u64 = 1 << 30;
 
-fn backend(choice: SolverChoice, args: &SynthArgs, memory: u64) -> Box<dyn Backend> {
+fn backend(
+    choice: SolverChoice,
+    args: &SynthArgs,
+    memory: u64,
+    team: &Arc<dyn Team>,
+) -> Box<dyn Backend> {
     let threads = args.problem.threads.unwrap_or(0);
     let sat = SatBackend {
         proof: args.proof.clone(),
@@ -235,16 +245,15 @@ fn backend(choice: SolverChoice, args: &SynthArgs, memory: u64) -> Box<dyn Backe
         SolverChoice::Sat => Box::new(sat),
         SolverChoice::Smt => Box::new(SmtBackend),
         SolverChoice::Enum => Box::new(EnumBackend {
-            threads,
-            memory_limit: memory,
+            team: team.clone(),
+            ..EnumBackend::new(threads, memory)
         }),
         // Proofs come from SAT only; otherwise enumeration, with SAT for lengths it cannot hold.
-        SolverChoice::Auto if args.proof.is_some() => backend(SolverChoice::Sat, args, memory),
+        SolverChoice::Auto if args.proof.is_some() => {
+            backend(SolverChoice::Sat, args, memory, team)
+        }
         SolverChoice::Auto => Box::new(AutoBackend {
-            first: EnumBackend {
-                threads,
-                memory_limit: memory,
-            },
+            first: EnumBackend::new(threads, memory),
             fallback: sat,
         }),
     }
@@ -344,13 +353,56 @@ impl Exports {
     }
 }
 
-pub fn run(args: &SynthArgs) -> Result<Status, Error> {
+/// Refuses what a search shared among several ranks cannot do: only enumeration splits its
+/// work, and the upper-bound strategies, proofs and exports run as one process.
+fn check_team(args: &SynthArgs, team: &dyn Team) -> Result<(), Error> {
+    if team.size() == 1 {
+        return Ok(());
+    }
+    let alone = |what: &str| {
+        Err(Error::Usage(format!(
+            "{what} runs as one process; under mpirun synth shares only the exact search of \
+             --solver enum among ranks"
+        )))
+    };
+    if args.solver != SolverChoice::Enum {
+        return alone(&format!("--solver {}", backend_name(args.solver)));
+    }
+    if args.upper.is_some_and(|u| u != Strategies::NONE) {
+        return alone("--upper");
+    }
+    let exports = [
+        ("--proof", args.proof.is_some()),
+        ("--export-cnf", args.export_cnf.is_some()),
+        ("--export-smt", args.export_smt.is_some()),
+        ("--export-cubes", args.export_cubes.is_some()),
+        ("--export-sygus", args.export_sygus.is_some()),
+    ];
+    match exports.iter().find(|(_, given)| *given) {
+        Some((name, _)) => alone(name),
+        None => Ok(()),
+    }
+}
+
+/// The name `--solver` takes for `choice`.
+fn backend_name(choice: SolverChoice) -> String {
+    use clap::ValueEnum;
+    choice
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
+}
+
+/// Runs `synth`. Under `mpirun` every rank sets up the same data and runs the same CEGIS loop,
+/// the enumeration's last-level jobs dealt among them (`synth::enumerate`), and rank 0 alone
+/// checks, writes and prints the answer.
+pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
     let t0 = Instant::now();
     if args.cubes && matches!(args.solver, SolverChoice::Smt | SolverChoice::Enum) {
         return Err(Error::Usage(
             "--cubes splits SAT instances: use it with --solver sat or auto".into(),
         ));
     }
+    check_team(args, &**team)?;
     let exports = Exports::create(args)?;
     if let Some(r) = &args.report {
         super::writeup::figure_path(r)?;
@@ -364,18 +416,20 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
             )));
         }
     }
+    let show = !args.quiet && team.is_root();
     let setup = args.problem.setup()?;
     let game = setup.game()?;
     if args.verify_max.is_some() && game.is_none() {
         return Err(Error::Usage("--verify-max needs a GAME".into()));
     }
     let memory = args.problem.memory_limit()?;
-    let problem = setup.problem(game.as_deref(), &args.problem.table_options(!args.quiet)?)?;
+    let problem = setup.problem(game.as_deref(), &args.problem.table_options(show)?);
+    let problem = team.settle(problem)?;
     let data_seconds = t0.elapsed().as_secs_f64();
     let deadline = args
         .timeout
         .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
-    let backend = backend(args.solver, args, memory);
+    let backend = backend(args.solver, args, memory, team);
 
     let export_all = match args.export_examples {
         ExportExamples::All => true,
@@ -385,7 +439,7 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
     let answer = if exports.any() && export_all {
         None
     } else {
-        let live = Live::new(!args.quiet);
+        let live = Live::new(show);
         interrupt::answer_on_ctrl_c();
         let opts = Options {
             max_len: args.max_len,
@@ -402,9 +456,15 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
                 upper::FROM_BOUND
             },
             watch: &|s| live.update(s),
+            team: &**team,
         };
         let answer = cegis::run(&problem, backend.as_ref(), &opts);
         live.finish();
+        // Every rank took the same steps to the same answer, or failed at the same one.
+        let answer = team.settle(answer);
+        if args.stats {
+            super::print_rank_stats(&**team);
+        }
         Some(answer?)
     };
     let exported = if exports.any() {
@@ -420,39 +480,73 @@ pub fn run(args: &SynthArgs) -> Result<Status, Error> {
         }
         return Ok(Status::Answered);
     };
-    let program = match &answer {
+    let told = Told {
+        setup: &setup,
+        problem: &problem,
+        answer: &answer,
+        solver: backend.method().name(),
+        data_seconds,
+        exported: &exported,
+        memory,
+    };
+    let status = match team.is_root() {
+        true => tell(args, game.as_deref(), told),
+        false => Ok(Status::Answered),
+    };
+    team.share(status)
+}
+
+/// What the search came to, for rank 0 to check, write and print.
+struct Told<'a> {
+    setup: &'a Setup,
+    problem: &'a Problem,
+    answer: &'a Answer,
+    solver: &'a str,
+    data_seconds: f64,
+    exported: &'a [serde_json::Value],
+    memory: u64,
+}
+
+/// Cross-checks the answer's program on the larger box (`--verify-max`), writes the report
+/// and prints the answer.
+fn tell(args: &SynthArgs, game: Option<&dyn AnyGame>, told: Told<'_>) -> Result<Status, Error> {
+    let Told {
+        setup,
+        problem,
+        answer,
+        ..
+    } = told;
+    let program = match answer {
         Answer::Found(o) => Some(&o.program),
         Answer::Undecided(_) => None,
     };
     let cross = match (args.verify_max, program) {
         (Some(d2), Some(program)) => {
-            let g = game
-                .as_deref()
-                .ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))?;
+            let g = game.ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))?;
             let bar = Bar::new(!args.quiet);
             Some(verify::recomputed(
                 g,
                 program,
-                &setup,
+                setup,
                 d2,
                 SearchEngine::Naive,
-                memory,
+                told.memory,
                 &bar,
             )?)
         }
         _ => None,
     };
-    let variables = setup.variables(game.as_deref(), problem.vars())?;
+    let variables = setup.variables(game, problem.vars())?;
     let report = Report {
-        problem: &problem,
+        problem,
         // The variables of a family are its parameters, not vertices.
-        game: game.as_deref().filter(|_| setup.family.is_none()),
+        game: game.filter(|_| setup.family.is_none()),
         variables: &variables,
-        answer: &answer,
-        solver: backend.method().name(),
-        data_seconds,
+        answer,
+        solver: told.solver,
+        data_seconds: told.data_seconds,
         cross: cross.as_ref(),
-        exported: &exported,
+        exported: told.exported,
     };
     if let Some(path) = &args.report {
         super::writeup::write(&report, path)?;

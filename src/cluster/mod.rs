@@ -14,6 +14,10 @@
 
 #[cfg(feature = "mpi")]
 mod mpi;
+#[cfg(test)]
+pub mod threads;
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -23,8 +27,9 @@ use crate::error::{Error, Kind};
 pub use self::mpi::Mpi;
 
 /// The processes sharing one command: their number, this one's rank, and collective steps that
-/// every rank must call in the same order.
-pub trait Team {
+/// every rank must call in the same order, from the thread that joined the team (a team is
+/// `Send + Sync` so that searches running on worker threads can hold one, not call it).
+pub trait Team: Send + Sync {
     /// This process's rank, 0 to `size() - 1`; rank 0 writes the answers.
     fn rank(&self) -> usize;
     /// How many ranks share the work.
@@ -71,10 +76,27 @@ struct Failure {
     msg: String,
 }
 
+impl std::fmt::Debug for dyn Team + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "rank {} of {}", self.rank(), self.size())
+    }
+}
+
 impl dyn Team + '_ {
     /// Whether this rank writes the answers.
     pub fn is_root(&self) -> bool {
         self.rank() == 0
+    }
+
+    /// Whether `yes` holds on some rank, on every rank: a decision one rank's clock makes (a
+    /// deadline passed, Ctrl-C) taken by all together, so that they keep taking the same steps.
+    pub fn any(&self, yes: bool) -> bool {
+        if self.size() == 1 {
+            return yes;
+        }
+        self.all_gather(&[u8::from(yes)])
+            .iter()
+            .any(|b| b.first() == Some(&1))
     }
 
     /// The outcome of a stretch of work every rank did its share of: this rank's value when
@@ -178,16 +200,16 @@ fn share_cores(var: impl Fn(&str) -> Option<String>) {
 
 /// The team this process belongs to: every rank of the MPI job that started it, or itself
 /// alone.
-pub fn join() -> Result<Box<dyn Team>, Error> {
+pub fn join() -> Result<Arc<dyn Team>, Error> {
     let var = |name: &str| std::env::var(name).ok();
     let ranks = launched_ranks(var);
     #[cfg(feature = "mpi")]
     if ranks.is_some() {
         share_cores(var);
-        return Ok(Box::new(Mpi::init()?));
+        return Ok(Arc::new(Mpi::init()?));
     }
     alone(ranks)?;
-    Ok(Box::new(Solo))
+    Ok(Arc::new(Solo))
 }
 
 /// Refuses a job of several ranks in a grundy built without the `mpi` feature: each rank would
@@ -220,6 +242,7 @@ mod tests {
             vec![1, 2]
         );
         assert_eq!(solo.gather(b"ab"), Some(vec![b"ab".to_vec()]));
+        assert!(solo.any(true) && !solo.any(false));
     }
 
     #[test]

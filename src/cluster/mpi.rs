@@ -1,9 +1,11 @@
 //! The ranks of an MPI job as a [`Team`], through rsmpi. Only the main thread calls MPI.
 
-use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::ThreadId;
 
 use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
+use mpi::environment::Threading;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
@@ -16,39 +18,53 @@ use crate::error::Error;
 const PIECE: usize = 1 << 30;
 
 /// Every rank of `MPI_COMM_WORLD`. MPI is finalized when this is dropped.
+///
+/// MPI is initialized at the *funneled* threading level: worker threads compute, and only the
+/// thread that initialized MPI calls it. The type holds no communicator handle (it takes the
+/// world's at each call), so it can be shared with the code the workers run, which may hold a
+/// team but must leave its collective steps to the main thread.
 pub struct Mpi {
-    world: SimpleCommunicator,
     rank: usize,
     size: usize,
-    sent: Cell<u64>,
-    // Declared last: dropped (MPI finalized) after the communicator.
+    sent: AtomicU64,
+    main: ThreadId,
     _universe: mpi::environment::Universe,
 }
 
 impl Mpi {
     /// Joins the job that started this process.
     pub fn init() -> Result<Self, Error> {
-        let universe = mpi::initialize()
+        let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
             .ok_or_else(|| Error::internal("MPI was initialized twice in one process"))?;
         let world = universe.world();
         Ok(Mpi {
             rank: world.rank() as usize,
             size: world.size() as usize,
-            world,
-            sent: Cell::new(0),
+            sent: AtomicU64::new(0),
+            main: std::thread::current().id(),
             _universe: universe,
         })
     }
 
+    /// The world communicator, for a call from the main thread.
+    fn world(&self) -> SimpleCommunicator {
+        debug_assert_eq!(
+            std::thread::current().id(),
+            self.main,
+            "MPI called from a worker thread"
+        );
+        SimpleCommunicator::world()
+    }
+
     fn count(&self, bytes: usize) {
-        self.sent.set(self.sent.get() + bytes as u64);
+        self.sent.fetch_add(bytes as u64, Ordering::Relaxed);
     }
 
     /// How many rounds of [`PIECE`] bytes the longest of the ranks' messages takes.
     fn rounds(&self, len: usize) -> usize {
         let mine = len.div_ceil(PIECE) as u64;
         let mut most = 0u64;
-        self.world
+        self.world()
             .all_reduce_into(&mine, &mut most, SystemOperation::max());
         self.count(8);
         most.max(1) as usize
@@ -87,7 +103,8 @@ impl Team for Mpi {
     }
 
     fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
-        let root = self.world.process_at_rank(0);
+        let world = self.world();
+        let root = world.process_at_rank(0);
         let mut out = vec![Vec::new(); self.size];
         for round in 0..self.rounds(bytes.len()) {
             let piece = Self::piece(bytes, round);
@@ -116,7 +133,8 @@ impl Team for Mpi {
     }
 
     fn broadcast(&self, bytes: Vec<u8>) -> Vec<u8> {
-        let root = self.world.process_at_rank(0);
+        let world = self.world();
+        let root = world.process_at_rank(0);
         let mut len = bytes.len() as u64;
         root.broadcast_into(&mut len);
         let mut buf = if self.rank == 0 {
@@ -135,19 +153,20 @@ impl Team for Mpi {
     }
 
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
+        let world = self.world();
         let mut out = vec![Vec::new(); self.size];
         for round in 0..self.rounds(bytes.len()) {
             let piece = Self::piece(bytes, round);
             let n = piece.len() as Count;
             self.count((4 + piece.len()) * (self.size - 1));
             let mut counts = vec![0 as Count; self.size];
-            self.world.all_gather_into(&n, &mut counts[..]);
+            world.all_gather_into(&n, &mut counts[..]);
             let displs = displacements(&counts);
             let total = counts.iter().map(|&c| c as usize).sum();
             let mut buf = vec![0u8; total];
             {
                 let mut part = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);
-                self.world.all_gather_varcount_into(&piece[..], &mut part);
+                world.all_gather_varcount_into(&piece[..], &mut part);
             }
             for (r, o) in out.iter_mut().enumerate() {
                 let at = displs[r] as usize;
@@ -158,6 +177,6 @@ impl Team for Mpi {
     }
 
     fn bytes_sent(&self) -> u64 {
-        self.sent.get()
+        self.sent.load(Ordering::Relaxed)
     }
 }

@@ -163,10 +163,7 @@ mod tests {
     fn orbit_bound_is_never_above_the_shortest_program() {
         use crate::synth::enumerate::EnumBackend;
         use crate::synth::solver::{Backend, Found};
-        let backend = EnumBackend {
-            threads: 1,
-            memory_limit: 1 << 30,
-        };
+        let backend = EnumBackend::new(1, 1 << 30);
         for name in ["path:3", "star:3", "circular:4,2", "shriek"] {
             let game = spec::parse_hypergraph(name).unwrap();
             let n = game.graph().vertices();

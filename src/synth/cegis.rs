@@ -14,6 +14,7 @@ use super::lang::Program;
 use super::problem::{Example, Problem};
 use super::solver::{past, stop_requested, Backend, Found, Method};
 use super::upper::{self, Strategies, UpperBound};
+use crate::cluster::{Solo, Team};
 use crate::error::{Error, Undecided};
 
 /// Counterexamples added per failed candidate.
@@ -149,6 +150,9 @@ pub struct Options<'a> {
     pub upper_from: usize,
     /// Hears of the search's progress.
     pub watch: &'a (dyn Fn(&State<'_>) + Sync),
+    /// The ranks running this same search together (a shared backend's, or [`Solo`]): a
+    /// deadline one rank sees pass stops them all at the same step.
+    pub team: &'a dyn Team,
 }
 
 /// Examples are picked among this many times as many of the cheapest candidates.
@@ -216,6 +220,7 @@ pub fn synthesize(
         upper: Strategies::NONE,
         upper_from: upper::FROM_BOUND,
         watch: &|_| {},
+        team: &Solo,
     };
     found(run(problem, backend, &opts)?)
 }
@@ -358,7 +363,7 @@ pub fn run(problem: &Problem, backend: &dyn Backend, opts: &Options<'_>) -> Resu
             );
             // Past the deadline no example is added, so a backend that answers at once would
             // return the same candidate forever.
-            let found = if past(deadline) {
+            let found = if opts.team.any(past(deadline)) {
                 Found::Timeout
             } else {
                 search.solve(deadline)?
@@ -401,7 +406,7 @@ pub fn run(problem: &Problem, backend: &dyn Backend, opts: &Options<'_>) -> Resu
                     for e in pick(problem, fresh, COUNTEREXAMPLES_PER_ROUND) {
                         // An orbit of thousands of members takes seconds to encode; past the
                         // deadline the next solve reports the timeout at once.
-                        if past(deadline) {
+                        if opts.team.any(past(deadline)) {
                             break;
                         }
                         search.add_example(e)?;

@@ -31,6 +31,7 @@ use rayon::prelude::*;
 
 use super::kernel::{unary, with_binary, Kind, Word};
 use super::search::{Form, Gen, Group, Halt, Job, Scan};
+use super::share::{self, Hits};
 use crate::synth::lang::{Op, Program};
 
 /// More tops than this (bitsets of more than 16 words) are searched over built levels.
@@ -450,11 +451,13 @@ impl<T: Word> Gen<'_, T> {
             self.sweep(a, &operands, &sample),
             self.sweep(b, &operands, &sample),
         ];
-        let pending = AtomicUsize::new(work.len());
-        let best = AtomicUsize::new(usize::MAX);
-        let hit: Mutex<Option<(usize, Program)>> = Mutex::new(None);
-        let run = |k: usize, (sweep, job): &(usize, Job)| {
-            let halt = || best.load(Ordering::Relaxed) < k || self.stop.poll();
+        // This rank's jobs not yet searched to the end.
+        let mine = (0..work.len()).filter(|&k| share::takes(self.team, k));
+        let pending = AtomicUsize::new(mine.count());
+        let hits = Hits::new();
+        share::run_jobs(self.team, self.pool, work.len(), &hits, self.stop, |k| {
+            let (sweep, job) = &work[k];
+            let halt = || hits.beaten(k) || self.stop.poll();
             if halt() {
                 return;
             }
@@ -463,11 +466,7 @@ impl<T: Word> Gen<'_, T> {
                     all.lock().unwrap_or_else(|e| e.into_inner()).push(p);
                     return true;
                 }
-                let mut h = hit.lock().unwrap_or_else(|e| e.into_inner());
-                if h.as_ref().is_none_or(|(j, _)| k < *j) {
-                    *h = Some((k, p));
-                    best.fetch_min(k, Ordering::Relaxed);
-                }
+                hits.record(k, p);
                 false
             };
             let (s, ops) = (&sweeps[*sweep], &operands[..]);
@@ -481,18 +480,17 @@ impl<T: Word> Gen<'_, T> {
             if complete {
                 pending.fetch_sub(1, Ordering::Relaxed);
             }
-        };
-        self.pool.install(|| {
-            work.par_iter()
-                .enumerate()
-                .for_each(|(k, item)| run(k, item))
         });
-        let hit = hit.into_inner().unwrap_or_else(|e| e.into_inner());
-        if all.is_none() && hit.is_none() && pending.load(Ordering::Relaxed) == 0 {
-            refuted.extend_from_slice(groups);
+        let hit = hits.into_program();
+        if all.is_none() {
+            let done = pending.load(Ordering::Relaxed) == 0;
+            let everywhere = share::on_every_rank(self.team, Vec::from_iter(done.then_some(0)), 1);
+            if hit.is_none() && !everywhere.is_empty() {
+                refuted.extend_from_slice(groups);
+            }
         }
         match hit {
-            Some((_, p)) => Ok(Some(p)),
+            Some(p) => Ok(Some(p)),
             None if self.stop.raised() => Err(Halt::Timeout),
             None => Ok(None),
         }

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use super::index::IndexTable;
 use super::kernel::{unary, with_binary, Word};
 use super::search::{Form, Gen, Group, Halt, Job, Scan};
+use super::share::{self, Hits};
 use super::store::BUCKETS;
 use crate::synth::lang::{Op, Program};
 
@@ -210,9 +211,12 @@ impl<T: Word> Gen<'_, T> {
             self.jobs(form, a, b, &mut jobs);
             group_of.resize(jobs.len(), g);
         }
+        // This rank's jobs of each group not yet searched to the end.
         let pending: Vec<AtomicUsize> = groups.iter().map(|_| AtomicUsize::new(0)).collect();
-        for &g in &group_of {
-            pending[g].fetch_add(1, Ordering::Relaxed);
+        for (k, &g) in group_of.iter().enumerate() {
+            if share::takes(self.team, k) {
+                pending[g].fetch_add(1, Ordering::Relaxed);
+            }
         }
         // Index tables, once per root form and orientation.
         let mut keys: Vec<(Form, bool)> = jobs
@@ -233,38 +237,34 @@ impl<T: Word> Gen<'_, T> {
             })
             .into_iter()
             .collect();
-        let best = AtomicUsize::new(usize::MAX);
-        let hit: Mutex<Option<(usize, Program)>> = Mutex::new(None);
-        self.pool.install(|| {
-            jobs.par_iter().enumerate().for_each(|(k, job)| {
-                let halt = || best.load(Ordering::Relaxed) < k || self.stop.poll();
-                if halt() {
-                    return;
+        let hits = Hits::new();
+        share::run_jobs(self.team, self.pool, jobs.len(), &hits, self.stop, |k| {
+            let job = &jobs[k];
+            let halt = || hits.beaten(k) || self.stop.poll();
+            if halt() {
+                return;
+            }
+            let (swap, indexed) = self.layout(job);
+            let table = indexed.then(|| &tables[&(job.form, swap)]);
+            let complete = self.check_job(job, table, halt, |p| {
+                if all.is_some() {
+                    return push(p);
                 }
-                let (swap, indexed) = self.layout(job);
-                let table = indexed.then(|| &tables[&(job.form, swap)]);
-                let complete = self.check_job(job, table, halt, |p| {
-                    if all.is_some() {
-                        return push(p);
-                    }
-                    let mut h = hit.lock().unwrap_or_else(|e| e.into_inner());
-                    if h.as_ref().is_none_or(|(j, _)| k < *j) {
-                        *h = Some((k, p));
-                        best.fetch_min(k, Ordering::Relaxed);
-                    }
-                    false
-                });
-                if complete {
-                    pending[group_of[k]].fetch_sub(1, Ordering::Relaxed);
-                }
-            })
+                hits.record(k, p);
+                false
+            });
+            if complete {
+                pending[group_of[k]].fetch_sub(1, Ordering::Relaxed);
+            }
         });
         if all.is_none() {
             let done = |g: &usize| pending[*g].load(Ordering::Relaxed) == 0;
-            refuted.extend((0..groups.len()).filter(done).map(|g| groups[g]));
+            let done = (0..groups.len()).filter(done).collect();
+            let done = share::on_every_rank(self.team, done, groups.len());
+            refuted.extend(done.into_iter().map(|g| groups[g]));
         }
-        match hit.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some((_, p)) => Ok(Some(p)),
+        match hits.into_program() {
+            Some(p) => Ok(Some(p)),
             None if self.stop.raised() => Err(Halt::Timeout),
             None => Ok(None),
         }

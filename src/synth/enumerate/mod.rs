@@ -75,11 +75,16 @@
 //! themselves are rebuilt on the new points (classes split; nothing else is reusable).
 //!
 //! **Parallelism and determinism.** Work is split into jobs (a form over a range of segments
-//! of each operand level) run on a rayon pool of `threads`. A level's candidates are staged per
+//! of each operand level, or over a part of one large pair of segments) run on a rayon pool of
+//! `threads`. A level's candidates are staged per
 //! thread, partitioned by hash, and merged shard by shard, so no lock is taken per candidate.
 //! Of equal vectors the least (not rooted at `Not`, instruction, children) represents the class
 //! and segments are sorted, so ids and programs do not depend on thread timing; the last level
 //! returns the hit of the earliest job.
+//!
+//! **Ranks.** Under MPI ([`EnumBackend::team`]) every rank builds the same levels, the last
+//! level's jobs are dealt among the ranks in rounds, and the ranks agree after each round on
+//! the earliest hit and on stopping (`share.rs`), so each returns what a single process returns.
 //!
 //! **Memory.** A stored class costs `n * word + 20` bytes (vector, back-pointers and zero
 //! mask; `n` points) plus about 10 bytes of hash table while its level is built, and staging up
@@ -93,10 +98,12 @@ mod index;
 mod kernel;
 mod last;
 mod search;
+mod share;
 mod store;
 #[cfg(test)]
 mod tests;
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use ahash::AHashSet;
@@ -108,6 +115,7 @@ use self::store::Meter;
 use super::lang::Op;
 use super::problem::Problem;
 use super::solver::{past, Backend, Found, LengthSearch, Method};
+use crate::cluster::{Solo, Team};
 use crate::error::Error;
 
 /// Enumeration with observational equivalence (`--solver enum`).
@@ -117,6 +125,20 @@ pub struct EnumBackend {
     pub threads: usize,
     /// Bytes the stored levels may take; going past it is an [`Error::Resource`].
     pub memory_limit: u64,
+    /// The ranks sharing the last level's jobs (`share.rs`): each builds the same levels and
+    /// searches its share, and all return the same answers, those of a single process.
+    pub team: Arc<dyn Team>,
+}
+
+impl EnumBackend {
+    /// A search on one process.
+    pub fn new(threads: usize, memory_limit: u64) -> Self {
+        EnumBackend {
+            threads,
+            memory_limit,
+            team: Arc::new(Solo),
+        }
+    }
 }
 
 impl Backend for EnumBackend {
@@ -129,7 +151,9 @@ impl Backend for EnumBackend {
         problem: &'p Problem,
         length: usize,
     ) -> Result<Box<dyn LengthSearch + 'p>, Error> {
-        Ok(Box::new(EnumSearch::new(problem, length, self, true)?))
+        // A rank that cannot start its search stops the others before their first step.
+        let search = EnumSearch::new(problem, length, self, true);
+        Ok(Box::new(self.team.settle(search)?))
     }
 }
 
@@ -141,6 +165,7 @@ pub(crate) struct EnumSearch<'p> {
     memory_limit: u64,
     rules: Rules,
     pool: ThreadPool,
+    team: Arc<dyn Team>,
     /// Levels with fewer classes are not searched through the index (tests lower it).
     pub(crate) index_min: u32,
     /// Classes per stored segment, at least (tests lower it).
@@ -174,6 +199,7 @@ impl<'p> EnumSearch<'p> {
             memory_limit: backend.memory_limit,
             rules: Rules::new(problem.ops.ops(), prune),
             pool,
+            team: backend.team.clone(),
             index_min: 1 << 9,
             segment_min: 1 << 14,
             scan_below: 8,
@@ -199,6 +225,7 @@ impl<'p> EnumSearch<'p> {
             stop,
             meter,
             pool: &self.pool,
+            team: &*self.team,
             is_not: ops.iter().map(|&o| o == Op::Not).collect(),
             index: checker.index().filter(|_| self.problem.width <= 8),
             index_min: self.index_min,
@@ -219,8 +246,11 @@ impl<'p> EnumSearch<'p> {
         let mut gen = this.gen::<T>(&checker, &stop, &meter);
         let len = self.length;
         let mut refuted = Vec::new();
+        // Every step that can halt is settled among the ranks before the next collective one,
+        // so that all take the same steps (`share.rs`).
+        let team = &*self.team;
         let mut search = || {
-            gen.leaves(problem)?;
+            share::settle(team, gen.leaves(problem))?;
             if len <= 2 {
                 return gen.search_final(len, &[], None, &mut refuted);
             }
@@ -235,15 +265,15 @@ impl<'p> EnumSearch<'p> {
             for stage in groups.chunk_by(|x, y| top(x) == top(y)) {
                 let (t, rest) = (top(&stage[0]), &groups[from..]);
                 from += stage.len();
-                gen.build_up_to(t - 1)?;
+                share::settle(team, gen.build_up_to(t - 1))?;
                 // The last stages go without their largest levels when they can (`deep.rs`).
                 if t + 3 >= len {
                     if let Some(skip) = gen.deep_skip(len, rest) {
-                        gen.build_up_to(len - 2 - skip)?;
+                        share::settle(team, gen.build_up_to(len - 2 - skip))?;
                         return gen.search_deep(len, rest, skip, None, &mut refuted);
                     }
                 }
-                gen.build_up_to(t)?;
+                share::settle(team, gen.build_up_to(t))?;
                 if let Some(p) = gen.search_final(len, stage, None, &mut refuted)? {
                     return Ok(Some(p));
                 }
@@ -385,7 +415,7 @@ impl LengthSearch for EnumSearch<'_> {
     }
 
     fn solve(&mut self, deadline: Option<Instant>) -> Result<Found, Error> {
-        if past(deadline) {
+        if self.team.any(past(deadline)) {
             return Ok(Found::Timeout);
         }
         if self.length == 0 {

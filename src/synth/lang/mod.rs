@@ -14,7 +14,9 @@ use std::str::FromStr;
 use crate::error::Error;
 
 /// One instruction. The names are the thesis's, in all input and output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Op {
     Push(u8),
     Zero,
@@ -252,7 +254,7 @@ impl OpSet {
 }
 
 /// A postfix program.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Program(pub Vec<Op>);
 
 impl Program {

@@ -438,10 +438,7 @@ fn too_many_points_go_to_sat() {
         Err(crate::error::Error::Resource(_))
     ));
     let auto = AutoBackend {
-        first: EnumBackend {
-            threads: 1,
-            memory_limit: 1 << 30,
-        },
+        first: EnumBackend::new(1, 1 << 30),
         fallback: SatBackend::default(),
     };
     let mut search = auto.start(&problem, length).unwrap();

@@ -408,10 +408,7 @@ fn the_bound_length_reads_each_variable_once_and_twins_in_order() {
 #[test]
 fn sat_and_enumeration_agree_on_stars() {
     use crate::synth::enumerate::EnumBackend;
-    let enumeration = EnumBackend {
-        threads: 2,
-        memory_limit: 1 << 30,
-    };
+    let enumeration = EnumBackend::new(2, 1 << 30);
     for game in ["star:2", "star:3"] {
         for target in [Target::Zero, Target::Indicator] {
             let problem = boxed(game, 4, target, false);

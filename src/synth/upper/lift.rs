@@ -201,10 +201,7 @@ mod tests {
 
     #[test]
     fn stars_lift_from_smaller_stars() {
-        let backend = EnumBackend {
-            threads: 2,
-            memory_limit: 1 << 30,
-        };
+        let backend = EnumBackend::new(2, 1 << 30);
         for target in [Target::Zero, Target::Indicator] {
             let pr = star(5, 4, target);
             let lifted = find(&pr, &backend, 16, None).unwrap().expect("a lift");
@@ -222,10 +219,7 @@ mod tests {
     /// The sg target lifts too: a lone heap x4 beside two edges is nim-summed in.
     #[test]
     fn sg_values_lift_a_lone_heap() {
-        let backend = EnumBackend {
-            threads: 2,
-            memory_limit: 1 << 30,
-        };
+        let backend = EnumBackend::new(2, 1 << 30);
         let pr = boxed("complex:0-1,2-3,4", 5, 4, Target::Sg);
         let lifted = find(&pr, &backend, 12, None).unwrap().expect("a lift");
         assert!(

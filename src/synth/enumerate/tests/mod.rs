@@ -1,6 +1,7 @@
 //! The enumerator against brute force, level by level and stage by stage, and end to end.
 
 mod support;
+mod team;
 
 use std::time::{Duration, Instant};
 
@@ -370,10 +371,7 @@ fn hopeless<'p>(
     problem
         .examples
         .push(Example::Equals { point: 0, value: 1 });
-    let backend = EnumBackend {
-        threads: 2,
-        memory_limit: limit,
-    };
+    let backend = EnumBackend::new(2, limit);
     let mut s = EnumSearch::new(problem, length, &backend, true).unwrap();
     for e in (0..k).map(|i| i * n / k).chain([n, n + 1]) {
         s.add_example(e).unwrap();
@@ -406,10 +404,7 @@ fn no_examples_and_impossible_lengths() {
 #[test]
 fn too_little_memory_is_an_error() {
     let mut p3 = boxed("path:3", 6, Target::Zero, false);
-    let tight = EnumBackend {
-        threads: 2,
-        memory_limit: 4 << 10,
-    };
+    let tight = EnumBackend::new(2, 4 << 10);
     let err = cegis::synthesize(&p3, &tight, 8, None).unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err, Error::Resource(_)), "{msg}");

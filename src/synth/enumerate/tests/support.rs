@@ -26,10 +26,7 @@ impl Rng {
 }
 
 pub(super) fn backend(threads: usize) -> EnumBackend {
-    EnumBackend {
-        threads,
-        memory_limit: 1 << 30,
-    }
+    EnumBackend::new(threads, 1 << 30)
 }
 
 pub(super) fn satisfies(problem: &Problem, examples: &[usize], p: &Program) -> bool {
