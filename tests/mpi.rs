@@ -99,6 +99,17 @@ fn rank_steps() {
         assert_eq!(b[..], long[..1000 * (r + 1)]);
     }
 
+    // Point to point: each rank sends to the next and receives from the one before.
+    let next = (rank + 1) % size;
+    let before = (rank + size - 1) % size;
+    if rank % 2 == 0 {
+        team.send(next, &long[..2000 + rank]);
+        assert_eq!(team.receive(before), long[..2000 + before]);
+    } else {
+        assert_eq!(team.receive(before), long[..2000 + before]);
+        team.send(next, &long[..2000 + rank]);
+    }
+
     // Settle: a failure on rank 1 alone reaches every rank with its kind.
     let outcome: Result<u32, Error> = if rank == 1 {
         Err(Error::Resource("rank 1 ran out".into()))
@@ -265,5 +276,77 @@ fn synth_on_two_ranks_stops_and_refuses_together() {
         let lines = grundy_lines(&out);
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].contains("runs as one process"), "{lines:?}");
+    }
+}
+
+#[test]
+fn a_table_on_two_ranks_writes_what_one_process_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [&[&str]; 3] = [
+        &["table", "path:3", "--max", "9"],
+        &[
+            "table",
+            "projective-plane",
+            "--max",
+            "5",
+            "--orbits",
+            "--format",
+            "jsonl",
+        ],
+        &["table", "star:4", "--max", "4", "--format", "csv"],
+    ];
+    for case in cases {
+        let files = |name: &str| {
+            let out = dir.path().join(format!("{name}.txt"));
+            let zeros = dir.path().join(format!("{name}.zeros.txt"));
+            (out, zeros)
+        };
+        let (one, one_zeros) = files("one");
+        let (two, two_zeros) = files("two");
+        let with = |out: &std::path::Path| {
+            let mut a: Vec<String> = case.iter().map(|s| s.to_string()).collect();
+            a.extend(["--out".into(), out.to_str().unwrap().into()]);
+            a
+        };
+        let s = single(&with(&one).iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
+        let m = mpirun(&with(&two).iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+        assert_eq!(
+            std::fs::read(&one).unwrap(),
+            std::fs::read(&two).unwrap(),
+            "{case:?}"
+        );
+        assert_eq!(
+            std::fs::read(&one_zeros).unwrap(),
+            std::fs::read(&two_zeros).unwrap(),
+            "{case:?}"
+        );
+        let said = String::from_utf8_lossy(&m.stderr).replace("/two.", "/one.");
+        assert_eq!(
+            String::from_utf8_lossy(&s.stderr),
+            said,
+            "the same summary lines"
+        );
+    }
+    // No part file is left behind.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".part")), "{names:?}");
+}
+
+#[test]
+fn a_table_that_cannot_be_shared_is_refused_on_every_rank() {
+    // Without --out there is nowhere to put the parts; nim:2 has no x1 to split along.
+    for args in [
+        &["table", "path:3", "--max", "5"][..],
+        &["table", "nim:2", "--max", "5", "--out", "/tmp/never.tsv"],
+    ] {
+        let out = mpirun(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let lines = grundy_lines(&out);
+        assert_eq!(lines.len(), 1, "{lines:?}");
     }
 }

@@ -40,6 +40,11 @@ pub trait Team: Send + Sync {
     fn broadcast(&self, bytes: Vec<u8>) -> Vec<u8>;
     /// Every rank's `bytes`, in rank order, at every rank.
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>>;
+    /// Sends `bytes` to rank `to`, which takes them with `receive(this rank)`; may block until
+    /// it does, so the ranks' sends and receives must not wait on each other in a cycle.
+    fn send(&self, to: usize, bytes: &[u8]);
+    /// The next bytes rank `from` sends to this rank.
+    fn receive(&self, from: usize) -> Vec<u8>;
     /// Bytes this rank has sent so far, for the benchmarks.
     fn bytes_sent(&self) -> u64;
 }
@@ -63,6 +68,13 @@ impl Team for Solo {
     }
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
         vec![bytes.to_vec()]
+    }
+    fn send(&self, _to: usize, _bytes: &[u8]) {
+        debug_assert!(false, "a team of one has no other rank to send to");
+    }
+    fn receive(&self, _from: usize) -> Vec<u8> {
+        debug_assert!(false, "a team of one has no other rank to receive from");
+        Vec::new()
     }
     fn bytes_sent(&self) -> u64 {
         0

@@ -8,7 +8,7 @@ use mpi::datatype::PartitionMut;
 use mpi::environment::Threading;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use mpi::Count;
+use mpi::{Count, Rank};
 
 use super::Team;
 use crate::error::Error;
@@ -174,6 +174,27 @@ impl Team for Mpi {
             }
         }
         out
+    }
+
+    fn send(&self, to: usize, bytes: &[u8]) {
+        let world = self.world();
+        let peer = world.process_at_rank(to as Rank);
+        peer.send(&(bytes.len() as u64));
+        for piece in bytes.chunks(PIECE) {
+            peer.send(piece);
+        }
+        self.count(8 + bytes.len());
+    }
+
+    fn receive(&self, from: usize) -> Vec<u8> {
+        let world = self.world();
+        let peer = world.process_at_rank(from as Rank);
+        let (len, _) = peer.receive::<u64>();
+        let mut buf = vec![0u8; len as usize];
+        for piece in buf.chunks_mut(PIECE) {
+            peer.receive_into(piece);
+        }
+        buf
     }
 
     fn bytes_sent(&self) -> u64 {

@@ -1,7 +1,8 @@
 //! Ranks as threads of one process, so that the unit tests of code written against [`Team`]
 //! run a team of several without `mpirun`.
 
-use std::sync::{Arc, Barrier, Mutex};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Barrier, Condvar, Mutex};
 
 use super::Team;
 
@@ -12,9 +13,14 @@ pub struct Threads {
     shared: Arc<Shared>,
 }
 
+/// Messages sent and not yet received, by (from, to).
+type Mailboxes = HashMap<(usize, usize), VecDeque<Vec<u8>>>;
+
 struct Shared {
     barrier: Barrier,
     slots: Mutex<Vec<Vec<u8>>>,
+    mail: Mutex<Mailboxes>,
+    arrived: Condvar,
 }
 
 /// Runs `f` on `size` threads, each a rank of one team, and returns their results in rank order.
@@ -22,6 +28,8 @@ pub fn run<T: Send>(size: usize, f: impl Fn(Arc<dyn Team>) -> T + Sync) -> Vec<T
     let shared = Arc::new(Shared {
         barrier: Barrier::new(size),
         slots: Mutex::new(vec![Vec::new(); size]),
+        mail: Mutex::new(HashMap::new()),
+        arrived: Condvar::new(),
     });
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..size)
@@ -69,6 +77,27 @@ impl Team for Threads {
         all
     }
 
+    fn send(&self, to: usize, bytes: &[u8]) {
+        let mut mail = self.shared.mail.lock().unwrap();
+        mail.entry((self.rank, to))
+            .or_default()
+            .push_back(bytes.to_vec());
+        self.shared.arrived.notify_all();
+    }
+
+    fn receive(&self, from: usize) -> Vec<u8> {
+        let mut mail = self.shared.mail.lock().unwrap();
+        loop {
+            if let Some(m) = mail
+                .get_mut(&(from, self.rank))
+                .and_then(VecDeque::pop_front)
+            {
+                return m;
+            }
+            mail = self.shared.arrived.wait(mail).unwrap();
+        }
+    }
+
     fn bytes_sent(&self) -> u64 {
         0
     }
@@ -85,6 +114,12 @@ mod tests {
             let all = team.all_gather(&[team.rank() as u8]);
             let first = team.broadcast(vec![7 + team.rank() as u8]);
             let any = team.any(team.rank() == 2);
+            // A ring of messages: each rank sends to the next, then receives from the last.
+            team.send((team.rank() + 1) % 3, &[team.rank() as u8; 2]);
+            assert_eq!(
+                team.receive((team.rank() + 2) % 3),
+                [(team.rank() as u8 + 2) % 3; 2]
+            );
             let failed = team.settle(match team.rank() {
                 1 => Err(Error::Resource("rank 1's limit".into())),
                 _ => Ok(()),

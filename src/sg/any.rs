@@ -10,8 +10,9 @@
 use super::engine::{Engine, SearchEngine};
 use super::solve::Choice;
 use super::sweep::sweep;
-use super::table::{BoxTable, TableOptions};
+use super::table::{BoxTable, Emit, TableOptions};
 use super::{SearchConfig, Searcher, Stats};
+use crate::cluster::Team;
 use crate::error::Error;
 use crate::game::hypergraph::{HypergraphNim, Stones};
 use crate::game::symmetry::Symmetry;
@@ -179,6 +180,22 @@ pub trait AnyGame: Send + Sync {
         BoxTable::new(grid, values)
     }
 
+    /// This rank's part of the box table when `team` shares it (`sg::table::tabulate_part`):
+    /// `emit(a, first, values)` per slab `x_0 = a`. Games without a box tabulation refuse.
+    fn tabulate_part(
+        &self,
+        _dims: &[usize],
+        _team: &dyn Team,
+        _memory_limit: u64,
+        _emit: &mut Emit<'_>,
+    ) -> Result<(), Error> {
+        Err(Error::Usage(format!(
+            "{} has no box tabulation to share among ranks; under mpirun, table shares only \
+             hypergraph games' tables",
+            self.name()
+        )))
+    }
+
     /// The game as a value of its own type, for commands that show what only one kind of game
     /// has (`info` lists a hypergraph's faces, `period` a heap game's rule).
     fn as_any(&self) -> &dyn std::any::Any;
@@ -271,6 +288,16 @@ impl AnyGame for HypergraphNim {
 
     fn tabulate(&self, dims: &[usize], opts: &TableOptions) -> Result<BoxTable, Error> {
         super::table::tabulate(self.graph(), dims, opts)
+    }
+
+    fn tabulate_part(
+        &self,
+        dims: &[usize],
+        team: &dyn Team,
+        memory_limit: u64,
+        emit: &mut Emit<'_>,
+    ) -> Result<(), Error> {
+        super::table::tabulate_part(self.graph(), dims, team, memory_limit, emit)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -79,7 +79,7 @@ pub(super) fn run(
 }
 
 /// A zero-filled vector, or a resource error instead of an abort when it cannot be allocated.
-fn zeroed<T: Clone + Default>(len: usize, what: &str) -> Result<Vec<T>, Error> {
+pub(super) fn zeroed<T: Clone + Default>(len: usize, what: &str) -> Result<Vec<T>, Error> {
     let mut v = Vec::new();
     v.try_reserve_exact(len).map_err(|_| {
         let bytes = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
@@ -240,34 +240,96 @@ impl Programs {
     }
 }
 
+/// The class key of a row: the class (0, 1, 2 or more) of each coordinate but the last, 2 bits
+/// each, from the row's coordinates in the whole box.
+pub(super) fn class_key(coords: &[usize]) -> u128 {
+    coords
+        .iter()
+        .enumerate()
+        .fold(0u128, |key, (i, &x)| key | (x.min(2) as u128) << (2 * i))
+}
+
+/// What a worker needs to settle whole rows: its compiled programs and where each ring is.
+pub(super) struct Rows {
+    programs: Programs,
+    /// Ring bases: the slab ring of vertex 0's faces, then the private rings.
+    base: Vec<*mut u64>,
+    /// The current slot of each ring.
+    gp: Vec<*mut u64>,
+    slot_words: Vec<usize>,
+    /// How far each ring's slot moves per position along a row.
+    steps: Vec<usize>,
+}
+
+impl Rows {
+    /// `shared` is the ring of vertex 0's faces, `private` the other groups' rings one after
+    /// another ([`Layout::private_words`] words).
+    pub(super) fn new(layout: &Layout, shared: *mut u64, private: *mut u64) -> Self {
+        let (n, words, groups) = (layout.grid.dims(), layout.words(), &layout.groups);
+        let mut base = vec![shared];
+        let mut offset = 0;
+        for g in 1..n {
+            base.push(private.wrapping_add(offset));
+            offset += layout.ring_words(g) as usize;
+        }
+        let slot_words: Vec<usize> = groups.iter().map(|g| g.slot_words(words)).collect();
+        // Along a row every group moves one slot per position, except the last vertex's (one slot).
+        let steps = groups
+            .iter()
+            .zip(&slot_words)
+            .map(|(g, &w)| if g.slots > 1 { w } else { 0 })
+            .collect();
+        Rows {
+            programs: Programs::default(),
+            gp: base.clone(),
+            base,
+            slot_words,
+            steps,
+        }
+    }
+
+    /// Settles the row at inner index `j0` of its slab whose coordinates but the last have
+    /// class `key`, writing its values from `out` on; the last coordinate runs over `lasts`.
+    ///
+    /// # Safety
+    /// The rings and `out` must be as [`settle`] needs them for every position of the row.
+    pub(super) unsafe fn run<const C: usize>(
+        &mut self,
+        layout: &Layout,
+        key: u128,
+        j0: usize,
+        out: *mut u32,
+        lasts: Range<usize>,
+    ) {
+        let progs = self.programs.row(layout, key);
+        for (g, p) in self.gp.iter_mut().enumerate() {
+            let slot = j0 % layout.groups[g].slots;
+            *p = self.base[g].wrapping_add(slot * self.slot_words[g]);
+        }
+        let mut outp = out;
+        for x in lasts {
+            let ops = &self.programs.ops[progs[x.min(2)].clone()];
+            let value = settle::<C>(ops, &self.programs.reads, &self.gp, outp, layout.blocks);
+            outp.write(value);
+            outp = outp.wrapping_add(1);
+            for (p, &step) in self.gp.iter_mut().zip(&self.steps) {
+                *p = p.wrapping_add(step);
+            }
+        }
+    }
+}
+
 /// Runs thread `k`'s slabs (`k`, `k + threads`, ...), with `C` words per pass over a set.
 fn worker<const C: usize>(pipe: &Pipeline, k: usize, private: &mut [u64]) {
     let _guard = FailGuard(&pipe.failed);
     let layout = pipe.layout;
-    let (dims, groups) = (layout.grid.sides(), &layout.groups);
+    let dims = layout.grid.sides();
     let n = dims.len();
     let slab = layout.grid.strides()[0];
-    let words = layout.words();
-    // Ring bases: the shared slab ring for vertex 0, then the private rings one after another.
-    let private = private.as_mut_ptr();
-    let mut base = vec![pipe.ring.0];
-    let mut offset = 0;
-    for g in 1..n {
-        base.push(private.wrapping_add(offset));
-        offset += layout.ring_words(g) as usize;
-    }
-    let slot_words: Vec<usize> = groups.iter().map(|g| g.slot_words(words)).collect();
-    // Along a row every group moves one slot per position, except the last vertex's (one slot).
-    let steps: Vec<usize> = groups
-        .iter()
-        .zip(&slot_words)
-        .map(|(g, &w)| if g.slots > 1 { w } else { 0 })
-        .collect();
+    let mut rows_of = Rows::new(layout, pipe.ring.0, private.as_mut_ptr());
     let row_len = if n == 1 { 1 } else { dims[n - 1] };
     let rows = slab / row_len;
     let batch_rows = (BATCH / row_len).max(1);
-    let mut programs = Programs::default();
-    let mut gp = base.clone();
     let mut coords = vec![0usize; n];
     let mut unreported = 0;
     for a in (k..dims[0]).step_by(pipe.threads) {
@@ -282,31 +344,13 @@ fn worker<const C: usize>(pipe: &Pipeline, k: usize, private: &mut [u64]) {
                 pipe.wait(a - 1, (end * row_len + layout.reach).min(slab));
             }
             for r in row..end {
-                let key = coords[..n - 1]
-                    .iter()
-                    .enumerate()
-                    .fold(0u128, |key, (i, &x)| key | (x.min(2) as u128) << (2 * i));
-                let progs = programs.row(layout, key);
+                let key = class_key(&coords[..n - 1]);
                 let j0 = r * row_len;
-                for (g, p) in gp.iter_mut().enumerate() {
-                    *p = base[g].wrapping_add(j0 % groups[g].slots * slot_words[g]);
-                }
-                let mut outp = pipe.out.0.wrapping_add(a * slab + j0);
-                for x in lasts.clone() {
-                    let ops = &programs.ops[progs[x.min(2)].clone()];
-                    // SAFETY: `gp` holds the current slots of every ring and `outp` the current
-                    // output entry; the ops were compiled for this position's class, so every
-                    // offset they read lands in a slot or output entry written before (see the
-                    // module docs for the slabs other threads write).
-                    unsafe {
-                        let value = settle::<C>(ops, &programs.reads, &gp, outp, layout.blocks);
-                        outp.write(value);
-                    }
-                    outp = outp.wrapping_add(1);
-                    for (p, &step) in gp.iter_mut().zip(&steps) {
-                        *p = p.wrapping_add(step);
-                    }
-                }
+                let out = pipe.out.0.wrapping_add(a * slab + j0);
+                // SAFETY: the rings are this thread's and the shared one, the output entry is
+                // this slab's; every offset the row's programs read lands in a slot or output
+                // entry written before (see the module docs for the slabs other threads write).
+                unsafe { rows_of.run::<C>(layout, key, j0, out, lasts.clone()) };
                 // Next row: an odometer over coordinates 1..n-1 (the last is the row itself).
                 for i in (1..n.saturating_sub(1)).rev() {
                     coords[i] += 1;

@@ -44,8 +44,11 @@
 //! still overlap almost fully.
 
 mod kernel;
+mod part;
 #[cfg(test)]
 mod tests;
+
+pub use self::part::{part_range, tabulate_part, Emit};
 
 use std::sync::Arc;
 
@@ -258,6 +261,12 @@ struct Layout {
 
 impl Layout {
     fn new(graph: &Hypergraph, dims: &[usize]) -> Result<Self, Error> {
+        Self::check(graph, dims)?;
+        Self::with_grid(graph, dims, Grid::new(dims)?)
+    }
+
+    /// Refuses a box that does not fit the game.
+    fn check(graph: &Hypergraph, dims: &[usize]) -> Result<(), Error> {
         let n = graph.vertices();
         if dims.len() != n {
             return Err(Error::Resource(format!(
@@ -265,7 +274,14 @@ impl Layout {
                 dims.len()
             )));
         }
-        let grid = Grid::new(dims)?;
+        Ok(())
+    }
+
+    /// The layout of `grid`, a part of the box `dims` with the same sides but the second
+    /// (`part.rs`): which faces can be played, and how wide the sets are, is the whole box's;
+    /// rings and strides are the part's.
+    fn with_grid(graph: &Hypergraph, dims: &[usize], grid: Grid) -> Result<Self, Error> {
+        let n = graph.vertices();
         let strides = grid.strides();
         let max_sg: u64 = dims.iter().map(|&d| d as u64 - 1).sum();
         if max_sg >= u64::from(Nimber::MAX) {
