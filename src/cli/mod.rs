@@ -102,7 +102,10 @@ impl Command {
 
     /// Whether the command shares its work among the ranks of an MPI job.
     fn shares_work(&self) -> bool {
-        matches!(self, Command::Survey(_) | Command::Synth(_))
+        matches!(
+            self,
+            Command::Survey(_) | Command::Synth(_) | Command::Table(_)
+        )
     }
 
     /// Whether `--json` was given: errors are then JSON objects too.
@@ -316,8 +319,8 @@ pub fn main() -> i32 {
     };
     let result = match cli.command.shares_work() {
         false if team.size() > 1 => Err(Error::Usage(format!(
-            "grundy {} runs as one process; under mpirun only survey and synth --solver enum \
-             share their work among ranks",
+            "grundy {} runs as one process; under mpirun only survey, table and synth \
+             --solver enum share their work among ranks",
             cli.command.name()
         ))),
         _ => dispatch(&cli.command, &team),
@@ -337,7 +340,7 @@ pub fn main() -> i32 {
 fn dispatch(command: &Command, team: &Arc<dyn crate::cluster::Team>) -> Result<Status, Error> {
     match command {
         Command::Sg(args) => sg::run(args),
-        Command::Table(args) => table::run(args),
+        Command::Table(args) => table::run(args, &**team),
         Command::Info(args) => info::run(args),
         Command::Games(args) => games::run(args),
         Command::Synth(args) => synth::run(args, team),

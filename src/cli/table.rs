@@ -6,8 +6,11 @@ use std::time::Instant;
 
 use clap::Args;
 
+mod shared;
+
 use super::output::{stdout_error, zeros_path, Format, Out};
 use super::{peak_memory, SearchArgs, Status};
+use crate::cluster::Team;
 use crate::error::Error;
 use crate::files::{self, OutputFile};
 use crate::game::spec::{self, Heaps};
@@ -62,7 +65,12 @@ fn zeros_target(args: &TableArgs) -> Option<PathBuf> {
     })
 }
 
-pub fn run(args: &TableArgs) -> Result<Status, Error> {
+/// Runs `table`; under mpirun with more than one rank, each tabulates and writes its part
+/// (`shared.rs`).
+pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
+    if team.size() > 1 {
+        return shared::run(args, team);
+    }
     let game = spec::parse(&args.game, Heaps::given(args.heaps))?;
     let n = game.variables();
     if args.max == 0 {

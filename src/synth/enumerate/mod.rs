@@ -76,8 +76,8 @@
 //!
 //! **Parallelism and determinism.** Work is split into jobs (a form over a range of segments
 //! of each operand level, or over a part of one large pair of segments) run on a rayon pool of
-//! `threads`. A level's candidates are staged per
-//! thread, partitioned by hash, and merged shard by shard, so no lock is taken per candidate.
+//! `threads`. A level's candidates are staged per thread, partitioned by hash, and merged shard
+//! by shard, so no lock is taken per candidate.
 //! Of equal vectors the least (not rooted at `Not`, instruction, children) represents the class
 //! and segments are sorted, so ids and programs do not depend on thread timing; the last level
 //! returns the hit of the earliest job.
