@@ -350,3 +350,44 @@ fn a_table_that_cannot_be_shared_is_refused_on_every_rank() {
         assert_eq!(lines.len(), 1, "{lines:?}");
     }
 }
+
+#[test]
+fn a_check_that_fails_on_one_rank_only_stops_every_rank() {
+    // Rank 0 runs where the output's directory is, rank 1 where it is not (an MPMD job, one
+    // working directory each): the set-up fails on rank 1 alone, and both end with its error.
+    let (here, there) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::create_dir(here.path().join("sub")).unwrap();
+    let grundy = assert_cmd::cargo::cargo_bin("grundy");
+    let rank = |dir: &std::path::Path| {
+        let args = ["table", "path:3", "--max", "4", "--out", "sub/t.tsv"];
+        let mut a = vec!["-np".to_string(), "1".into(), "-wdir".into()];
+        a.push(dir.to_str().unwrap().into());
+        a.push(grundy.to_str().unwrap().into());
+        a.extend(args.iter().map(|s| s.to_string()));
+        a
+    };
+    let out = assert_cmd::Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe"])
+        .args([
+            "--mca",
+            "btl",
+            "self,vader",
+            "--mca",
+            "oob_tcp_if_include",
+            "lo",
+        ])
+        .args(rank(here.path()))
+        .arg(":")
+        .args(rank(there.path()))
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let lines = grundy_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("sub"), "{lines:?}");
+    assert!(
+        !here.path().join("sub/t.tsv").exists(),
+        "no table from half the ranks"
+    );
+}

@@ -403,28 +403,33 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         ));
     }
     check_team(args, &**team)?;
-    let exports = Exports::create(args)?;
-    if let Some(r) = &args.report {
-        super::writeup::figure_path(r)?;
-    }
-    if let Some(p) = &args.proof {
-        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
-        if let Some(dir) = dir.filter(|d| !d.is_dir()) {
-            return Err(Error::Usage(format!(
-                "--proof: the directory {} does not exist",
-                dir.display()
-            )));
-        }
-    }
     let show = !args.quiet && team.is_root();
-    let setup = args.problem.setup()?;
-    let game = setup.game()?;
-    if args.verify_max.is_some() && game.is_none() {
-        return Err(Error::Usage("--verify-max needs a GAME".into()));
-    }
-    let memory = args.problem.memory_limit()?;
-    let problem = setup.problem(game.as_deref(), &args.problem.table_options(show)?);
-    let problem = team.settle(problem)?;
+    // Everything up to the data is one settled step: a rank that fails any of it (a file
+    // another node does not have) stops every rank before the search's first collective step.
+    let set_up = || {
+        let exports = Exports::create(args)?;
+        if let Some(r) = &args.report {
+            super::writeup::figure_path(r)?;
+        }
+        if let Some(p) = &args.proof {
+            let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+            if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+                return Err(Error::Usage(format!(
+                    "--proof: the directory {} does not exist",
+                    dir.display()
+                )));
+            }
+        }
+        let setup = args.problem.setup()?;
+        let game = setup.game()?;
+        if args.verify_max.is_some() && game.is_none() {
+            return Err(Error::Usage("--verify-max needs a GAME".into()));
+        }
+        let memory = args.problem.memory_limit()?;
+        let problem = setup.problem(game.as_deref(), &args.problem.table_options(show)?)?;
+        Ok((exports, setup, game, memory, problem))
+    };
+    let (exports, setup, game, memory, problem) = team.settle(set_up())?;
     let data_seconds = t0.elapsed().as_secs_f64();
     let deadline = args
         .timeout

@@ -62,46 +62,51 @@ fn part_file(beside: &Path, rank: usize) -> Result<tempfile::NamedTempFile, Erro
 
 /// Runs `table` on every rank of `team` (more than one).
 pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
-    let game = spec::parse(&args.game, Heaps::given(args.heaps))?;
-    if args.max == 0 {
-        return Err(Error::Usage("--max must be at least 1".into()));
-    }
-    if args.orbits {
-        game.symmetry().require_complete()?;
-    }
-    if !matches!(args.search.engine, Engine::Auto | Engine::Table) {
-        return Err(Error::Usage(
-            "under mpirun, table shares only the box tabulation (--engine table or auto)".into(),
-        ));
-    }
-    let Some(out) = args.out.as_deref() else {
-        return Err(Error::Usage(
-            "under mpirun, table needs --out: each rank writes its part beside it, and rank 0 \
-             joins them"
-                .into(),
-        ));
-    };
-    let zeros = zeros_target(args);
-    let mut named = vec![("--out", out)];
-    if let Some(z) = &zeros {
-        named.push(("the zeros file", z));
-    }
-    let inputs: Vec<(&str, &Path)> = spec::input_file(&args.game)
-        .map(|p| ("the game's file", p))
-        .into_iter()
-        .collect();
-    files::check_outputs(&named, &inputs)?;
-    let grid = Grid::cube(game.variables(), args.max)?;
-    let memory = args.search.table_options(false)?.memory_limit;
-    let start = Instant::now();
-
-    let rank = team.rank();
-    let parts = team.settle(
+    // The checks and the part files are one settled step: a rank that fails any of them (a
+    // path another node does not have) stops every rank before the first collective one.
+    let set_up = || {
+        let game = spec::parse(&args.game, Heaps::given(args.heaps))?;
+        if args.max == 0 {
+            return Err(Error::Usage("--max must be at least 1".into()));
+        }
+        if args.orbits {
+            game.symmetry().require_complete()?;
+        }
+        if !matches!(args.search.engine, Engine::Auto | Engine::Table) {
+            return Err(Error::Usage(
+                "under mpirun, table shares only the box tabulation (--engine table or auto)"
+                    .into(),
+            ));
+        }
+        let Some(out) = args.out.as_deref() else {
+            return Err(Error::Usage(
+                "under mpirun, table needs --out: each rank writes its part beside it, and \
+                 rank 0 joins them"
+                    .into(),
+            ));
+        };
+        let zeros = zeros_target(args);
+        let mut named = vec![("--out", out)];
+        if let Some(z) = &zeros {
+            named.push(("the zeros file", z));
+        }
+        let inputs: Vec<(&str, &Path)> = spec::input_file(&args.game)
+            .map(|p| ("the game's file", p))
+            .into_iter()
+            .collect();
+        files::check_outputs(&named, &inputs)?;
+        let grid = Grid::cube(game.variables(), args.max)?;
+        let memory = args.search.table_options(false)?.memory_limit;
         // Both parts beside --out: the zeros file may be a device.
-        part_file(out, rank)
-            .and_then(|r| Ok((r, zeros.as_ref().map(|_| part_file(out, rank)).transpose()?))),
-    )?;
-    let (mut rows_part, mut zeros_part) = parts;
+        let rows_part = part_file(out, team.rank())?;
+        let zeros_part = match zeros {
+            Some(_) => Some(part_file(out, team.rank())?),
+            None => None,
+        };
+        Ok((game, out, zeros, grid, memory, rows_part, zeros_part))
+    };
+    let (game, out, zeros, grid, memory, mut rows_part, mut zeros_part) = team.settle(set_up())?;
+    let start = Instant::now();
     let mut rows_w = Counted {
         inner: BufWriter::with_capacity(1 << 20, rows_part.as_file_mut()),
         bytes: 0,
