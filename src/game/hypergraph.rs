@@ -8,7 +8,7 @@ use ahash::AHashSet;
 use smallvec::SmallVec;
 
 use super::symmetry::Symmetry;
-use super::{Game, MoveOrder, Nimber};
+use super::{Game, MoveOrder, Nimber, Parts};
 use crate::error::Error;
 
 /// A position of hypergraph nim: the stone count on each vertex.
@@ -361,7 +361,7 @@ impl Game for HypergraphNim {
             .fold(0usize, usize::saturating_add)
     }
 
-    fn split(&self, p: &Stones) -> Option<Vec<Stones>> {
+    fn split(&self, p: &Stones) -> Option<Parts<Stones>> {
         let parts = self.graph.parts(Self::support(p));
         if parts.len() < 2 {
             return None;

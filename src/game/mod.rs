@@ -13,6 +13,9 @@ use std::hash::Hash;
 pub use grid::Grid;
 pub use hypergraph::{Hypergraph, HypergraphNim};
 
+/// The components of a position that splits: few, so they are kept inline.
+pub type Parts<P> = smallvec::SmallVec<[P; 4]>;
+
 /// A Sprague-Grundy value. Bounded by the number of moves, so 32 bits is plenty for anything we
 /// can search.
 pub type Nimber = u32;
@@ -53,7 +56,7 @@ pub trait Game: Sync {
     /// Splits `p` into two or more independent components whose nimbers xor to `p`'s, or
     /// returns `None` when `p` does not split. The components do not split again: engines take
     /// them as they are.
-    fn split(&self, _p: &Self::Position) -> Option<Vec<Self::Position>> {
+    fn split(&self, _p: &Self::Position) -> Option<Parts<Self::Position>> {
         None
     }
 

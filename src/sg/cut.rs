@@ -20,8 +20,8 @@ use std::str::FromStr;
 
 use super::nimset::NimSet;
 use super::tt::Tt;
-use super::{part_shape, shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
-use crate::game::{Game, MoveOrder, Nimber};
+use super::{shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
+use crate::game::{Game, MoveOrder, Nimber, Parts};
 
 /// How a node narrows the set it hands to its successors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,32 +215,30 @@ impl<'g, G: Game> CutSearch<'g, G> {
         self.nodes += 1;
         match shape(self.game, &self.cfg, s) {
             Shape::Known(v) => Some(v),
-            Shape::Sum(mut parts) => {
-                let last = parts.pop().expect("a sum has parts");
-                let mut x = 0;
-                for q in parts {
-                    x ^= self
-                        .search_part(q, None)
-                        .expect("a search without R is exact");
-                }
-                let shifted = r.map(|r| r.xor_each(x));
-                self.search_part(last, shifted.as_ref()).map(|v| v ^ x)
-            }
+            Shape::Sum(x, parts) => self.search_sum(x, &parts, r),
             Shape::Plain(s) => self.expand(s, r),
         }
     }
 
-    /// A node that is a component of a sum, which does not split again.
-    fn search_part(&mut self, q: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
-        self.nodes += 1;
-        match part_shape(self.game, &self.cfg, q) {
-            Shape::Known(v) => Some(v),
-            Shape::Plain(c) => self.expand(c, r),
-            Shape::Sum(_) => unreachable!("parts do not split again"),
+    /// A sum of `x` and plain `parts`, the heaviest last: all parts but the heaviest valued
+    /// exactly, and the heaviest searched against R shifted by the others' nim-sum.
+    fn search_sum(
+        &mut self,
+        mut x: Nimber,
+        parts: &[G::Position],
+        r: Option<&NimSet>,
+    ) -> Option<Nimber> {
+        let (last, rest) = parts.split_last().expect("a sum has parts");
+        for c in rest {
+            x ^= self
+                .visit(c.clone(), None)
+                .expect("a search without R is exact");
         }
+        let shifted = r.map(|r| r.xor_each(x));
+        self.visit(last.clone(), shifted.as_ref()).map(|v| v ^ x)
     }
 
-    /// A node whose position is already plain and canonical (a part ETC took apart).
+    /// A node whose position is already plain and canonical: a part of a sum.
     fn visit(&mut self, c: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
         self.nodes += 1;
         self.expand(c, r)
@@ -257,22 +255,17 @@ impl<'g, G: Game> CutSearch<'g, G> {
     /// Adds to `x` the values of `m`'s parts that theorems or the table give, and appends the
     /// canonical forms of the others to `parts`.
     fn take_apart(&mut self, m: G::Position, x: &mut Nimber, parts: &mut Vec<G::Position>) {
-        let mut one = |this: &mut Self, shaped| match shaped {
-            Shape::Known(v) => *x ^= v,
-            Shape::Plain(c) => match this.table_value(&c) {
+        let (known, sum) = match shape(self.game, &self.cfg, m) {
+            Shape::Known(v) => (v, Parts::new()),
+            Shape::Plain(c) => (0, Parts::from_elem(c, 1)),
+            Shape::Sum(known, sum) => (known, sum),
+        };
+        *x ^= known;
+        for c in sum {
+            match self.table_value(&c) {
                 Some(v) => *x ^= v,
                 None => parts.push(c),
-            },
-            Shape::Sum(_) => unreachable!("parts do not split again"),
-        };
-        match shape(self.game, &self.cfg, m) {
-            Shape::Sum(sum) => {
-                for q in sum {
-                    let shaped = part_shape(self.game, &self.cfg, q);
-                    one(self, shaped);
-                }
             }
-            shaped => one(self, shaped),
         }
     }
 
@@ -297,8 +290,8 @@ impl<'g, G: Game> CutSearch<'g, G> {
                 exclude(p, Some(x));
                 continue;
             }
-            let mine = &mut parts[first..];
-            mine.sort_by_key(|q| self.game.weight(q));
+            // The parts keep the sum's order, the heaviest last.
+            let mine = &parts[first..];
             let cost = match self.by_cost {
                 true => mine.iter().map(|q| self.game.part_cost(q)).sum(),
                 false => 0,
@@ -316,25 +309,14 @@ impl<'g, G: Game> CutSearch<'g, G> {
         Ok(())
     }
 
-    /// Searches a successor ETC took apart: every unknown part but the heaviest exactly, then
-    /// the heaviest against R shifted by the others' nim-sum.
+    /// Searches a successor ETC took apart, as the sum of its known nim-sum and unknown parts.
     fn search_pending(
         &mut self,
         q: Pending,
         parts: &[G::Position],
         r: Option<&NimSet>,
     ) -> Option<Nimber> {
-        let (last, rest) = parts[q.first..q.first + q.len]
-            .split_last()
-            .expect("a pending successor has an unknown part");
-        let mut x = q.x;
-        for c in rest {
-            x ^= self
-                .visit(c.clone(), None)
-                .expect("a search without R is exact");
-        }
-        let shifted = r.map(|r| r.xor_each(x));
-        self.visit(last.clone(), shifted.as_ref()).map(|v| v ^ x)
+        self.search_sum(q.x, &parts[q.first..q.first + q.len], r)
     }
 
     fn expand(&mut self, s: G::Position, r: Option<&NimSet>) -> Option<Nimber> {

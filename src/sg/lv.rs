@@ -45,23 +45,41 @@ impl<'g, G: Game> Lv<'g, G> {
             .expect("some heap size matches")
     }
 
+    /// [`Self::value`] of a position already shaped (plain, canonical when symmetry is on).
+    fn plain_value(&mut self, p: &G::Position) -> Nimber {
+        (0..)
+            .find(|&n| self.is_losing_plain(p, n))
+            .expect("some heap size matches")
+    }
+
     /// Whether p + *n is a second-player win, i.e. whether SG(p) = n.
     fn is_losing(&mut self, p: G::Position, n: Nimber) -> bool {
         self.nodes += 1;
-        let p = match shape(self.game, &self.cfg, p) {
-            Shape::Known(v) => return v == n,
-            Shape::Sum(mut parts) => {
-                let last = parts.pop().expect("a sum has parts");
-                let x = parts.into_iter().fold(0, |x, q| x ^ self.value(q));
-                return self.is_losing(last, n ^ x);
+        match shape(self.game, &self.cfg, p) {
+            Shape::Known(v) => v == n,
+            Shape::Sum(x, parts) => {
+                let (last, rest) = parts.split_last().expect("a sum has parts");
+                let x = rest.iter().fold(x, |x, c| x ^ self.plain_value(c));
+                self.is_losing_plain(last, n ^ x)
             }
-            Shape::Plain(p) => p,
-        };
-        if let Some(v) = self.tt.get(&p) {
+            Shape::Plain(p) => self.decide(&p, n),
+        }
+    }
+
+    /// [`Self::is_losing`] of a position already shaped.
+    fn is_losing_plain(&mut self, p: &G::Position, n: Nimber) -> bool {
+        self.nodes += 1;
+        self.decide(p, n)
+    }
+
+    /// Whether p + *n is losing, for a plain `p`: from the table, or by its moves and the
+    /// moves in the heap.
+    fn decide(&mut self, p: &G::Position, n: Nimber) -> bool {
+        if let Some(v) = self.tt.get(p) {
             return v == n;
         }
         let mut moves = self.buffers.take();
-        super::list_moves(self.game, &self.cfg, &p, &mut moves);
+        super::list_moves(self.game, &self.cfg, p, &mut moves);
         let mut kept = 0;
         for i in 0..moves.len() {
             match self.known(&moves[i], n) {
@@ -78,7 +96,7 @@ impl<'g, G: Game> Lv<'g, G> {
         }
         moves.truncate(kept);
         // Moves in the heap first: they are couples on p itself, often already decided.
-        let mut losing = (0..n).all(|i| !self.is_losing(p.clone(), i));
+        let mut losing = (0..n).all(|i| !self.is_losing_plain(p, i));
         if losing {
             for m in moves.drain(..) {
                 if self.is_losing(m, n) {
@@ -89,7 +107,7 @@ impl<'g, G: Game> Lv<'g, G> {
         }
         self.buffers.give(moves);
         if losing {
-            self.tt.put(p, n);
+            self.tt.put(p.clone(), n);
         }
         losing
     }

@@ -20,7 +20,7 @@ pub mod table;
 pub mod tree;
 pub mod tt;
 
-use crate::game::{Game, MoveOrder, Nimber};
+use crate::game::{Game, MoveOrder, Nimber, Parts};
 pub use any::AnyGame;
 pub use engine::{Engine, SearchEngine};
 pub use tt::{Policy, TtConfig};
@@ -91,26 +91,49 @@ pub trait Searcher<G: Game> {
 pub(crate) enum Shape<P> {
     /// The value is known without search.
     Known(Nimber),
-    /// A sum of independent components, the heaviest last.
-    Sum(Vec<P>),
+    /// A sum of independent components: the nim-sum of those known without search, and the
+    /// others, plain and canonical (when symmetry is on), the heaviest last. There are two or
+    /// more of them, or one beside a non-zero nim-sum.
+    Sum(Nimber, Parts<P>),
     /// A position to search, in canonical form when symmetry is on.
     Plain(P),
 }
 
-/// Applies shortcuts, splitting and canonical forms to `p`, in that order.
+/// Applies shortcuts, splitting and canonical forms to `p`, in that order. The parts of a sum
+/// are shaped too, and twin parts (equal once canonical) dropped: G + G = 0 in any game.
 pub(crate) fn shape<G: Game>(game: &G, cfg: &SearchConfig, p: G::Position) -> Shape<G::Position> {
     if cfg.shortcuts {
         if let Some(v) = game.known_value(&p) {
             return Shape::Known(v);
         }
     }
-    if cfg.split {
-        if let Some(mut parts) = game.split(&p) {
-            parts.sort_by_key(|q| game.weight(q));
-            return Shape::Sum(parts);
+    if !cfg.split {
+        return part_shape(game, cfg, p);
+    }
+    let Some(parts) = game.split(&p) else {
+        return part_shape(game, cfg, p);
+    };
+    let (mut x, mut plain) = (0, Parts::new());
+    for q in parts {
+        match part_shape(game, cfg, q) {
+            Shape::Known(v) => x ^= v,
+            Shape::Plain(c) => match plain.iter().position(|d| *d == c) {
+                Some(twin) => {
+                    plain.swap_remove(twin);
+                }
+                None => plain.push(c),
+            },
+            Shape::Sum(..) => unreachable!("parts do not split again"),
         }
     }
-    part_shape(game, cfg, p)
+    match plain.len() {
+        0 => Shape::Known(x),
+        1 if x == 0 => Shape::Plain(plain.pop().expect("one part")),
+        _ => {
+            plain.sort_by_key(|q| game.weight(q));
+            Shape::Sum(x, plain)
+        }
+    }
 }
 
 /// [`shape`] for a component of a sum, which does not split again: shortcuts, then the
@@ -145,14 +168,7 @@ pub(crate) fn value_without_search<G: Game>(
         Shape::Known(v) => Some(v),
         Shape::Plain(c) => lookup(&c),
         // The heaviest part, last, is the likeliest to be unknown: look it up first.
-        Shape::Sum(parts) => parts.into_iter().rev().try_fold(0, |x, q| {
-            let v = match part_shape(game, cfg, q) {
-                Shape::Known(v) => v,
-                Shape::Plain(c) => lookup(&c)?,
-                Shape::Sum(_) => return None,
-            };
-            Some(x ^ v)
-        }),
+        Shape::Sum(x, parts) => parts.iter().rev().try_fold(x, |x, c| Some(x ^ lookup(c)?)),
     }
 }
 

@@ -31,11 +31,18 @@ impl<'g, G: Game> Naive<'g, G> {
 
     fn value(&mut self, p: G::Position) -> Nimber {
         self.nodes += 1;
-        let p = match shape(self.game, &self.cfg, p) {
-            Shape::Known(v) => return v,
-            Shape::Sum(parts) => return parts.into_iter().fold(0, |x, q| x ^ self.value(q)),
-            Shape::Plain(p) => p,
-        };
+        match shape(self.game, &self.cfg, p) {
+            Shape::Known(v) => v,
+            Shape::Sum(x, parts) => parts.into_iter().fold(x, |x, c| {
+                self.nodes += 1;
+                x ^ self.plain_value(c)
+            }),
+            Shape::Plain(p) => self.plain_value(p),
+        }
+    }
+
+    /// The value of a position already shaped: plain, and canonical when symmetry is on.
+    fn plain_value(&mut self, p: G::Position) -> Nimber {
         if let Some(v) = self.memo.get(&p) {
             return v;
         }

@@ -15,7 +15,7 @@ use std::sync::RwLock;
 
 use smallvec::SmallVec;
 
-use super::{Game, MoveOrder, Nimber};
+use super::{Game, MoveOrder, Nimber, Parts};
 use crate::sg::nimset::NimSet;
 
 pub use grundys_game::GrundysGame;
@@ -198,8 +198,8 @@ impl Game for HeapGame {
         }
     }
 
-    fn split(&self, p: &Heaps) -> Option<Vec<Heaps>> {
-        let heaps: Vec<Heaps> = p
+    fn split(&self, p: &Heaps) -> Option<Parts<Heaps>> {
+        let heaps: Parts<Heaps> = p
             .iter()
             .filter(|&&h| h > 0)
             .map(|&h| Heaps::from_slice(&[h]))

@@ -15,7 +15,7 @@ use crate::error::Error;
 use crate::game::heap::{nim_sequence, TakeBreak};
 use crate::game::hypergraph::Stones;
 use crate::game::symmetry::Symmetry;
-use crate::game::{Game, MoveOrder, Nimber};
+use crate::game::{Game, MoveOrder, Nimber, Parts};
 use crate::sg::any::{AnyGame, PositionSearcher};
 use crate::sg::solve::Choice;
 use crate::sg::table::TableOptions;
@@ -40,6 +40,9 @@ pub struct Cram {
     last_col: u64,
     /// The cells of row 0.
     first_row: u64,
+    /// For each byte m, the cells (j, 0) of column 0 for the bits j of m: a row's eight cells
+    /// stood up as a column, for the transpose of the normal form.
+    down_column: [u64; 256],
     /// Dawson's Kayles, the value of a straight strip of n cells, for n up to the longer side.
     strip: Vec<Nimber>,
     /// The commands' symmetry on the rows' counts (none claimed).
@@ -69,6 +72,11 @@ impl Cram {
             first_col,
             last_col: first_col << (cols - 1),
             first_row: (1u64 << cols) - 1,
+            down_column: std::array::from_fn(|m| {
+                (0..8)
+                    .filter(|&j| m >> j & 1 == 1 && j * cols < 64)
+                    .fold(0, |c, j| c | 1 << (j * cols))
+            }),
             strip: nim_sequence(&dawson, rows.max(cols)),
             identity: Symmetry::identity(rows),
         })
@@ -161,29 +169,13 @@ impl Game for Cram {
     }
 
     /// The regions of two or more cells (a lone cell takes no domino), once the theorems of
-    /// [`facts`] have dropped what does not count.
-    fn split(&self, b: &u64) -> Option<Vec<u64>> {
-        let mut parts: Vec<u64> = Vec::new();
-        let mut dropped = self.split_into(*b, &mut parts);
-        // A region twice over is a sum G + G = 0: both copies go. Only regions of one size
-        // can be twins, so only theirs take the (costly) normal form.
-        let mut i = 0;
-        while i < parts.len() {
-            let (a, n) = (parts[i], parts[i].count_ones());
-            let twin = (i + 1..parts.len()).find(|&j| {
-                parts[j].count_ones() == n && self.normal_form(a) == self.normal_form(parts[j])
-            });
-            match twin {
-                Some(j) => {
-                    parts.swap_remove(j);
-                    parts.swap_remove(i);
-                    dropped = true;
-                }
-                None => i += 1,
-            }
-        }
+    /// [`facts`] have dropped what does not count. (Twin regions, G + G = 0, are the engines'
+    /// business: they cancel equal parts once canonical.)
+    fn split(&self, b: &u64) -> Option<Parts<u64>> {
+        let mut parts = Parts::new();
+        let dropped = self.split_into(*b, &mut parts);
         match parts.len() {
-            0 => Some(vec![0]),
+            0 => Some(Parts::from_elem(0, 1)),
             1 if !dropped => None,
             _ => Some(parts),
         }

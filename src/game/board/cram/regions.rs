@@ -2,23 +2,23 @@
 //! operations behind `Cram::split` and `Cram::canonicalize`.
 
 use super::Cram;
+use crate::game::Parts;
 
 impl Cram {
     /// The empty cells a domino can reach from `from` within `b`, `from` included, without
     /// the horizontal dominoes whose left cells are in `needless`.
     fn region(&self, b: u64, from: u64, needless: u64) -> u64 {
-        // Cells joined to their right neighbour, and to their left one.
+        // Cells joined to their right neighbour.
         let across = b & (b >> 1) & !self.last_col & !needless;
-        let back = (across << 1).reverse_bits();
         let mut r = from;
         loop {
             // Along a row, a carry runs from each reached cell to the end of its run of joined
-            // cells: one addition spreads right, one on the reversed word spreads left. No
-            // carry crosses into the next row, as no cell of the last column is joined rightward.
+            // cells, which spreads rightwards in one addition. No carry crosses into the next
+            // row, as no cell of the last column is joined rightward. Leftwards, upwards and
+            // downwards the region grows a cell a round: the fill starts from its lowest cell,
+            // so it rarely needs to go left far.
             r |= across.wrapping_add(r & across) ^ across;
-            let t = (r & across << 1).reverse_bits();
-            r |= (t | (back.wrapping_add(t) ^ back)).reverse_bits();
-            let grown = (r | r << self.cols | r >> self.cols) & b;
+            let grown = (r | (r >> 1 & across) | r << self.cols | r >> self.cols) & b;
             if grown == r {
                 return r;
             }
@@ -29,7 +29,7 @@ impl Cram {
     /// Appends to `out` the regions of `b` once extra tufts and bridges are gone, regions
     /// joined only by needless dominoes counting apart, each region reduced again the same way.
     /// Whether anything changed: a cell dropped or more than one region.
-    pub(super) fn split_into(&self, b: u64, out: &mut Vec<u64>) -> bool {
+    pub(super) fn split_into(&self, b: u64, out: &mut Parts<u64>) -> bool {
         let mut reduced = b;
         // Both theorems need a tuft; lone cells go below as regions of one cell.
         while self.tufts(reduced) != 0 {
@@ -62,6 +62,16 @@ impl Cram {
         changed
     }
 
+    /// The columns that hold a cell of `b`, as a row mask: the rows or-ed together by halving.
+    pub(super) fn columns_used(&self, b: u64) -> u64 {
+        let (mut x, mut shift) = (b, self.cols);
+        while shift < self.rows * self.cols {
+            x |= x >> shift;
+            shift *= 2;
+        }
+        x & self.first_row
+    }
+
     /// `b` moved up and left until it touches row 0 and column 0.
     fn to_corner(&self, mut b: u64) -> u64 {
         if b == 0 {
@@ -88,21 +98,19 @@ impl Cram {
         let b = self.to_corner(b);
         let cols = self.cols;
         let h = (63 - b.leading_zeros() as usize) / cols + 1;
-        let w = 64
-            - (0..h)
-                .fold(0, |m, i| m | b >> (i * cols) & self.first_row)
-                .leading_zeros();
-        let w = w as usize;
+        let w = 64 - self.columns_used(b).leading_zeros() as usize;
         let mut best = self.least_flip(b, h, w);
         // A transpose taller than the board would be larger than `b`: it never wins.
         if h <= cols && w <= self.rows {
-            // Cell (i, j) goes to (j, i).
+            // Cell (i, j) goes to (j, i): row i, eight cells at a time, becomes column i.
             let mut t = 0u64;
             for i in 0..h {
-                let mut rest = b >> (i * cols) & self.first_row;
-                while rest != 0 {
-                    t |= 1 << (rest.trailing_zeros() as usize * cols + i);
-                    rest &= rest - 1;
+                let mut row = b >> (i * cols) & self.first_row;
+                let mut at = i;
+                while row != 0 {
+                    t |= self.down_column[(row & 0xff) as usize] << at;
+                    row >>= 8;
+                    at += 8 * cols;
                 }
             }
             best = best.min(self.least_flip(t, w, h));
