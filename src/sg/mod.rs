@@ -107,11 +107,13 @@ pub(crate) fn shape<G: Game>(game: &G, cfg: &SearchConfig, p: G::Position) -> Sh
             return Shape::Known(v);
         }
     }
-    if !cfg.split {
-        return part_shape(game, cfg, p);
-    }
-    let Some(parts) = game.split(&p) else {
-        return part_shape(game, cfg, p);
+    let parts = match cfg.split {
+        true => game.split(&p),
+        false => None,
+    };
+    let Some(parts) = parts else {
+        // The shortcuts have had their say.
+        return canonical(game, cfg, p);
     };
     let (mut x, mut plain) = (0, Parts::new());
     for q in parts {
@@ -141,13 +143,18 @@ pub(crate) fn shape<G: Game>(game: &G, cfg: &SearchConfig, p: G::Position) -> Sh
 pub(crate) fn part_shape<G: Game>(
     game: &G,
     cfg: &SearchConfig,
-    mut p: G::Position,
+    p: G::Position,
 ) -> Shape<G::Position> {
     if cfg.shortcuts {
         if let Some(v) = game.known_value(&p) {
             return Shape::Known(v);
         }
     }
+    canonical(game, cfg, p)
+}
+
+/// `p` in canonical form when symmetry is on.
+fn canonical<G: Game>(game: &G, cfg: &SearchConfig, mut p: G::Position) -> Shape<G::Position> {
     if cfg.symmetry {
         game.canonicalize(&mut p);
     }

@@ -3,6 +3,29 @@
 
 use super::Cram;
 
+/// For each side of a cell, the cells of a set whose neighbour on that side is in the set too.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sides {
+    up: u64,
+    down: u64,
+    left: u64,
+    right: u64,
+}
+
+impl Sides {
+    /// Cells with exactly one neighbour: tufts.
+    pub(super) fn tufts(&self) -> u64 {
+        let Sides {
+            up: u,
+            down: d,
+            left: l,
+            right: r,
+        } = *self;
+        let two = (u & d) | (u & l) | (u & r) | (d & l) | (d & r) | (l & r);
+        (u | d | l | r) & !two
+    }
+}
+
 impl Cram {
     /// Whether `b` is its own half turn about a corner point of the grid. Then the second
     /// player wins by answering each domino with its mirror image: no domino or cell is its own
@@ -11,73 +34,80 @@ impl Cram {
         if b == 0 || b.count_ones() % 2 == 1 {
             return false;
         }
-        let cols = self.cols;
-        let top = b.trailing_zeros() as usize / cols;
-        let bottom = (63 - b.leading_zeros() as usize) / cols;
+        // A half turn swaps the first cell and the last, so it would send cell k = r C + c
+        // to K - k with K their sum: reversing the word sends k to 63 - k, and a shift by
+        // K - 63 finishes it. Most boards fail this word test; the rest must pass for a turn
+        // of the grid about a corner point, with K = (top + bottom) C + left + right and both
+        // spans odd.
+        let k = b.trailing_zeros() as usize + 63 - b.leading_zeros() as usize;
+        let turned = match k.checked_sub(63) {
+            Some(up) => b.reverse_bits() << up,
+            None => b.reverse_bits() >> (63 - k),
+        };
+        if turned != b {
+            return false;
+        }
+        let (top, bottom) = self.rows_spanned(b);
         let used = self.columns_used(b);
         let (left, right) = (
             used.trailing_zeros() as usize,
             63 - used.leading_zeros() as usize,
         );
-        if (bottom - top) % 2 == 0 || (right - left) % 2 == 0 {
-            return false;
-        }
-        // The half turn sends cell k = r C + c to K - k, with K = (top + bottom) C + left +
-        // right: reversing the word sends k to 63 - k, and a shift by K - 63 finishes it (no
-        // cell of the span falls off, as every image is a cell of the span).
-        let k = (top + bottom) * cols + left + right;
-        let turned = match k.checked_sub(63) {
-            Some(up) => b.reverse_bits() << up,
-            None => b.reverse_bits() >> (63 - k),
-        };
-        turned == b
+        (bottom - top) % 2 == 1
+            && (right - left) % 2 == 1
+            && k == (top + bottom) * self.cols + left + right
     }
 
-    /// `b` without the extra tufts of each star: when two or more cells hang on one cell X
-    /// (each has X as its only empty neighbour), all but one of them can go. Every move on X
-    /// leaves the others dead, and taking X with either tuft leaves the same position, so the
-    /// game keeps its options move for move.
-    ///
-    /// One pass does it, a side at a time: a centre has at most one tuft on each side, so the
-    /// tufts hanging downwards keep their centres, and each later side drops the tufts whose
-    /// centre an earlier side has claimed. Dropping a tuft makes no new extra one (its centre
-    /// keeps a tuft, and nothing else touched it).
-    pub(super) fn without_extra_tufts(&self, b: u64) -> u64 {
-        let tufts = self.tufts(b);
-        if tufts == 0 {
-            return b;
+    /// `b` once extra tufts and bridges are gone, again and again until neither theorem
+    /// applies, with its [`Sides`]. Each round takes both at once: a bridge of `b` is still one
+    /// once the extra tufts are gone (its neighbours keep a tuft each, and none of them is an
+    /// extra tuft, which would have no tuft of its own).
+    pub(super) fn reduced(&self, mut b: u64) -> (u64, Sides) {
+        loop {
+            let sides = self.sides(b);
+            let tufts = sides.tufts();
+            if tufts == 0 {
+                return (b, sides);
+            }
+            let next = b & !self.extra_tufts(&sides, tufts) & !self.bridges(b, tufts);
+            if next == b {
+                return (b, sides);
+            }
+            b = next;
         }
-        let [u, d, l, r] = self.neighbours(b);
+    }
+
+    /// The extra tufts of each star: when two or more cells hang on one cell X (each has X as
+    /// its only empty neighbour), all but one of them can go. Every move on X leaves the others
+    /// dead, and taking X with either tuft leaves the same position, so the game keeps its
+    /// options move for move.
+    ///
+    /// A side at a time: a centre has at most one tuft on each side, so the tufts hanging
+    /// downwards keep their centres, and each later side gives up the tufts whose centre an
+    /// earlier side has claimed. Dropping a tuft makes no new extra one (its centre keeps a
+    /// tuft, and nothing else touched it).
+    fn extra_tufts(&self, sides: &Sides, tufts: u64) -> u64 {
         let cols = self.cols;
         // Centres of the tufts whose neighbour is below, above, right, left.
-        let mut claimed = (tufts & d) << cols;
-        let above = (tufts & u) >> cols;
+        let mut claimed = (tufts & sides.down) << cols;
+        let above = (tufts & sides.up) >> cols;
         let mut extra = (claimed & above) << cols;
         claimed |= above;
-        let right = (tufts & r) << 1;
+        let right = (tufts & sides.right) << 1;
         extra |= (claimed & right) >> 1;
         claimed |= right;
-        let left = (tufts & l) >> 1;
-        extra |= (claimed & left) << 1;
-        b & !extra
+        let left = (tufts & sides.left) >> 1;
+        extra | (claimed & left) << 1
     }
 
-    /// Cells with exactly one empty neighbour: tufts.
-    pub(super) fn tufts(&self, b: u64) -> u64 {
-        let [u, d, l, r] = self.neighbours(b);
-        let two = (u & d) | (u & l) | (u & r) | (d & l) | (d & r) | (l & r);
-        (u | d | l | r) & !two
-    }
-
-    /// For each direction (up, down, left, right), the cells of `b` whose neighbour that way
-    /// is in `b` too.
-    pub(super) fn neighbours(&self, b: u64) -> [u64; 4] {
-        [
-            b & (b << self.cols),
-            b & (b >> self.cols),
-            b & (b << 1) & !self.first_col,
-            b & (b >> 1) & !self.last_col,
-        ]
+    /// For each side, the cells of `b` whose neighbour on that side is in `b` too.
+    pub(super) fn sides(&self, b: u64) -> Sides {
+        Sides {
+            up: b & (b << self.cols),
+            down: b & (b >> self.cols),
+            left: b & (b << 1) & !self.first_col,
+            right: b & (b >> 1) & !self.last_col,
+        }
     }
 
     /// The cells next to some cell of `x`, in `b`.
@@ -86,18 +116,16 @@ impl Cram {
             & b
     }
 
-    /// `b` without its bridges: cells that are not tufts and whose every neighbour S has a
-    /// tuft T of its own. Taking such a cell X with S leaves T dead, the same as taking T with
-    /// S and leaving X, which the game without X allows; every other move keeps X a bridge (or
-    /// makes it isolated or an extra tuft). So the options' values stay the same, move for
-    /// move, by induction on the cells. Bridges are never neighbours (they are not stars), so
-    /// all of them go at once.
-    pub(super) fn without_bridges(&self, b: u64) -> u64 {
-        let tufts = self.tufts(b);
+    /// The bridges of `b`: cells that are not tufts and whose every neighbour S has a tuft T
+    /// of its own. Taking such a cell X with S leaves T dead, the same as taking T with S and
+    /// leaving X, which the game without X allows; every other move keeps X a bridge (or makes
+    /// it isolated or an extra tuft). So the options' values stay the same, move for move, by
+    /// induction on the cells. Bridges are never neighbours (they are not stars), so all of
+    /// them go at once.
+    fn bridges(&self, b: u64, tufts: u64) -> u64 {
         // Cells without a tuft of their own; a bridge has none of them next to it.
         let plain = b & !self.next_to(tufts, b);
-        let bridges = b & !tufts & !self.next_to(plain, b);
-        b & !bridges
+        b & !tufts & !self.next_to(plain, b)
     }
 
     /// The left cells of the horizontal dominoes that a closed 2 x 2 block makes needless. Let
@@ -109,8 +137,13 @@ impl Cram {
     /// other move keeps the block closed. So, by induction on the cells, the game without the
     /// dominoes a-e and f-d has the same value, and the cells that only those dominoes join
     /// are independent games.
-    pub(super) fn needless_horizontals(&self, b: u64) -> u64 {
-        let [u, d, l, r] = self.neighbours(b);
+    pub(super) fn needless_horizontals(&self, b: u64, sides: &Sides) -> u64 {
+        let Sides {
+            up: u,
+            down: d,
+            left: l,
+            right: r,
+        } = *sides;
         let cols = self.cols;
         // a top-left (nothing left or above), d bottom-right (nothing right or below).
         let top_left = b & !l & !u & r & d & ((b & !r & !d & l & u) >> (cols + 1));
@@ -125,7 +158,8 @@ impl Cram {
         let low = b.trailing_zeros() as usize;
         let n = b.count_ones() as usize;
         let run = b >> low;
-        if n <= self.cols && run == (1u64 << n) - 1 && low % self.cols + n <= self.cols {
+        if n <= self.cols && run == (1u64 << n) - 1 && self.row_of[low + n - 1] == self.row_of[low]
+        {
             return Some(n);
         }
         (n <= self.rows && run == (0..n).fold(0u64, |m, k| m | 1 << (k * self.cols))).then_some(n)
@@ -157,7 +191,7 @@ mod tests {
         let g = cram(3, 3);
         // A plus: four tufts on the centre, of which one is kept.
         let plus = g.pack(&[0b010, 0b111, 0b010]);
-        let reduced = g.without_extra_tufts(plus);
+        let (reduced, _) = g.reduced(plus);
         assert_eq!(reduced.count_ones(), 2, "{reduced:#b}");
         assert_eq!(reduced & g.pack(&[0, 0b010, 0]), g.pack(&[0, 0b010, 0]));
         // Two dominoes apart are G + G.
@@ -185,23 +219,86 @@ mod tests {
         // .....
         // #####
         let b = g.pack(&[0b01010, 0b11111, 0]);
-        assert_eq!(g.without_bridges(b), b & !g.pack(&[0, 0b00100, 0]));
+        let bridges = |b| g.bridges(b, g.sides(b).tufts());
+        assert_eq!(bridges(b), g.pack(&[0, 0b00100, 0]));
         // A path of six has none: its middle cells have a neighbour without a tuft.
         let g = cram(3, 6);
         let path = g.pack(&[0, 0b111111, 0]);
-        assert_eq!(g.without_bridges(path), path);
+        assert_eq!(g.bridges(path, g.sides(path).tufts()), 0);
         // ##....   The 2 x 2 block's top-left and bottom-right corners touch only the block,
         // #..###   so its horizontal dominoes are needless and it falls into two columns:
         // #..###   the left one alone, the right one hanging on the row above (a path of 6).
         let b = g.pack(&[0b111100, 0b000110, 0b000110]);
-        let needless = g.needless_horizontals(b);
+        let needless = g.needless_horizontals(b, &g.sides(b));
         assert_eq!(needless, g.pack(&[0, 0b000010, 0b000010]));
         let mut parts = g.split(&b).unwrap();
         parts.sort();
         assert_eq!(parts.len(), 2, "{parts:?}");
         // No closed block in a 2 x 3 rectangle: its corners have two neighbours in a row.
         let g = cram(2, 3);
-        assert_eq!(g.needless_horizontals(g.full()), 0);
+        assert_eq!(g.needless_horizontals(g.full(), &g.sides(g.full())), 0);
+    }
+
+    /// The word test for a half turn against the turn applied cell by cell, on symmetric
+    /// boards made by or-ing pseudo-random cells with their images, and on those boards with
+    /// one cell less.
+    #[test]
+    fn half_turns_by_definition() {
+        for (rows, cols) in [(4, 4), (5, 7), (8, 8), (4, 11), (2, 32), (6, 10)] {
+            let g = cram(rows, cols);
+            let by_definition = |b: u64| {
+                let cells: Vec<(usize, usize)> = (0..rows * cols)
+                    .filter(|&k| b >> k & 1 == 1)
+                    .map(|k| (k / cols, k % cols))
+                    .collect();
+                let (Some(top), Some(bottom)) = (
+                    cells.iter().map(|c| c.0).min(),
+                    cells.iter().map(|c| c.0).max(),
+                ) else {
+                    return false;
+                };
+                let left = cells.iter().map(|c| c.1).min().unwrap();
+                let right = cells.iter().map(|c| c.1).max().unwrap();
+                (bottom - top) % 2 == 1
+                    && (right - left) % 2 == 1
+                    && cells.iter().all(|&(r, c)| {
+                        let (r, c) = (top + bottom - r, left + right - c);
+                        b >> (r * cols + c) & 1 == 1
+                    })
+            };
+            let mut x = 0x853c_49e6_748f_ea9bu64;
+            for _ in 0..3000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // A box of even sides somewhere on the board, its cells at random, and each
+                // cell's image about the box's centre.
+                let (h, w) = (
+                    2 + 2 * (x % (rows as u64 / 2)) as usize,
+                    2 + 2 * (x >> 8) as usize % (cols / 2),
+                );
+                let (top, left) = (
+                    (x >> 16) as usize % (rows - h + 1),
+                    (x >> 24) as usize % (cols - w + 1),
+                );
+                let mut b = 0u64;
+                for r in 0..h {
+                    for c in 0..w {
+                        if x.rotate_left((r * w + c) as u32 % 64) & 1 == 1 {
+                            b |= 1 << ((top + r) * cols + left + c);
+                            b |= 1 << ((top + h - 1 - r) * cols + left + w - 1 - c);
+                        }
+                    }
+                }
+                for b in [b, b & (b - 1), b & g.full() & !(1 << (x % 64))] {
+                    assert_eq!(
+                        g.mirrors_about_a_corner(b),
+                        by_definition(b),
+                        "{rows}x{cols} {b:#x}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

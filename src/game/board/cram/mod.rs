@@ -40,6 +40,8 @@ pub struct Cram {
     last_col: u64,
     /// The cells of row 0.
     first_row: u64,
+    /// The row of each cell, so that finding a row takes no division.
+    row_of: [u8; 64],
     /// For each byte m, the cells (j, 0) of column 0 for the bits j of m: a row's eight cells
     /// stood up as a column, for the transpose of the normal form.
     down_column: [u64; 256],
@@ -72,6 +74,7 @@ impl Cram {
             first_col,
             last_col: first_col << (cols - 1),
             first_row: (1u64 << cols) - 1,
+            row_of: std::array::from_fn(|k| (k / cols) as u8),
             down_column: std::array::from_fn(|m| {
                 (0..8)
                     .filter(|&j| m >> j & 1 == 1 && j * cols < 64)
@@ -107,6 +110,14 @@ impl Cram {
             .collect()
     }
 
+    /// The first and the last row holding a cell of `b` (not empty).
+    fn rows_spanned(&self, b: u64) -> (usize, usize) {
+        (
+            self.row_of[b.trailing_zeros() as usize] as usize,
+            self.row_of[63 - b.leading_zeros() as usize] as usize,
+        )
+    }
+
     /// Cells whose right neighbour is empty too (horizontal dominoes by their left cell), and
     /// cells whose lower neighbour is (vertical ones by their top cell).
     fn dominoes(&self, b: u64) -> (u64, u64) {
@@ -132,12 +143,10 @@ impl Game for Cram {
         // Vertical dominoes from the middle column of the occupied span outwards, then
         // horizontal ones from the middle row: a domino across the middle cuts the board into
         // halves, sums of smaller games (igs's order for Cram).
-        let used = (0..self.rows).fold(0, |m, r| m | b >> (r * cols) & self.first_row);
+        let used = self.columns_used(b);
         let (left, right) = (used.trailing_zeros(), 63 - used.leading_zeros());
-        let (top, bottom) = (
-            b.trailing_zeros() / cols as u32,
-            (63 - b.leading_zeros()) / cols as u32,
-        );
+        let (top, bottom) = self.rows_spanned(b);
+        let (top, bottom) = (top as u32, bottom as u32);
         let mut lines = [0u32; MAX_CELLS];
         let mut emit = |set: u64, first: u32, last: u32, line: &dyn Fn(u32) -> u64, pair: u64| {
             let n = (last - first + 1) as usize;

@@ -30,16 +30,9 @@ impl Cram {
     /// joined only by needless dominoes counting apart, each region reduced again the same way.
     /// Whether anything changed: a cell dropped or more than one region.
     pub(super) fn split_into(&self, b: u64, out: &mut Parts<u64>) -> bool {
-        let mut reduced = b;
-        // Both theorems need a tuft; lone cells go below as regions of one cell.
-        while self.tufts(reduced) != 0 {
-            let next = self.without_bridges(self.without_extra_tufts(reduced));
-            if next == reduced {
-                break;
-            }
-            reduced = next;
-        }
-        let needless = self.needless_horizontals(reduced);
+        // Lone cells go below as regions of one cell.
+        let (reduced, sides) = self.reduced(b);
+        let needless = self.needless_horizontals(reduced, &sides);
         let mut changed = reduced != b;
         let mut rest = reduced;
         while rest != 0 {
@@ -72,20 +65,6 @@ impl Cram {
         x & self.first_row
     }
 
-    /// `b` moved up and left until it touches row 0 and column 0.
-    fn to_corner(&self, mut b: u64) -> u64 {
-        if b == 0 {
-            return 0;
-        }
-        while b & self.first_row == 0 {
-            b >>= self.cols;
-        }
-        while b & self.first_col == 0 {
-            b >>= 1;
-        }
-        b
-    }
-
     /// The normal form of a set of cells: the least of its images under the eight symmetries
     /// of the plane's grid, each moved to the top-left corner. Cram on a set of cells is a game
     /// on the grid graph they span, which every symmetry keeps; a transposed image counts where
@@ -95,10 +74,16 @@ impl Cram {
         if b == 0 {
             return 0;
         }
-        let b = self.to_corner(b);
         let cols = self.cols;
-        let h = (63 - b.leading_zeros() as usize) / cols + 1;
-        let w = 64 - self.columns_used(b).leading_zeros() as usize;
+        let used = self.columns_used(b);
+        let left = used.trailing_zeros() as usize;
+        let (top, bottom) = self.rows_spanned(b);
+        // Moved to the corner: h rows high and w columns wide.
+        let b = b >> (top * cols + left);
+        let (h, w) = (
+            bottom - top + 1,
+            64 - (used >> left).leading_zeros() as usize,
+        );
         let mut best = self.least_flip(b, h, w);
         // A transpose taller than the board would be larger than `b`: it never wins.
         if h <= cols && w <= self.rows {
@@ -119,19 +104,18 @@ impl Cram {
     }
 
     /// The least of a cornered shape `h` rows high and `w` columns wide and its mirror images
-    /// left-right, top-bottom and both. Reversing the whole word turns the shape a half turn
-    /// within its `h` x C frame, which a shift moves back to the corner; each of the two
-    /// others is then a matter of putting rows in reverse order.
+    /// top-bottom, left-right and both. The first puts the rows in reverse order. Reversing
+    /// the whole word turns a shape a half turn within its `h` x C frame, which two shifts move
+    /// back to the corner: that is both mirrors of `b`, and the left-right one of its
+    /// top-bottom image.
     fn least_flip(&self, b: u64, h: usize, w: usize) -> u64 {
         let cols = self.cols;
-        let both = b.reverse_bits() >> (64 - h * cols) >> (cols - w);
-        let (mut lr, mut tb) = (0u64, 0u64);
+        let mut tb = 0u64;
         for i in 0..h {
-            let down = (h - 1 - i) * cols;
-            tb |= (b >> (i * cols) & self.first_row) << down;
-            lr |= (both >> (i * cols) & self.first_row) << down;
+            tb |= (b >> (i * cols) & self.first_row) << ((h - 1 - i) * cols);
         }
-        b.min(lr).min(tb).min(both)
+        let turn = |x: u64| x.reverse_bits() >> (64 - h * cols) >> (cols - w);
+        b.min(tb).min(turn(b)).min(turn(tb))
     }
 }
 
