@@ -46,6 +46,10 @@ pub trait Game: Sync {
     /// Appends the successors of `p` to `out`, in a deterministic order fixed by `order`.
     fn moves(&self, p: &Self::Position, order: MoveOrder, out: &mut Vec<Self::Position>);
 
+    /// Slots (as a power of two) of the engines' cache of shaped parts, 0 for none: worth it
+    /// where a part's canonical form costs more than hashing it and parts recur (Cram).
+    const PART_CACHE_BITS: u32 = 0;
+
     /// Number of successors of `p` (an upper bound on its nimber).
     fn move_count(&self, p: &Self::Position) -> usize {
         let mut out = Vec::new();

@@ -20,7 +20,7 @@ use std::str::FromStr;
 
 use super::nimset::NimSet;
 use super::tt::Tt;
-use super::{shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
+use super::{BufferPool, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, MoveOrder, Nimber, Parts};
 
 /// How a node narrows the set it hands to its successors.
@@ -138,18 +138,20 @@ impl fmt::Display for Variant {
     }
 }
 
-/// What the table holds for a position.
+/// What the table holds for a position. Boxing the rare partial sets keeps an entry at 16
+/// bytes: the table is most of a search's memory traffic.
 #[derive(Clone, Debug)]
 enum Entry {
     Exact(Nimber),
     /// A resumable P after the first |moves| + 1 - |P| successors (resuming variants only).
-    Partial(NimSet),
+    Partial(Box<NimSet>),
 }
 
 /// A searcher for one variant, keeping its table between positions.
 pub struct CutSearch<'g, G: Game> {
     game: &'g G,
     cfg: SearchConfig,
+    shaper: Shaper<'g, G>,
     variant: Variant,
     tt: Tt<G::Position, Entry>,
     nodes: u64,
@@ -201,6 +203,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
         CutSearch {
             game,
             cfg,
+            shaper: Shaper::new(game, cfg),
             variant,
             tt: Tt::new(cfg.tt),
             nodes: 0,
@@ -213,7 +216,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
     /// The value of `s` if it lies in `r` (`None` = every value); otherwise the value or `None`.
     pub fn search(&mut self, s: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
         self.nodes += 1;
-        match shape(self.game, &self.cfg, s) {
+        match self.shaper.shape(s) {
             Shape::Known(v) => Some(v),
             Shape::Sum(x, parts) => self.search_sum(x, &parts, r),
             Shape::Plain(s) => self.expand(s, r),
@@ -255,7 +258,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
     /// Adds to `x` the values of `m`'s parts that theorems or the table give, and appends the
     /// canonical forms of the others to `parts`.
     fn take_apart(&mut self, m: G::Position, x: &mut Nimber, parts: &mut Vec<G::Position>) {
-        let (known, sum) = match shape(self.game, &self.cfg, m) {
+        let (known, sum) = match self.shaper.shape(m) {
             Shape::Known(v) => (v, Parts::new()),
             Shape::Plain(c) => (0, Parts::from_elem(c, 1)),
             Shape::Sum(known, sum) => (known, sum),
@@ -326,7 +329,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
             Some(Entry::Exact(x)) => return Some(x),
             Some(Entry::Partial(p)) => match p.only() {
                 Some(x) => return Some(x),
-                None => Some(p),
+                None => Some(*p),
             },
             None => None,
         };
@@ -381,7 +384,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
 
         if cut_off {
             if v.resume && (exact || p.max() <= max_r) {
-                self.tt.put(s, Entry::Partial(p));
+                self.tt.put(s, Entry::Partial(Box::new(p)));
             }
             return None;
         }

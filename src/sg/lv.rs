@@ -6,13 +6,14 @@
 //! valuing all but the heaviest part and shifting n by their nim-sum (Algorithm 2).
 
 use super::tt::Tt;
-use super::{shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
+use super::{BufferPool, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, Nimber};
 
 /// The couple search, keeping its table between positions.
 pub struct Lv<'g, G: Game> {
     game: &'g G,
     cfg: SearchConfig,
+    shaper: Shaper<'g, G>,
     tt: Tt<G::Position, Nimber>,
     nodes: u64,
     buffers: BufferPool<G::Position>,
@@ -33,6 +34,7 @@ impl<'g, G: Game> Lv<'g, G> {
         Lv {
             game,
             cfg,
+            shaper: Shaper::new(game, cfg),
             tt: Tt::new(cfg.tt),
             nodes: 0,
             buffers: BufferPool::new(),
@@ -55,7 +57,7 @@ impl<'g, G: Game> Lv<'g, G> {
     /// Whether p + *n is a second-player win, i.e. whether SG(p) = n.
     fn is_losing(&mut self, p: G::Position, n: Nimber) -> bool {
         self.nodes += 1;
-        match shape(self.game, &self.cfg, p) {
+        match self.shaper.shape(p) {
             Shape::Known(v) => v == n,
             Shape::Sum(x, parts) => {
                 let (last, rest) = parts.split_last().expect("a sum has parts");
@@ -114,7 +116,7 @@ impl<'g, G: Game> Lv<'g, G> {
 
     fn known(&mut self, m: &G::Position, n: Nimber) -> Known {
         let tt = &mut self.tt;
-        match super::value_without_search(self.game, &self.cfg, m.clone(), |c| tt.get(c)) {
+        match self.shaper.value_without_search(m.clone(), |c| tt.get(c)) {
             Some(v) if v == n => Known::Losing,
             Some(_) => Known::Winning,
             None => Known::Unknown,

@@ -14,15 +14,17 @@ pub mod engine;
 pub mod lv;
 pub mod naive;
 pub mod nimset;
+mod shape;
 pub mod solve;
 pub mod sweep;
 pub mod table;
 pub mod tree;
 pub mod tt;
 
-use crate::game::{Game, MoveOrder, Nimber, Parts};
+use crate::game::{Game, MoveOrder, Nimber};
 pub use any::AnyGame;
 pub use engine::{Engine, SearchEngine};
+pub(crate) use shape::{Shape, Shaper};
 pub use tt::{Policy, TtConfig};
 
 /// Switches every search engine honours.
@@ -85,98 +87,6 @@ pub trait Searcher<G: Game> {
     fn nimber(&mut self, p: G::Position) -> Nimber;
     /// Work done so far.
     fn stats(&self) -> Stats;
-}
-
-/// How a node looks once the configured theorems are applied.
-pub(crate) enum Shape<P> {
-    /// The value is known without search.
-    Known(Nimber),
-    /// A sum of independent components: the nim-sum of those known without search, and the
-    /// others, plain and canonical (when symmetry is on), the heaviest last. There are two or
-    /// more of them, or one beside a non-zero nim-sum.
-    Sum(Nimber, Parts<P>),
-    /// A position to search, in canonical form when symmetry is on.
-    Plain(P),
-}
-
-/// Applies shortcuts, splitting and canonical forms to `p`, in that order. The parts of a sum
-/// are shaped too, and twin parts (equal once canonical) dropped: G + G = 0 in any game.
-pub(crate) fn shape<G: Game>(game: &G, cfg: &SearchConfig, p: G::Position) -> Shape<G::Position> {
-    if cfg.shortcuts {
-        if let Some(v) = game.known_value(&p) {
-            return Shape::Known(v);
-        }
-    }
-    let parts = match cfg.split {
-        true => game.split(&p),
-        false => None,
-    };
-    let Some(parts) = parts else {
-        // The shortcuts have had their say.
-        return canonical(game, cfg, p);
-    };
-    let (mut x, mut plain) = (0, Parts::new());
-    for q in parts {
-        match part_shape(game, cfg, q) {
-            Shape::Known(v) => x ^= v,
-            Shape::Plain(c) => match plain.iter().position(|d| *d == c) {
-                Some(twin) => {
-                    plain.swap_remove(twin);
-                }
-                None => plain.push(c),
-            },
-            Shape::Sum(..) => unreachable!("parts do not split again"),
-        }
-    }
-    match plain.len() {
-        0 => Shape::Known(x),
-        1 if x == 0 => Shape::Plain(plain.pop().expect("one part")),
-        _ => {
-            plain.sort_by_key(|q| game.weight(q));
-            Shape::Sum(x, plain)
-        }
-    }
-}
-
-/// [`shape`] for a component of a sum, which does not split again: shortcuts, then the
-/// canonical form.
-pub(crate) fn part_shape<G: Game>(
-    game: &G,
-    cfg: &SearchConfig,
-    p: G::Position,
-) -> Shape<G::Position> {
-    if cfg.shortcuts {
-        if let Some(v) = game.known_value(&p) {
-            return Shape::Known(v);
-        }
-    }
-    canonical(game, cfg, p)
-}
-
-/// `p` in canonical form when symmetry is on.
-fn canonical<G: Game>(game: &G, cfg: &SearchConfig, mut p: G::Position) -> Shape<G::Position> {
-    if cfg.symmetry {
-        game.canonicalize(&mut p);
-    }
-    Shape::Plain(p)
-}
-
-/// The value of `p` known without expanding anything: by theorem, or from `lookup` (the
-/// transposition table) for `p` or, when `p` is a sum, for every one of its parts. This is what
-/// enhanced transposition cut-off asks of each successor; on games that split (Cram), most
-/// successors are sums.
-pub(crate) fn value_without_search<G: Game>(
-    game: &G,
-    cfg: &SearchConfig,
-    p: G::Position,
-    mut lookup: impl FnMut(&G::Position) -> Option<Nimber>,
-) -> Option<Nimber> {
-    match shape(game, cfg, p) {
-        Shape::Known(v) => Some(v),
-        Shape::Plain(c) => lookup(&c),
-        // The heaviest part, last, is the likeliest to be unknown: look it up first.
-        Shape::Sum(x, parts) => parts.iter().rev().try_fold(x, |x, c| Some(x ^ lookup(c)?)),
-    }
 }
 
 /// Appends `p`'s moves to `out` in the configured order (shuffled when asked).

@@ -5,13 +5,14 @@
 
 use super::nimset::NimSet;
 use super::tt::Tt;
-use super::{shape, BufferPool, SearchConfig, Searcher, Shape, Stats};
+use super::{BufferPool, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, Nimber};
 
 /// Memoised recursion over the definition.
 pub struct Naive<'g, G: Game> {
     game: &'g G,
     cfg: SearchConfig,
+    shaper: Shaper<'g, G>,
     memo: Tt<G::Position, Nimber>,
     nodes: u64,
     buffers: BufferPool<G::Position>,
@@ -23,6 +24,7 @@ impl<'g, G: Game> Naive<'g, G> {
         Naive {
             game,
             cfg,
+            shaper: Shaper::new(game, cfg),
             memo: Tt::new(cfg.tt),
             nodes: 0,
             buffers: BufferPool::new(),
@@ -31,7 +33,7 @@ impl<'g, G: Game> Naive<'g, G> {
 
     fn value(&mut self, p: G::Position) -> Nimber {
         self.nodes += 1;
-        match shape(self.game, &self.cfg, p) {
+        match self.shaper.shape(p) {
             Shape::Known(v) => v,
             Shape::Sum(x, parts) => parts.into_iter().fold(x, |x, c| {
                 self.nodes += 1;

@@ -31,14 +31,14 @@ impl Cram {
     /// player wins by answering each domino with its mirror image: no domino or cell is its own
     /// image, so the answer is always free (the full even x even board is the classic case).
     pub(super) fn mirrors_about_a_corner(&self, b: u64) -> bool {
-        if b == 0 || b.count_ones() % 2 == 1 {
+        if b == 0 {
             return false;
         }
         // A half turn swaps the first cell and the last, so it would send cell k = r C + c
         // to K - k with K their sum: reversing the word sends k to 63 - k, and a shift by
         // K - 63 finishes it. Most boards fail this word test; the rest must pass for a turn
         // of the grid about a corner point, with K = (top + bottom) C + left + right and both
-        // spans odd.
+        // spans odd (so no cell is its own image, and the number of cells is even).
         let k = b.trailing_zeros() as usize + 63 - b.leading_zeros() as usize;
         let turned = match k.checked_sub(63) {
             Some(up) => b.reverse_bits() << up,
@@ -155,14 +155,18 @@ impl Cram {
 
     /// Whether `b` is one straight strip of cells (in a row or a column), and its length.
     pub(super) fn strip_len(&self, b: u64) -> Option<usize> {
-        let low = b.trailing_zeros() as usize;
-        let n = b.count_ones() as usize;
-        let run = b >> low;
-        if n <= self.cols && run == (1u64 << n) - 1 && self.row_of[low + n - 1] == self.row_of[low]
-        {
-            return Some(n);
+        if b == 0 {
+            return None;
         }
-        (n <= self.rows && run == (0..n).fold(0u64, |m, k| m | 1 << (k * self.cols))).then_some(n)
+        let low = b.trailing_zeros() as usize;
+        let run = b >> low;
+        let last = 63 - run.leading_zeros() as usize;
+        // A row: consecutive bits, all in the first cell's row.
+        if run & (run + 1) == 0 && self.row_of[low + last] == self.row_of[low] {
+            return Some(last + 1);
+        }
+        // A column: the first column's cells up to the last one.
+        (run == self.first_col & (u64::MAX >> (63 - last))).then(|| self.row_of[last] as usize + 1)
     }
 }
 
@@ -170,7 +174,7 @@ impl Cram {
 mod tests {
     use super::super::tests::cram;
     use crate::game::Game;
-    use crate::sg::{SearchConfig, SearchEngine, Shape};
+    use crate::sg::{SearchConfig, SearchEngine, Shape, Shaper};
 
     /// Every sub-board of 4x4 (each empty-cell set), valued with the theorems (tufts, G + G,
     /// mirror, strips, normal forms) and without.
@@ -196,7 +200,8 @@ mod tests {
         assert_eq!(reduced & g.pack(&[0, 0b010, 0]), g.pack(&[0, 0b010, 0]));
         // Two dominoes apart are G + G.
         let g = cram(3, 4);
-        let shaped = |b| crate::sg::shape(&g, &SearchConfig::default(), b);
+        let mut shaper = Shaper::new(&g, SearchConfig::default());
+        let mut shaped = |b| shaper.shape(b);
         let twins = g.pack(&[0b0011, 0, 0b1100]);
         assert_eq!(g.split(&twins).map(|p| p.len()), Some(2));
         assert!(matches!(shaped(twins), Shape::Known(0)));
@@ -237,6 +242,28 @@ mod tests {
         // No closed block in a 2 x 3 rectangle: its corners have two neighbours in a row.
         let g = cram(2, 3);
         assert_eq!(g.needless_horizontals(g.full(), &g.sides(g.full())), 0);
+    }
+
+    /// Strips against their definition: the cells are one row's consecutive cells or one
+    /// column's, on every board of 3 x 5, 5 x 1 and 1 x 6.
+    #[test]
+    fn strips_by_definition() {
+        for (rows, cols) in [(3, 5), (5, 1), (1, 6)] {
+            let g = cram(rows, cols);
+            for b in 1..=g.full() {
+                let cells: Vec<(usize, usize)> = (0..rows * cols)
+                    .filter(|&k| b >> k & 1 == 1)
+                    .map(|k| (k / cols, k % cols))
+                    .collect();
+                let n = cells.len();
+                let row = cells.iter().all(|c| c.0 == cells[0].0)
+                    && cells.last().unwrap().1 - cells[0].1 + 1 == n;
+                let column = cells.iter().all(|c| c.1 == cells[0].1)
+                    && cells.last().unwrap().0 - cells[0].0 + 1 == n;
+                let want = (row || column).then_some(n);
+                assert_eq!(g.strip_len(b), want, "{rows}x{cols} {b:#b}");
+            }
+        }
     }
 
     /// The word test for a half turn against the turn applied cell by cell, on symmetric

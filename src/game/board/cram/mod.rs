@@ -128,6 +128,9 @@ impl Cram {
 impl Game for Cram {
     type Position = u64;
 
+    /// Canonical forms are a good share of a Cram search, and regions recur.
+    const PART_CACHE_BITS: u32 = 13;
+
     fn moves(&self, b: &u64, order: MoveOrder, out: &mut Vec<u64>) {
         let (b, cols) = (*b, self.cols);
         let (h, v) = self.dominoes(b);
@@ -147,14 +150,8 @@ impl Game for Cram {
         let (left, right) = (used.trailing_zeros(), 63 - used.leading_zeros());
         let (top, bottom) = self.rows_spanned(b);
         let (top, bottom) = (top as u32, bottom as u32);
-        let mut lines = [0u32; MAX_CELLS];
         let mut emit = |set: u64, first: u32, last: u32, line: &dyn Fn(u32) -> u64, pair: u64| {
-            let n = (last - first + 1) as usize;
-            for (k, l) in lines[..n].iter_mut().zip(first..) {
-                *k = l;
-            }
-            lines[..n].sort_by_key(|&l| (2 * l).abs_diff(first + last));
-            for &l in &lines[..n] {
+            for l in middle_out(first, last) {
                 let mut here = set & line(l);
                 while here != 0 {
                     out.push(b & !(pair << here.trailing_zeros()));
@@ -211,6 +208,19 @@ impl Game for Cram {
     fn part_cost(&self, b: &u64) -> u64 {
         (b.count_ones() as u64).pow(2)
     }
+}
+
+/// The lines `first..=last` from the middle out, the lower first of two as near: the order of
+/// the distance |2 l - (first + last)|, ties kept in line order.
+fn middle_out(first: u32, last: u32) -> impl Iterator<Item = u32> {
+    let sum = first + last;
+    let (low, high) = (sum / 2, sum.div_ceil(2));
+    (0..=last - first).map(move |k| match (sum % 2, k % 2) {
+        (0, 0) => low + k / 2,
+        (0, _) => low - k.div_ceil(2),
+        (_, 0) => low - k / 2,
+        _ => high + k / 2,
+    })
 }
 
 /// A search engine over Cram boards, behind the commands' row masks.
@@ -373,6 +383,22 @@ pub(super) mod tests {
 
     fn value(game: &Cram, engine: SearchEngine, cfg: SearchConfig, b: u64) -> Nimber {
         engine.searcher(game, cfg).nimber(b)
+    }
+
+    /// The middle-out order against sorting by the distance from the middle.
+    #[test]
+    fn middle_out_is_sorted_by_distance() {
+        for first in 0..12u32 {
+            for last in first..20 {
+                let mut want: Vec<u32> = (first..=last).collect();
+                want.sort_by_key(|&l| (2 * l).abs_diff(first + last));
+                assert_eq!(
+                    middle_out(first, last).collect::<Vec<_>>(),
+                    want,
+                    "{first}..={last}"
+                );
+            }
+        }
     }
 
     /// A 1 x n strip is Dawson's Kayles, searched with no theorem at all.

@@ -38,7 +38,7 @@ impl Cram {
         while rest != 0 {
             let part = self.region(rest, rest & rest.wrapping_neg(), needless);
             rest &= !part;
-            if part.count_ones() == 1 {
+            if part & (part - 1) == 0 {
                 changed = true;
             } else if part == reduced {
                 out.push(part);

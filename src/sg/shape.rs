@@ -1,0 +1,149 @@
+//! From a position to what an engine searches: values known by theorem, sums split into parts,
+//! canonical forms. Every engine shapes each successor before it looks anything up.
+
+use super::SearchConfig;
+use crate::game::{Game, Nimber, Parts};
+
+/// How a node looks once the configured theorems are applied.
+#[derive(Clone, Debug)]
+pub(crate) enum Shape<P> {
+    /// The value is known without search.
+    Known(Nimber),
+    /// A sum of independent components: the nim-sum of those known without search, and the
+    /// others, plain and canonical (when symmetry is on), the heaviest last. There are two or
+    /// more of them, or one beside a non-zero nim-sum.
+    Sum(Nimber, Parts<P>),
+    /// A position to search, in canonical form when symmetry is on.
+    Plain(P),
+}
+
+/// A part shaped: [`Shape`] without the sum, small enough for many cache slots.
+#[derive(Clone, Debug)]
+enum Part<P> {
+    Known(Nimber),
+    Plain(P),
+}
+
+impl<P> From<Part<P>> for Shape<P> {
+    fn from(part: Part<P>) -> Self {
+        match part {
+            Part::Known(v) => Shape::Known(v),
+            Part::Plain(p) => Shape::Plain(p),
+        }
+    }
+}
+
+/// Shapes positions for one engine, remembering the parts it has shaped: the same part turns
+/// up again and again among siblings and cousins (on Cram 5 x 6, a raw region recurs five
+/// times on average), and on games where the canonical form is the costly step
+/// ([`Game::PART_CACHE_BITS`]) a look-up beats doing it again.
+pub(crate) struct Shaper<'g, G: Game> {
+    game: &'g G,
+    cfg: SearchConfig,
+    /// Direct-mapped: a slot per hash, overwritten by the newest part.
+    cache: Vec<Option<(G::Position, Part<G::Position>)>>,
+    hasher: ahash::RandomState,
+}
+
+impl<'g, G: Game> Shaper<'g, G> {
+    pub(crate) fn new(game: &'g G, cfg: SearchConfig) -> Self {
+        let slots = match G::PART_CACHE_BITS {
+            0 => 0,
+            bits => 1 << bits,
+        };
+        Shaper {
+            game,
+            cfg,
+            cache: vec![None; slots],
+            // Fixed seeds: the same search expands the same nodes in every run.
+            hasher: ahash::RandomState::with_seeds(1, 2, 3, 4),
+        }
+    }
+
+    /// Applies shortcuts, splitting and canonical forms to `p`, in that order. The parts of a
+    /// sum are shaped too, and twin parts (equal once canonical) dropped: G + G = 0 in any
+    /// game.
+    pub(crate) fn shape(&mut self, p: G::Position) -> Shape<G::Position> {
+        if self.cfg.shortcuts {
+            if let Some(v) = self.game.known_value(&p) {
+                return Shape::Known(v);
+            }
+        }
+        let parts = match self.cfg.split {
+            true => self.game.split(&p),
+            false => None,
+        };
+        let Some(parts) = parts else {
+            // The shortcuts have had their say.
+            return self.cached(p, true).into();
+        };
+        let (mut x, mut plain) = (0, Parts::new());
+        for q in parts {
+            match self.cached(q, false) {
+                Part::Known(v) => x ^= v,
+                Part::Plain(c) => match plain.iter().position(|d| *d == c) {
+                    Some(twin) => {
+                        plain.swap_remove(twin);
+                    }
+                    None => plain.push(c),
+                },
+            }
+        }
+        match plain.len() {
+            0 => Shape::Known(x),
+            1 if x == 0 => Shape::Plain(plain.pop().expect("one part")),
+            _ => {
+                plain.sort_by_key(|q| self.game.weight(q));
+                Shape::Sum(x, plain)
+            }
+        }
+    }
+
+    /// The value of `p` known without expanding anything: by theorem, or from `lookup` (the
+    /// transposition table) for `p` or, when `p` is a sum, for every one of its parts. This is
+    /// what enhanced transposition cut-off asks of each successor; on games that split (Cram),
+    /// most successors are sums.
+    pub(crate) fn value_without_search(
+        &mut self,
+        p: G::Position,
+        mut lookup: impl FnMut(&G::Position) -> Option<Nimber>,
+    ) -> Option<Nimber> {
+        match self.shape(p) {
+            Shape::Known(v) => Some(v),
+            Shape::Plain(c) => lookup(&c),
+            // The heaviest part, last, is the likeliest to be unknown: look it up first.
+            Shape::Sum(x, parts) => parts.iter().rev().try_fold(x, |x, c| Some(x ^ lookup(c)?)),
+        }
+    }
+
+    /// A part that does not split again (or a position that did not split): its known value
+    /// or its canonical form, from the cache when it holds `q`. `checked`: the shortcuts have
+    /// already been tried on `q`, and failed.
+    fn cached(&mut self, q: G::Position, checked: bool) -> Part<G::Position> {
+        if self.cache.is_empty() {
+            return self.part(q, checked);
+        }
+        let slot = self.hasher.hash_one(&q) as usize & (self.cache.len() - 1);
+        if let Some((key, shaped)) = &self.cache[slot] {
+            if *key == q {
+                return shaped.clone();
+            }
+        }
+        let shaped = self.part(q.clone(), checked);
+        self.cache[slot] = Some((q, shaped.clone()));
+        shaped
+    }
+
+    /// [`Self::cached`] without the cache.
+    fn part(&self, mut q: G::Position, checked: bool) -> Part<G::Position> {
+        if self.cfg.shortcuts && !checked {
+            if let Some(v) = self.game.known_value(&q) {
+                return Part::Known(v);
+            }
+        }
+        if self.cfg.symmetry {
+            self.game.canonicalize(&mut q);
+        }
+        Part::Plain(q)
+    }
+}
