@@ -33,6 +33,9 @@ impl<P> From<Part<P>> for Shape<P> {
     }
 }
 
+/// A cached part and its shape.
+type Slot<P> = Option<(P, Part<P>)>;
+
 /// Shapes positions for one engine, remembering the parts it has shaped: the same part turns
 /// up again and again among siblings and cousins (on Cram 5 x 6, a raw region recurs five
 /// times on average), and on games where the canonical form is the costly step
@@ -41,7 +44,7 @@ pub(crate) struct Shaper<'g, G: Game> {
     game: &'g G,
     cfg: SearchConfig,
     /// Direct-mapped: a slot per hash, overwritten by the newest part.
-    cache: Vec<Option<(G::Position, Part<G::Position>)>>,
+    cache: Vec<Slot<G::Position>>,
     hasher: ahash::RandomState,
 }
 
