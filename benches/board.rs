@@ -276,13 +276,14 @@ fn table<G: Game>(case: Case<G>) {
 
 fn counts(which: Option<&str>, seeds: Vec<u64>) {
     let wanted = |name: &str| which.is_none_or(|w| w == "counts" || w == name);
-    let chomp = Chomp::new("chomp:4x6", 4, 6);
-    let chomp_start = AnyGame::start(&chomp).expect("a board game starts from its full board");
+    let chomp = Chomp::new("chomp:4x6", 4, 6).expect("a board of 6 x 4 fits");
+    let chomp_start =
+        chomp.pack(&AnyGame::start(&chomp).expect("a board game starts from its full board"));
     if wanted("table5") {
         table(Case {
             title: "Chomp 6 x 4, unordered (paper Table 5)",
             game: &chomp,
-            start: chomp_start.clone(),
+            start: chomp_start,
             nimber: 16,
             order: MoveOrder::Natural,
             seeds: seeds.clone(),

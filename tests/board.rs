@@ -127,6 +127,7 @@ fn bad_boards_are_one_line() {
     one_line(&["sg", "chomp:4x6", "0,0,0,0,0,0"], 2, "poisoned");
     one_line(&["sg", "chomp:4x6", "5,4,4,4,4,4"], 2, "4 rows");
     one_line(&["sg", "chomp:4x6", "1,2"], 2, "6 columns");
+    one_line(&["sg", "chomp:16x16"], 2, "64 bits");
     one_line(&["sg", "path:3"], 2, "needs a position");
     one_line(&["sg", "subtraction:1,2,3"], 2, "needs a position");
     let out = grundy()

@@ -227,7 +227,7 @@ fn cram(spec: &str, arg: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {
 
 fn chomp(spec: &str, arg: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {
     let (rows, cols) = board::parse_dims("chomp", arg, 1 << 16)?;
-    Ok(Box::new(Chomp::new(spec, rows, cols)))
+    Ok(Box::new(Chomp::new(spec, rows, cols)?))
 }
 
 /// The file a spec reads its game from, if any (`complex-file:k.json`): an input that no output

@@ -5,15 +5,18 @@
 //! A position is what is left: column heights from the left, each at most the one before (a
 //! Young diagram), the first at least 1 for the poisoned cell. This is the pruning paper's
 //! model: Chomp with C columns and R rows has C(R + C, R) - 1 positions (209 for its 6 x 4).
+//! The engines see the heights packed into one word, a field of [`Chomp::bits`] bits per
+//! column (column 0 lowest), so that a move is a mask and a table key is a number; the
+//! commands see one height per column.
 
 use crate::error::Error;
 use crate::game::hypergraph::Stones;
 use crate::game::symmetry::Symmetry;
 use crate::game::{Game, MoveOrder, Nimber};
-use crate::sg::any::{searcher, AnyGame, PositionSearcher};
+use crate::sg::any::{AnyGame, PositionSearcher};
 use crate::sg::solve::Choice;
 use crate::sg::table::TableOptions;
-use crate::sg::{SearchConfig, SearchEngine};
+use crate::sg::{SearchConfig, SearchEngine, Searcher, Stats};
 
 /// Chomp on a board of R rows and C columns.
 #[derive(Debug)]
@@ -21,95 +24,139 @@ pub struct Chomp {
     name: String,
     rows: usize,
     cols: usize,
+    /// Bits of a column's field: enough for heights 0 to R.
+    bits: usize,
+    /// The lowest bit of every column's field.
+    ones: u64,
+    /// The commands' symmetry on the heights (none claimed).
     identity: Symmetry,
 }
 
 impl Chomp {
-    /// Chomp with `rows` rows and `cols` columns, named `name`.
-    pub fn new(name: &str, rows: usize, cols: usize) -> Self {
-        Chomp {
+    /// Chomp with `rows` rows and `cols` columns, named `name`, if its heights fit a word.
+    pub fn new(name: &str, rows: usize, cols: usize) -> Result<Self, Error> {
+        let bits = (usize::BITS - rows.leading_zeros()) as usize;
+        if rows == 0 || cols == 0 || cols * bits > 64 {
+            return Err(Error::spec(format!(
+                "{name}: a board's column heights must fit 64 bits ({cols} columns of {bits} \
+                 bits do not); the largest square board is 15 x 15"
+            )));
+        }
+        Ok(Chomp {
             name: name.to_string(),
             rows,
             cols,
+            bits,
+            ones: (0..cols).fold(0, |m, c| m | 1 << (c * bits)),
             identity: Symmetry::identity(cols),
-        }
+        })
     }
 
-    /// The heights after eating cell (row `r`, column `c`) of `p`.
-    fn eat(p: &Stones, r: u32, c: usize) -> Stones {
-        let mut q = p.clone();
-        for h in &mut q[c..] {
-            *h = (*h).min(r);
-        }
-        q
+    /// One column's field, at column 0.
+    fn field(&self) -> u64 {
+        (1 << self.bits) - 1
     }
 
-    /// The conjugate diagram (rows become columns), in `cols` entries.
-    fn transpose(p: &Stones, cols: usize) -> Stones {
-        let mut wide = p.iter().take_while(|&&h| h > 0).count();
-        (0..cols as u32)
-            .map(|j| {
-                while wide > 0 && p[wide - 1] <= j {
-                    wide -= 1;
-                }
-                wide as u32
-            })
-            .collect()
+    /// The heights packed, column 0 lowest.
+    pub fn pack(&self, heights: &[u32]) -> u64 {
+        heights
+            .iter()
+            .enumerate()
+            .fold(0, |p, (c, &h)| p | (h as u64) << (c * self.bits))
+    }
+
+    /// One height per column.
+    pub fn unpack(&self, p: u64) -> Stones {
+        (0..self.cols).map(|c| self.height(p, c)).collect()
+    }
+
+    fn height(&self, p: u64, c: usize) -> u32 {
+        (p >> (c * self.bits) & self.field()) as u32
+    }
+
+    /// The number of columns higher than `r`: row r's length (heights never grow rightwards).
+    fn row_len(&self, p: u64, r: u32) -> usize {
+        (0..self.cols)
+            .find(|&c| self.height(p, c) <= r)
+            .unwrap_or(self.cols)
+    }
+
+    /// `p` after eating cell (row `r`, column `c`) when row r holds `len` cells: columns c to
+    /// len - 1 come down to height r.
+    fn eat(&self, p: u64, r: u32, c: usize, len: usize) -> u64 {
+        let span = (self.ones >> (c * self.bits)) << (c * self.bits)
+            & !(u64::MAX.checked_shl((len * self.bits) as u32).unwrap_or(0));
+        let span_fields = span * self.field();
+        (p & !span_fields) | (span * r as u64)
+    }
+
+    /// The conjugate diagram (rows become columns): entry j is row j's length.
+    fn transpose(&self, p: u64) -> u64 {
+        let mut len = self.cols;
+        let mut t = 0;
+        for j in 0..self.cols.min(self.rows) as u32 {
+            while len > 0 && self.height(p, len - 1) <= j {
+                len -= 1;
+            }
+            t |= (len as u64) << (j as usize * self.bits);
+        }
+        t
     }
 }
 
 impl Game for Chomp {
-    type Position = Stones;
+    type Position = u64;
 
     /// Natural: column by column from the left, each from the bottom. Heuristic (the paper's):
     /// row by row from the bottom, each by increasing cells left, i.e. from the left.
-    fn moves(&self, p: &Stones, order: MoveOrder, out: &mut Vec<Stones>) {
-        let poisoned = |r: u32, c: usize| r == 0 && c == 0;
+    fn moves(&self, p: &u64, order: MoveOrder, out: &mut Vec<u64>) {
+        let p = *p;
         match order {
             MoveOrder::Natural => {
-                for (c, &h) in p.iter().enumerate() {
-                    out.extend(
-                        (0..h)
-                            .filter(|&r| !poisoned(r, c))
-                            .map(|r| Self::eat(p, r, c)),
-                    );
+                for c in 0..self.cols {
+                    let h = self.height(p, c);
+                    for r in (c == 0) as u32..h {
+                        out.push(self.eat(p, r, c, self.row_len(p, r)));
+                    }
                 }
             }
             MoveOrder::Heuristic => {
-                let top = p.first().copied().unwrap_or(0);
-                for r in 0..top {
-                    for (c, &h) in p.iter().enumerate() {
-                        if r < h && !poisoned(r, c) {
-                            out.push(Self::eat(p, r, c));
-                        }
+                let mut len = self.cols;
+                for r in 0..self.height(p, 0) {
+                    while self.height(p, len - 1) <= r {
+                        len -= 1;
+                    }
+                    for c in (r == 0) as usize..len {
+                        out.push(self.eat(p, r, c, len));
                     }
                 }
             }
         }
     }
 
-    fn move_count(&self, p: &Stones) -> usize {
-        p.iter().map(|&h| h as usize).sum::<usize>() - 1
+    fn move_count(&self, p: &u64) -> usize {
+        self.weight(p) as usize - 1
     }
 
-    /// A square board's diagram and its conjugate are one game, reflected. The conjugate is
-    /// built only when it is the smaller: its entries come one at a time, and the first that
-    /// differs from `p`'s decides (most often the first).
-    fn canonicalize(&self, p: &mut Stones) {
+    /// A square board's diagram and its conjugate are one game, reflected: the smaller word
+    /// stands for both. The conjugate's entries come from the highest field down, and the
+    /// first that differs from `p`'s decides (most often one of the first few); only then is
+    /// the whole conjugate built, if it is the smaller.
+    fn canonicalize(&self, p: &mut u64) {
         if self.rows != self.cols {
             return;
         }
-        // t_j = the number of columns higher than j; `wide` walks left as j grows.
-        let mut wide = p.iter().take_while(|&&h| h > 0).count();
-        for (j, &h) in p.iter().enumerate() {
-            while wide > 0 && p[wide - 1] <= j as u32 {
-                wide -= 1;
+        // Entry j of the conjugate: the number of columns higher than j, growing as j falls.
+        let mut len = 0;
+        for j in (0..self.cols).rev() {
+            while len < self.cols && self.height(*p, len) > j as u32 {
+                len += 1;
             }
-            match (wide as u32).cmp(&h) {
+            match (len as u32).cmp(&self.height(*p, j)) {
                 std::cmp::Ordering::Equal => continue,
                 std::cmp::Ordering::Greater => return,
                 std::cmp::Ordering::Less => {
-                    *p = Self::transpose(p, self.cols);
+                    *p = self.transpose(*p);
                     return;
                 }
             }
@@ -118,16 +165,33 @@ impl Game for Chomp {
 
     /// An L (the first column and the bottom row) is nim with two heaps: the column above the
     /// corner and the row right of it.
-    fn known_value(&self, p: &Stones) -> Option<Nimber> {
-        let row = p.iter().take_while(|&&h| h > 0).count();
-        if p[1..].iter().all(|&h| h <= 1) {
-            return Some((p[0] - 1) ^ (row as u32 - 1));
+    fn known_value(&self, p: &u64) -> Option<Nimber> {
+        let rest = p >> self.bits;
+        if rest & !self.ones != 0 {
+            return None;
         }
-        None
+        Some((self.height(*p, 0) - 1) ^ rest.count_ones())
     }
 
-    fn weight(&self, p: &Stones) -> u64 {
-        p.iter().map(|&h| h as u64).sum()
+    fn weight(&self, p: &u64) -> u64 {
+        (0..self.cols).map(|c| self.height(*p, c) as u64).sum()
+    }
+}
+
+/// A search engine over packed positions, behind the commands' heights.
+struct Packed<'g> {
+    game: &'g Chomp,
+    inner: Box<dyn Searcher<Chomp> + 'g>,
+}
+
+impl PositionSearcher for Packed<'_> {
+    fn nimber(&mut self, p: Stones) -> Nimber {
+        let p = self.game.pack(&p);
+        self.inner.nimber(p)
+    }
+
+    fn stats(&self) -> Stats {
+        self.inner.stats()
     }
 }
 
@@ -218,15 +282,20 @@ impl AnyGame for Chomp {
     }
 
     fn successors(&self, p: &Stones, order: MoveOrder, out: &mut Vec<Stones>) {
-        self.moves(p, order, out);
+        let mut packed = Vec::new();
+        self.moves(&self.pack(p), order, &mut packed);
+        out.extend(packed.into_iter().map(|q| self.unpack(q)));
     }
 
     fn move_count(&self, p: &Stones) -> usize {
-        Game::move_count(self, p)
+        Game::move_count(self, &self.pack(p))
     }
 
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
-        searcher(self, engine, cfg)
+        Box::new(Packed {
+            game: self,
+            inner: engine.searcher(self, cfg),
+        })
     }
 
     fn auto(&self, _: &Stones, _: &SearchConfig, _: &TableOptions) -> Result<Choice, Error> {
@@ -252,21 +321,21 @@ mod tests {
     /// expands 161 x 10^9 nodes.
     #[test]
     fn the_papers_state_space() {
-        let g = Chomp::new("chomp:4x6", 4, 6);
+        let g = Chomp::new("chomp:4x6", 4, 6).unwrap();
         let c = count_tree(&g, &full(&g));
         assert_eq!(c.positions, 209);
         assert_eq!((c.nodes + 500_000_000) / 1_000_000_000, 161, "{}", c.nodes);
     }
 
-    fn full(g: &Chomp) -> Stones {
-        AnyGame::start(g).unwrap()
+    fn full(g: &Chomp) -> u64 {
+        g.pack(&AnyGame::start(g).unwrap())
     }
 
     /// The pruning paper's Chomp 6 x 4 (6 columns, 4 rows) has nimber 16 (Tables 5, 6), by
     /// every engine with the theorems and by the definition without them.
     #[test]
     fn the_papers_board_has_nimber_16() {
-        let g = Chomp::new("chomp:4x6", 4, 6);
+        let g = Chomp::new("chomp:4x6", 4, 6).unwrap();
         let bare = SearchEngine::Naive
             .searcher(&g, SearchConfig::bare())
             .nimber(full(&g));
@@ -280,7 +349,7 @@ mod tests {
             );
         }
         // The same board turned a quarter: the same game.
-        let t = Chomp::new("chomp:6x4", 6, 4);
+        let t = Chomp::new("chomp:6x4", 6, 4).unwrap();
         assert_eq!(
             SearchEngine::Naive
                 .searcher(&t, SearchConfig::default())
@@ -294,16 +363,16 @@ mod tests {
     /// the corner, then mirror).
     #[test]
     fn theorems_agree_with_the_definition() {
-        let g = Chomp::new("chomp:4x4", 4, 4);
+        let g = Chomp::new("chomp:4x4", 4, 4).unwrap();
         let mut bare = SearchEngine::Naive.searcher(&g, SearchConfig::bare());
         let mut fast = SearchEngine::Naive.searcher(&g, SearchConfig::default());
         let mut all = vec![full(&g)];
         let mut seen = std::collections::HashSet::new();
         while let Some(p) = all.pop() {
-            if !seen.insert(p.clone()) {
+            if !seen.insert(p) {
                 continue;
             }
-            assert_eq!(fast.nimber(p.clone()), bare.nimber(p.clone()), "{p:?}");
+            assert_eq!(fast.nimber(p), bare.nimber(p), "{p:?}");
             g.moves(&p, MoveOrder::Natural, &mut all);
         }
         assert_eq!(seen.len(), 69, "C(8,4) - 1 positions");
@@ -314,28 +383,48 @@ mod tests {
     /// on every position of the 5 x 5 board.
     #[test]
     fn conjugates_by_definition() {
-        let g = Chomp::new("chomp:5x5", 5, 5);
+        let g = Chomp::new("chomp:5x5", 5, 5).unwrap();
         let mut all = vec![full(&g)];
         let mut seen = std::collections::HashSet::new();
         while let Some(p) = all.pop() {
-            if !seen.insert(p.clone()) {
+            if !seen.insert(p) {
                 continue;
             }
+            let heights = g.unpack(p);
             let t: Stones = (0..5u32)
-                .map(|j| p.iter().filter(|&&h| h > j).count() as u32)
+                .map(|j| heights.iter().filter(|&&h| h > j).count() as u32)
                 .collect();
-            assert_eq!(Chomp::transpose(&p, 5), t, "{p:?}");
-            let mut c = p.clone();
+            assert_eq!(g.unpack(g.transpose(p)), t, "{heights:?}");
+            let mut c = p;
             g.canonicalize(&mut c);
-            assert_eq!(c, p.clone().min(t), "{p:?}");
-            g.moves(&p, MoveOrder::Natural, &mut all);
+            assert_eq!(c, p.min(g.pack(&t)), "{heights:?}");
+            // Packing round-trips, and the moves are the definition's.
+            assert_eq!(g.pack(&heights), p);
+            let (mut natural, mut heuristic) = (Vec::new(), Vec::new());
+            g.moves(&p, MoveOrder::Natural, &mut natural);
+            g.moves(&p, MoveOrder::Heuristic, &mut heuristic);
+            let mut want: Vec<u64> = (0..5)
+                .flat_map(|c| (0..heights[c]).map(move |r| (r, c)))
+                .filter(|&(r, c)| (r, c) != (0, 0))
+                .map(|(r, c)| {
+                    let mut q = heights.clone();
+                    q[c..].iter_mut().for_each(|h| *h = (*h).min(r));
+                    g.pack(&q)
+                })
+                .collect();
+            assert_eq!(natural, want, "{heights:?}");
+            want.sort();
+            heuristic.sort();
+            assert_eq!(heuristic, want, "{heights:?}");
+            assert_eq!(Game::move_count(&g, &p), want.len());
+            all.extend(natural);
         }
         assert_eq!(seen.len(), 251, "C(10,5) - 1 positions");
     }
 
     #[test]
     fn bad_positions_are_refused() {
-        let g = Chomp::new("chomp:4x6", 4, 6);
+        let g = Chomp::new("chomp:4x6", 4, 6).unwrap();
         for bad in [
             &[4u64, 4, 4][..],
             &[0, 0, 0, 0, 0, 0],
