@@ -138,13 +138,29 @@ impl fmt::Display for Variant {
     }
 }
 
-/// What the table holds for a position. Boxing the rare partial sets keeps an entry at 16
-/// bytes: the table is most of a search's memory traffic.
-#[derive(Clone, Debug)]
-enum Entry {
+/// What the table holds for a position, in four bytes: an exact value, or (with [`PARTIAL`]
+/// set) the index in [`CutSearch::partials`] of a resumable P, after the first
+/// |moves| + 1 - |P| successors (resuming variants only). With a one-word key an entry takes 16
+/// bytes, and the table is most of a search's memory traffic.
+#[derive(Clone, Copy, Debug)]
+struct Entry(u32);
+
+/// The bit of an [`Entry`] that marks a partial set.
+const PARTIAL: u32 = 1 << 31;
+
+/// An [`Entry`] read.
+enum Held {
     Exact(Nimber),
-    /// A resumable P after the first |moves| + 1 - |P| successors (resuming variants only).
-    Partial(Box<NimSet>),
+    Partial(usize),
+}
+
+impl Entry {
+    fn held(self) -> Held {
+        match self.0 & PARTIAL {
+            0 => Held::Exact(self.0),
+            _ => Held::Partial((self.0 & !PARTIAL) as usize),
+        }
+    }
 }
 
 /// A searcher for one variant, keeping its table between positions.
@@ -154,6 +170,9 @@ pub struct CutSearch<'g, G: Game> {
     shaper: Shaper<'g, G>,
     variant: Variant,
     tt: Tt<G::Position, Entry>,
+    /// The resumable sets the table points to, and the slots no entry points to any more.
+    partials: Vec<NimSet>,
+    free: Vec<usize>,
     nodes: u64,
     buffers: BufferPool<G::Position>,
     pendings: Vec<Vec<Pending>>,
@@ -206,6 +225,8 @@ impl<'g, G: Game> CutSearch<'g, G> {
             shaper: Shaper::new(game, cfg),
             variant,
             tt: Tt::new(cfg.tt),
+            partials: Vec::new(),
+            free: Vec::new(),
             nodes: 0,
             buffers: BufferPool::new(),
             pendings: Vec::new(),
@@ -249,9 +270,40 @@ impl<'g, G: Game> CutSearch<'g, G> {
 
     /// The value the table holds for a canonical position, if exact.
     fn table_value(&mut self, c: &G::Position) -> Option<Nimber> {
-        match self.tt.get(c)? {
-            Entry::Exact(v) => Some(v),
-            Entry::Partial(p) => p.only(),
+        match self.tt.get(c)?.held() {
+            Held::Exact(v) => Some(v),
+            Held::Partial(i) => self.partials[i].only(),
+        }
+    }
+
+    /// Stores an exact value.
+    fn store_exact(&mut self, s: G::Position, v: Nimber) {
+        assert!(v < PARTIAL, "a nimber below 2^31");
+        let left = self.tt.put(s, Entry(v));
+        self.release(left);
+    }
+
+    /// Stores a resumable set.
+    fn store_partial(&mut self, s: G::Position, p: NimSet) {
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.partials[i] = p;
+                i
+            }
+            None => {
+                self.partials.push(p);
+                self.partials.len() - 1
+            }
+        };
+        assert!((i as u32) < PARTIAL, "fewer than 2^31 resumable sets");
+        let left = self.tt.put(s, Entry(PARTIAL | i as u32));
+        self.release(left);
+    }
+
+    /// Frees the set of an entry that left the table.
+    fn release(&mut self, left: Option<Entry>) {
+        if let Some(Held::Partial(i)) = left.map(Entry::held) {
+            self.free.push(i);
         }
     }
 
@@ -325,11 +377,11 @@ impl<'g, G: Game> CutSearch<'g, G> {
     fn expand(&mut self, s: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
         let v = self.variant;
         let max_r = r.map(|r| r.max().unwrap_or(0));
-        let resumed = match self.tt.get(&s) {
-            Some(Entry::Exact(x)) => return Some(x),
-            Some(Entry::Partial(p)) => match p.only() {
+        let resumed = match self.tt.get(&s).map(Entry::held) {
+            Some(Held::Exact(x)) => return Some(x),
+            Some(Held::Partial(i)) => match self.partials[i].only() {
                 Some(x) => return Some(x),
-                None => Some(*p),
+                None => Some(self.partials[i].clone()),
             },
             None => None,
         };
@@ -384,13 +436,13 @@ impl<'g, G: Game> CutSearch<'g, G> {
 
         if cut_off {
             if v.resume && (exact || p.max() <= max_r) {
-                self.tt.put(s, Entry::Partial(Box::new(p)));
+                self.store_partial(s, p);
             }
             return None;
         }
         let result = p.only().expect("after every successor P has one member");
         if exact || max_r.is_none_or(|mr| result <= mr) {
-            self.tt.put(s, Entry::Exact(result));
+            self.store_exact(s, result);
             Some(result)
         } else {
             None

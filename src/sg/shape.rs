@@ -63,26 +63,21 @@ impl<'g, G: Game> Shaper<'g, G> {
         }
     }
 
-    /// Applies shortcuts, splitting and canonical forms to `p`, in that order. The parts of a
-    /// sum are shaped too, and twin parts (equal once canonical) dropped: G + G = 0 in any
-    /// game.
+    /// Splits `p` into parts, then applies shortcuts and canonical forms to each (or to `p`
+    /// when it does not split). Twin parts (equal once canonical) are dropped: G + G = 0 in
+    /// any game. The shortcuts are not tried on a sum as a whole: a theorem about a sum is one
+    /// about its parts.
     pub(crate) fn shape(&mut self, p: G::Position) -> Shape<G::Position> {
-        if self.cfg.shortcuts {
-            if let Some(v) = self.game.known_value(&p) {
-                return Shape::Known(v);
-            }
-        }
         let parts = match self.cfg.split {
             true => self.game.split(&p),
             false => None,
         };
         let Some(parts) = parts else {
-            // The shortcuts have had their say.
-            return self.cached(p, true).into();
+            return self.cached(p).into();
         };
         let (mut x, mut plain) = (0, Parts::new());
         for q in parts {
-            match self.cached(q, false) {
+            match self.cached(q) {
                 Part::Known(v) => x ^= v,
                 Part::Plain(c) => match plain.iter().position(|d| *d == c) {
                     Some(twin) => {
@@ -120,11 +115,10 @@ impl<'g, G: Game> Shaper<'g, G> {
     }
 
     /// A part that does not split again (or a position that did not split): its known value
-    /// or its canonical form, from the cache when it holds `q`. `checked`: the shortcuts have
-    /// already been tried on `q`, and failed.
-    fn cached(&mut self, q: G::Position, checked: bool) -> Part<G::Position> {
+    /// or its canonical form, from the cache when it holds `q`.
+    fn cached(&mut self, q: G::Position) -> Part<G::Position> {
         if self.cache.is_empty() {
-            return self.part(q, checked);
+            return self.part(q);
         }
         let slot = self.hasher.hash_one(&q) as usize & (self.cache.len() - 1);
         if let Some((key, shaped)) = &self.cache[slot] {
@@ -132,14 +126,14 @@ impl<'g, G: Game> Shaper<'g, G> {
                 return shaped.clone();
             }
         }
-        let shaped = self.part(q.clone(), checked);
+        let shaped = self.part(q.clone());
         self.cache[slot] = Some((q, shaped.clone()));
         shaped
     }
 
     /// [`Self::cached`] without the cache.
-    fn part(&self, mut q: G::Position, checked: bool) -> Part<G::Position> {
-        if self.cfg.shortcuts && !checked {
+    fn part(&self, mut q: G::Position) -> Part<G::Position> {
+        if self.cfg.shortcuts {
             if let Some(v) = self.game.known_value(&q) {
                 return Part::Known(v);
             }

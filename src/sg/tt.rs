@@ -101,24 +101,23 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
     }
 
     /// Stores `value` for `key`, evicting by policy when full. Updating a key keeps its age.
-    pub fn put(&mut self, key: K, value: V) {
+    /// Returns the value that left the table, if any: the key's old one, the evicted entry's,
+    /// or `value` itself when there is no table (so that a caller can free what it points to).
+    pub fn put(&mut self, key: K, value: V) -> Option<V> {
         match &mut self.store {
-            Store::None => {}
-            Store::Unbounded(map) => {
-                map.insert(key, value);
-            }
+            Store::None => Some(value),
+            Store::Unbounded(map) => map.insert(key, value),
             Store::Fifo { map, order, cap } => {
                 if let Some(slot) = map.get_mut(&key) {
-                    *slot = value;
-                    return;
+                    return Some(std::mem::replace(slot, value));
                 }
-                if map.len() == *cap {
-                    if let Some(old) = order.pop_front() {
-                        map.remove(&old);
-                    }
-                }
+                let evicted = match map.len() == *cap {
+                    true => order.pop_front().and_then(|old| map.remove(&old)),
+                    false => None,
+                };
                 order.push_back(key.clone());
                 map.insert(key, value);
+                evicted
             }
             Store::Clock {
                 index,
@@ -127,13 +126,12 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
                 cap,
             } => {
                 if let Some(&i) = index.get(&key) {
-                    slots[i].1 = value;
-                    return;
+                    return Some(std::mem::replace(&mut slots[i].1, value));
                 }
                 if slots.len() < *cap {
                     index.insert(key.clone(), slots.len());
                     slots.push((key, value, false));
-                    return;
+                    return None;
                 }
                 while slots[*hand].2 {
                     slots[*hand].2 = false;
@@ -141,8 +139,9 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
                 }
                 index.remove(&slots[*hand].0);
                 index.insert(key.clone(), *hand);
-                slots[*hand] = (key, value, false);
+                let (_, evicted, _) = std::mem::replace(&mut slots[*hand], (key, value, false));
                 *hand = (*hand + 1) % slots.len();
+                Some(evicted)
             }
         }
     }
@@ -180,7 +179,8 @@ mod tests {
         t.put(1, 'a');
         t.put(2, 'b');
         assert_eq!(t.get(&1), Some('a'));
-        t.put(3, 'c');
+        assert_eq!(t.put(3, 'c'), Some('a'), "the evicted value comes back");
+        assert_eq!(t.put(3, 'd'), Some('c'), "and so does an overwritten one");
         assert_eq!(
             t.get(&1),
             None,
@@ -200,7 +200,7 @@ mod tests {
         t.put(1, 'a');
         t.put(2, 'b');
         assert_eq!(t.get(&1), Some('a'));
-        t.put(3, 'c');
+        assert_eq!(t.put(3, 'c'), Some('b'));
         assert_eq!(t.get(&1), Some('a'));
         assert_eq!(t.get(&2), None);
         assert_eq!(t.get(&3), Some('c'));
@@ -212,7 +212,7 @@ mod tests {
             capacity: Some(0),
             policy: Policy::Fifo,
         });
-        t.put(1, 1);
+        assert_eq!(t.put(1, 1), Some(1), "nothing is kept");
         assert_eq!(t.get(&1), None);
         assert!(!t.enabled());
         assert_eq!(t.lookups(), 0);
