@@ -57,9 +57,9 @@ pub trait Game: Sync {
         out.len()
     }
 
-    /// Splits `p` into two or more independent components whose nimbers xor to `p`'s, or
-    /// returns `None` when `p` does not split. The components do not split again: engines take
-    /// them as they are.
+    /// Splits `p` into independent components whose nimbers xor to `p`'s (two or more, or
+    /// one when a theorem has shrunk `p`), or returns `None` when `p` does not split. The
+    /// components do not split again: engines take them as they are.
     fn split(&self, _p: &Self::Position) -> Option<Parts<Self::Position>> {
         None
     }

@@ -58,7 +58,8 @@ impl<'g, G: Game> Shaper<'g, G> {
             game,
             cfg,
             cache: vec![None; slots],
-            // Fixed seeds: the same search expands the same nodes in every run.
+            // Fixed seeds: every run hits and misses alike (the cache changes no value, only
+            // which parts are shaped again).
             hasher: ahash::RandomState::with_seeds(1, 2, 3, 4),
         }
     }

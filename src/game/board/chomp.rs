@@ -16,7 +16,7 @@ use crate::game::{Game, MoveOrder, Nimber};
 use crate::sg::any::{AnyGame, PositionSearcher};
 use crate::sg::solve::Choice;
 use crate::sg::table::TableOptions;
-use crate::sg::{SearchConfig, SearchEngine, Searcher, Stats};
+use crate::sg::{SearchConfig, SearchEngine};
 
 /// Chomp on a board of R rows and C columns.
 #[derive(Debug)]
@@ -178,20 +178,9 @@ impl Game for Chomp {
     }
 }
 
-/// A search engine over packed positions, behind the commands' heights.
-struct Packed<'g> {
-    game: &'g Chomp,
-    inner: Box<dyn Searcher<Chomp> + 'g>,
-}
-
-impl PositionSearcher for Packed<'_> {
-    fn nimber(&mut self, p: Stones) -> Nimber {
-        let p = self.game.pack(&p);
-        self.inner.nimber(p)
-    }
-
-    fn stats(&self) -> Stats {
-        self.inner.stats()
+impl super::Packing for Chomp {
+    fn packed(&self, counts: &[u32]) -> u64 {
+        self.pack(counts)
     }
 }
 
@@ -292,10 +281,7 @@ impl AnyGame for Chomp {
     }
 
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
-        Box::new(Packed {
-            game: self,
-            inner: engine.searcher(self, cfg),
-        })
+        super::packed_searcher(self, engine, cfg)
     }
 
     fn auto(&self, _: &Stones, _: &SearchConfig, _: &TableOptions) -> Result<Choice, Error> {

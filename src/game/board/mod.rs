@@ -11,8 +11,47 @@ pub use chomp::Chomp;
 pub use cram::Cram;
 
 use crate::error::Error;
+use crate::game::hypergraph::Stones;
+use crate::game::{Game, Nimber};
+use crate::sg::any::PositionSearcher;
 use crate::sg::solve::Choice;
-use crate::sg::{Engine, SearchEngine};
+use crate::sg::{Engine, SearchConfig, SearchEngine, Searcher, Stats};
+
+/// A board game whose engines see a position as one word, while the commands see one count
+/// per row (Cram) or column (Chomp).
+trait Packing: Game<Position = u64> {
+    /// The word of a position given by its counts.
+    fn packed(&self, counts: &[u32]) -> u64;
+}
+
+/// A search engine over packed positions, behind the commands' counts.
+struct Packed<'g, G: Packing> {
+    game: &'g G,
+    inner: Box<dyn Searcher<G> + 'g>,
+}
+
+impl<G: Packing> PositionSearcher for Packed<'_, G> {
+    fn nimber(&mut self, p: Stones) -> Nimber {
+        let p = self.game.packed(&p);
+        self.inner.nimber(p)
+    }
+
+    fn stats(&self) -> Stats {
+        self.inner.stats()
+    }
+}
+
+/// `engine` on `game`'s words, for the commands.
+fn packed_searcher<G: Packing>(
+    game: &G,
+    engine: SearchEngine,
+    cfg: SearchConfig,
+) -> Box<dyn PositionSearcher + '_> {
+    Box::new(Packed {
+        game,
+        inner: engine.searcher(game, cfg),
+    })
+}
 
 /// What `auto` runs on a board: `engine`, with the reason shown to the user.
 fn auto_choice(engine: SearchEngine, reason: &str) -> Choice {

@@ -317,7 +317,7 @@ mod tests {
                         }
                     }
                 }
-                for b in [b, b & (b - 1), b & g.full() & !(1 << (x % 64))] {
+                for b in [b, b & b.wrapping_sub(1), b & g.full() & !(1 << (x % 64))] {
                     assert_eq!(
                         g.mirrors_about_a_corner(b),
                         by_definition(b),

@@ -19,7 +19,7 @@ use crate::game::{Game, MoveOrder, Nimber, Parts};
 use crate::sg::any::{AnyGame, PositionSearcher};
 use crate::sg::solve::Choice;
 use crate::sg::table::TableOptions;
-use crate::sg::{SearchConfig, SearchEngine, Searcher, Stats};
+use crate::sg::{SearchConfig, SearchEngine};
 
 /// Cells a board may have: the engines' bit set is one word.
 pub const MAX_CELLS: usize = 64;
@@ -223,20 +223,9 @@ fn middle_out(first: u32, last: u32) -> impl Iterator<Item = u32> {
     })
 }
 
-/// A search engine over Cram boards, behind the commands' row masks.
-struct Packed<'g> {
-    game: &'g Cram,
-    inner: Box<dyn Searcher<Cram> + 'g>,
-}
-
-impl PositionSearcher for Packed<'_> {
-    fn nimber(&mut self, p: Stones) -> Nimber {
-        let b = self.game.pack(&p);
-        self.inner.nimber(b)
-    }
-
-    fn stats(&self) -> Stats {
-        self.inner.stats()
+impl super::Packing for Cram {
+    fn packed(&self, counts: &[u32]) -> u64 {
+        self.pack(counts)
     }
 }
 
@@ -342,10 +331,7 @@ impl AnyGame for Cram {
     }
 
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
-        Box::new(Packed {
-            game: self,
-            inner: engine.searcher(self, cfg),
-        })
+        super::packed_searcher(self, engine, cfg)
     }
 
     fn auto(&self, _: &Stones, _: &SearchConfig, _: &TableOptions) -> Result<Choice, Error> {
