@@ -13,14 +13,14 @@ pub(super) struct Sides {
 }
 
 impl Sides {
+    /// The four words: up, down, left, right.
+    fn words(&self) -> [u64; 4] {
+        [self.up, self.down, self.left, self.right]
+    }
+
     /// Cells with exactly one neighbour: tufts.
     pub(super) fn tufts(&self) -> u64 {
-        let Sides {
-            up: u,
-            down: d,
-            left: l,
-            right: r,
-        } = *self;
+        let [u, d, l, r] = self.words();
         let two = (u & d) | (u & l) | (u & r) | (d & l) | (d & r) | (l & r);
         (u | d | l | r) & !two
     }
@@ -138,12 +138,7 @@ impl Cram {
     /// dominoes a-e and f-d has the same value, and the cells that only those dominoes join
     /// are independent games.
     pub(super) fn needless_horizontals(&self, b: u64, sides: &Sides) -> u64 {
-        let Sides {
-            up: u,
-            down: d,
-            left: l,
-            right: r,
-        } = *sides;
+        let [u, d, l, r] = sides.words();
         let cols = self.cols;
         // a top-left (nothing left or above), d bottom-right (nothing right or below).
         let top_left = b & !l & !u & r & d & ((b & !r & !d & l & u) >> (cols + 1));
