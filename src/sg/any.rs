@@ -141,6 +141,12 @@ pub trait AnyGame: Send + Sync {
         out.len()
     }
 
+    /// The most moves a game from `p` can last, when that is cheap to bound: a search this
+    /// shallow runs on the caller's stack ([`with_stack_for`]). `None`, the default, when unknown.
+    fn depth(&self, _p: &Stones) -> Option<u64> {
+        None
+    }
+
     /// A search engine over the game with an empty table ([`searcher`] builds it).
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_>;
 
@@ -276,6 +282,11 @@ impl AnyGame for HypergraphNim {
 
     fn move_count(&self, p: &Stones) -> usize {
         Game::move_count(self, p)
+    }
+
+    /// Every move takes at least one stone.
+    fn depth(&self, p: &Stones) -> Option<u64> {
+        Some(p.iter().map(|&x| u64::from(x)).sum())
     }
 
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {

@@ -113,6 +113,13 @@ pub(crate) fn list_moves<G: Game>(
 /// Stack for deep recursions: a position with N stones can be N moves deep.
 const STACK_BYTES: usize = 1 << 30;
 
+/// Stack a search uses per move of depth, at most, whatever the engine (the tests of
+/// [`with_stack_for`] hold every engine to it).
+const FRAME_BYTES: u64 = 8 << 10;
+
+/// Stack a search may take from its caller: half of the 2 MiB a Rust thread gets by default.
+const SHALLOW_BYTES: u64 = 1 << 20;
+
 /// Runs `f` on a thread with a large stack, so deep games do not overflow it.
 pub fn with_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| {
@@ -124,6 +131,16 @@ pub fn with_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })
+}
+
+/// Runs a search at most `depth` moves deep ([`AnyGame::depth`]): on the caller's stack when
+/// that is shallow enough, else as [`with_deep_stack`]. Spawning the deep stack's thread
+/// costs about 0.1 ms, as much as the whole search of a small board.
+pub fn with_stack_for<T: Send>(depth: Option<u64>, f: impl FnOnce() -> T + Send) -> T {
+    match depth {
+        Some(d) if d.saturating_mul(FRAME_BYTES) <= SHALLOW_BYTES => f(),
+        _ => with_deep_stack(f),
+    }
 }
 
 /// A pool of move buffers, so expanding a node does not allocate.
@@ -146,6 +163,42 @@ impl<P> BufferPool<P> {
 mod tests {
     use super::*;
     use crate::game::spec;
+
+    /// Every engine keeps within [`FRAME_BYTES`] of stack per move, which [`with_stack_for`]
+    /// counts on: each values a position of its game on a thread of just depth x
+    /// `FRAME_BYTES` (an overflow aborts the test run), with and without the game's shortcuts.
+    #[test]
+    fn searches_keep_within_their_stack_per_move() {
+        let cases = [
+            ("chomp:5x6", None),
+            ("cram:3x6", None),
+            ("nim:1", Some("60")),
+        ];
+        for (spec, position) in cases {
+            let game = spec::parse(spec, spec::Heaps::default()).unwrap();
+            let p = match position {
+                Some(text) => game.read_position(&[text.to_string()]).unwrap(),
+                None => game.start().unwrap(),
+            };
+            let depth = game.depth(&p).unwrap();
+            let bytes = (depth * FRAME_BYTES) as usize;
+            let mut values = Vec::new();
+            for engine in engine::all_search_engines() {
+                for cfg in [SearchConfig::default(), SearchConfig::bare()] {
+                    let v = std::thread::scope(|s| {
+                        std::thread::Builder::new()
+                            .stack_size(bytes)
+                            .spawn_scoped(s, || game.searcher(engine, cfg).nimber(p.clone()))
+                            .unwrap()
+                            .join()
+                            .unwrap()
+                    });
+                    values.push(v);
+                }
+            }
+            assert!(values.iter().all(|&v| v == values[0]), "{spec}: {values:?}");
+        }
+    }
 
     /// A shuffle is a permutation of the game's moves, the same on every call for one seed
     /// and position, and different seeds give different orders.

@@ -5,7 +5,7 @@ use std::time::Instant;
 use super::any::AnyGame;
 use super::engine::{Engine, SearchEngine};
 use super::table::{self, TableOptions};
-use super::{with_deep_stack, SearchConfig, Stats};
+use super::{with_deep_stack, with_stack_for, SearchConfig, Stats};
 use crate::error::Error;
 use crate::game::hypergraph::{vertices_of, HypergraphNim, Stones};
 use crate::game::{Game, Grid, Nimber};
@@ -273,7 +273,7 @@ pub fn solve<G: AnyGame + ?Sized>(
             };
             (t.get(p), stats, winning)
         }
-        Engine::Search(s) => with_deep_stack(|| {
+        Engine::Search(s) => with_stack_for(game.depth(p), || {
             let mut searcher = game.searcher(s, cfg);
             let v = searcher.nimber(p.clone());
             // Stats describe the nimber's search, not the follow-up on successors.

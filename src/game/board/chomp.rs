@@ -280,6 +280,11 @@ impl AnyGame for Chomp {
         Game::move_count(self, &self.pack(p))
     }
 
+    /// Every move eats at least one cell.
+    fn depth(&self, p: &Stones) -> Option<u64> {
+        Some(p.iter().map(|&h| u64::from(h)).sum())
+    }
+
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
         super::packed_searcher(self, engine, cfg)
     }

@@ -330,6 +330,11 @@ impl AnyGame for Cram {
         Game::move_count(self, &self.pack(p))
     }
 
+    /// Every move fills two of the empty cells (a row's set bits).
+    fn depth(&self, p: &Stones) -> Option<u64> {
+        Some(p.iter().map(|m| u64::from(m.count_ones())).sum::<u64>() / 2)
+    }
+
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
         super::packed_searcher(self, engine, cfg)
     }
