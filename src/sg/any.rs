@@ -142,7 +142,8 @@ pub trait AnyGame: Send + Sync {
     }
 
     /// The most moves a game from `p` can last, when that is cheap to bound: a search this
-    /// shallow runs on the caller's stack ([`with_stack_for`]). `None`, the default, when unknown.
+    /// shallow runs on the caller's stack ([`super::with_stack_for`]). `None`, the default,
+    /// when unknown.
     fn depth(&self, _p: &Stones) -> Option<u64> {
         None
     }
