@@ -19,11 +19,18 @@ pub fn answer_on_ctrl_c() {
     ANSWER_ON_CTRL_C.store(true, Ordering::Relaxed);
 }
 
-/// Installs the handler once, at start-up: a thread waits for the signals.
-pub fn install() {
+/// Installs the handler once, at start-up: a thread waits for the signals. `speak` is false
+/// on the ranks of an MPI job other than 0, which end silently: when rank 0 exits, mpirun
+/// ends the others with SIGTERM, and their last words would add to rank 0's one line.
+pub fn install(speak: bool) {
     // Failing to install (no thread, or handlers refused) only loses the clean-up.
     let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
+    };
+    let say = move |line: &str| {
+        if speak {
+            say(line);
+        }
     };
     let _ = std::thread::Builder::new()
         .name("grundy-signals".into())

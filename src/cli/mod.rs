@@ -303,9 +303,9 @@ impl Status {
 /// Runs the command line; returns the process exit code (0 answered, 1 a counterexample,
 /// 2 bad input or a limit, 3 undecided within the time limit).
 pub fn main() -> i32 {
-    interrupt::install();
     // Under mpirun only rank 0 speaks; the others exit with the same code.
     let root = crate::cluster::launched_rank(|name| std::env::var(name).ok()) == 0;
+    interrupt::install(root);
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if root => return usage_error(e),
