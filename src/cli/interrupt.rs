@@ -27,7 +27,7 @@ pub fn install(speak: bool) {
     let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
     };
-    let say = move |line: &str| {
+    let tell = move |line: &str| {
         if speak {
             say(line);
         }
@@ -41,11 +41,11 @@ pub fn install(speak: bool) {
                     && !crate::synth::solver::stop_requested()
                 {
                     crate::synth::solver::request_stop();
-                    say("grundy: stopping to report what is established (Ctrl-C again quits)");
+                    tell("grundy: stopping to report what is established (Ctrl-C again quits)");
                     continue;
                 }
                 crate::files::remove_partial();
-                say("grundy: interrupted");
+                tell("grundy: interrupted");
                 std::process::exit(128 + signal);
             }
         });
