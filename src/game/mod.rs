@@ -67,6 +67,19 @@ pub trait Game: Sync {
     /// Replaces `p` by the representative of its symmetry orbit (all members share a nimber).
     fn canonicalize(&self, _p: &mut Self::Position) {}
 
+    /// Whether an engine that stores exact values only (the definition's) should store each
+    /// under every member of the position's orbit ([`Game::images`]) and look positions up as
+    /// they are, rather than canonicalize every position it looks up: worth it where orbits
+    /// are small and a canonical form costs more than a store (square Chomp, where a position
+    /// is looked up some fifty times for each time it is stored).
+    fn stores_orbits(&self) -> bool {
+        false
+    }
+
+    /// Appends the members of `p`'s symmetry orbit other than `p` itself, when
+    /// [`Game::stores_orbits`].
+    fn images(&self, _p: &Self::Position, _out: &mut Parts<Self::Position>) {}
+
     /// The nimber of `p` when a theorem gives it without search.
     fn known_value(&self, _p: &Self::Position) -> Option<Nimber> {
         None

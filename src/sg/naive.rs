@@ -6,7 +6,7 @@
 use super::nimset::NimSet;
 use super::tt::Tt;
 use super::{BufferPool, SearchConfig, Searcher, Shape, Shaper, Stats};
-use crate::game::{Game, Nimber};
+use crate::game::{Game, Nimber, Parts};
 
 /// Memoised recursion over the definition.
 pub struct Naive<'g, G: Game> {
@@ -14,6 +14,9 @@ pub struct Naive<'g, G: Game> {
     cfg: SearchConfig,
     shaper: Shaper<'g, G>,
     memo: Tt<G::Position, Nimber>,
+    /// Whether values are stored under each member of an orbit, and positions looked up as
+    /// they are ([`Game::stores_orbits`]), rather than canonicalized.
+    orbits: bool,
     nodes: u64,
     buffers: BufferPool<G::Position>,
 }
@@ -21,10 +24,16 @@ pub struct Naive<'g, G: Game> {
 impl<'g, G: Game> Naive<'g, G> {
     /// A searcher with an empty memo table.
     pub fn new(game: &'g G, cfg: SearchConfig) -> Self {
+        let orbits = cfg.symmetry && game.stores_orbits();
+        let shaping = SearchConfig {
+            symmetry: cfg.symmetry && !orbits,
+            ..cfg
+        };
         Naive {
             game,
             cfg,
-            shaper: Shaper::new(game, cfg),
+            shaper: Shaper::new(game, shaping),
+            orbits,
             memo: Tt::new(cfg.tt),
             nodes: 0,
             buffers: BufferPool::new(),
@@ -56,6 +65,13 @@ impl<'g, G: Game> Naive<'g, G> {
         }
         self.buffers.give(moves);
         let v = seen.mex();
+        if self.orbits {
+            let mut images = Parts::new();
+            self.game.images(&p, &mut images);
+            for q in images {
+                self.memo.put(q, v);
+            }
+        }
         self.memo.put(p, v);
         v
     }

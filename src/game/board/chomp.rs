@@ -12,7 +12,7 @@
 use crate::error::Error;
 use crate::game::hypergraph::Stones;
 use crate::game::symmetry::Symmetry;
-use crate::game::{Game, MoveOrder, Nimber};
+use crate::game::{Game, MoveOrder, Nimber, Parts};
 use crate::sg::any::{AnyGame, PositionSearcher};
 use crate::sg::solve::Choice;
 use crate::sg::table::TableOptions;
@@ -163,6 +163,19 @@ impl Game for Chomp {
         }
     }
 
+    /// A square board's orbits are a diagram and its conjugate: storing both is cheaper than
+    /// the conjugate's canonical form at each of the many look-ups.
+    fn stores_orbits(&self) -> bool {
+        self.rows == self.cols
+    }
+
+    fn images(&self, p: &u64, out: &mut Parts<u64>) {
+        let t = self.transpose(*p);
+        if self.rows == self.cols && t != *p {
+            out.push(t);
+        }
+    }
+
     /// An L (the first column and the bottom row) is nim with two heaps: the column above the
     /// corner and the row right of it.
     fn known_value(&self, p: &u64) -> Option<Nimber> {
@@ -306,7 +319,9 @@ impl AnyGame for Chomp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sg::naive::Naive;
     use crate::sg::tree::count_tree;
+    use crate::sg::Searcher;
 
     /// The pruning paper's Chomp 6 x 4 (Table 5): |S| = 209, and `def` without a table
     /// expands 161 x 10^9 nodes.
@@ -411,6 +426,54 @@ mod tests {
             all.extend(natural);
         }
         assert_eq!(seen.len(), 251, "C(10,5) - 1 positions");
+    }
+
+    /// Square Chomp as it was before it stored orbits: canonical forms at every look-up.
+    struct Canonical(Chomp);
+
+    impl Game for Canonical {
+        type Position = u64;
+        fn moves(&self, p: &u64, order: MoveOrder, out: &mut Vec<u64>) {
+            self.0.moves(p, order, out)
+        }
+        fn canonicalize(&self, p: &mut u64) {
+            self.0.canonicalize(p)
+        }
+        fn known_value(&self, p: &u64) -> Option<Nimber> {
+            self.0.known_value(p)
+        }
+    }
+
+    /// Storing both members of an orbit and canonicalizing every look-up are the same search:
+    /// the same values, nodes and look-ups on every position of 5 x 5 and on 7 x 7.
+    #[test]
+    fn storing_orbits_searches_as_canonical_forms_do() {
+        for n in [5, 7] {
+            let g = Chomp::new("chomp", n, n).unwrap();
+            let c = Canonical(Chomp::new("chomp", n, n).unwrap());
+            let starts: Vec<u64> = match n {
+                5 => all_positions(&g),
+                _ => vec![full(&g)],
+            };
+            for p in starts {
+                let mut stored = Naive::new(&g, SearchConfig::default());
+                let mut canonical = Naive::new(&c, SearchConfig::default());
+                assert_eq!(stored.nimber(p), canonical.nimber(p), "{p:x}");
+                assert_eq!(stored.stats(), canonical.stats(), "{p:x}");
+            }
+        }
+    }
+
+    /// Every position reachable from the full board.
+    fn all_positions(g: &Chomp) -> Vec<u64> {
+        let mut all = vec![full(g)];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(p) = all.pop() {
+            if seen.insert(p) {
+                g.moves(&p, MoveOrder::Natural, &mut all);
+            }
+        }
+        seen.into_iter().collect()
     }
 
     #[test]
