@@ -43,21 +43,29 @@ type Slot<P> = Option<(P, Part<P>)>;
 pub(crate) struct Shaper<'g, G: Game> {
     game: &'g G,
     cfg: SearchConfig,
-    /// Direct-mapped: a slot per hash, overwritten by the newest part.
+    /// Direct-mapped: a slot per hash, overwritten by the newest part. It starts small and
+    /// doubles, emptied, each time it has missed as often as it has slots, up to
+    /// [`Game::PART_CACHE_BITS`]: a search that settles at once (an even board of Cram) need
+    /// not fill the pages of the full cache.
     cache: Vec<Slot<G::Position>>,
+    misses: usize,
     hasher: ahash::RandomState,
 }
+
+/// The cache's first size, as a power of two (at most [`Game::PART_CACHE_BITS`]).
+const FIRST_CACHE_BITS: u32 = 6;
 
 impl<'g, G: Game> Shaper<'g, G> {
     pub(crate) fn new(game: &'g G, cfg: SearchConfig) -> Self {
         let slots = match G::PART_CACHE_BITS {
             0 => 0,
-            bits => 1 << bits,
+            bits => 1 << bits.min(FIRST_CACHE_BITS),
         };
         Shaper {
             game,
             cfg,
             cache: vec![None; slots],
+            misses: 0,
             // Fixed seeds: every run hits and misses alike (the cache changes no value, only
             // which parts are shaped again).
             hasher: ahash::RandomState::with_seeds(1, 2, 3, 4),
@@ -128,7 +136,13 @@ impl<'g, G: Game> Shaper<'g, G> {
             }
         }
         let shaped = self.part(q.clone());
-        self.cache[slot] = Some((q, shaped.clone()));
+        self.misses += 1;
+        if self.misses == self.cache.len() && self.cache.len() < 1 << G::PART_CACHE_BITS {
+            self.cache = vec![None; 2 * self.cache.len()];
+            self.misses = 0;
+        } else {
+            self.cache[slot] = Some((q, shaped.clone()));
+        }
         shaped
     }
 
@@ -143,5 +157,27 @@ impl<'g, G: Game> Shaper<'g, G> {
             self.game.canonicalize(&mut q);
         }
         Part::Plain(q)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::board::Cram;
+
+    /// The cache starts small, grows to the game's size as parts keep missing, and shapes as
+    /// a shaper without it does (Part has no equality: compared by what it prints).
+    #[test]
+    fn the_cache_grows_and_changes_no_shape() {
+        let g = Cram::new("cram:4x4", 4, 4).unwrap();
+        let mut shaper = Shaper::new(&g, SearchConfig::default());
+        assert_eq!(shaper.cache.len(), 1 << FIRST_CACHE_BITS);
+        for round in 0..2 {
+            for b in 0..=g.full() {
+                let cached = format!("{:?}", shaper.cached(b));
+                assert_eq!(cached, format!("{:?}", shaper.part(b)), "{round} {b:#x}");
+            }
+        }
+        assert_eq!(shaper.cache.len(), 1 << Cram::PART_CACHE_BITS);
     }
 }
