@@ -6,6 +6,7 @@
 //! capacities, FIFO eviction, `--bare` (no symmetry, splitting or shortcuts, as the paper
 //! measured), beside Beling & Rogalski's Tables 5-8. The unordered tables are averaged over
 //! `BOARD_ORDERS` (default 10) seeded move shuffles, as the paper averaged over ten orders.
+//! `BOARD_ENGINES` (comma-separated, e.g. `lv,cut_E`) keeps only those engines' rows.
 //! Output is Markdown for BENCHMARKS.md.
 
 use rayon::prelude::*;
@@ -228,6 +229,11 @@ fn run<G: Game>(case: &Case<G>, engine: SearchEngine, capacity: usize) -> Stats 
     }
 }
 
+/// Whether `BOARD_ENGINES` is unset or names `engine`.
+fn wanted_engine(engine: &str) -> bool {
+    std::env::var("BOARD_ENGINES").map_or(true, |list| list.split(',').any(|e| e == engine))
+}
+
 fn table<G: Game>(case: Case<G>) {
     let tree = count_tree(case.game, &case.start);
     let orders = if case.seeds.is_empty() {
@@ -246,7 +252,7 @@ fn table<G: Game>(case: Case<G>) {
     let [a, b, c] = case.capacities;
     println!("| engine | no table | TT {a} | TT {b} | TT {c} |");
     println!("|---|---|---|---|---|");
-    for r in case.rows {
+    for r in case.rows.iter().filter(|r| wanted_engine(r.engine)) {
         let engine: SearchEngine = r.engine.parse().unwrap();
         let mut cells = Vec::new();
         cells.push(match r.nodes[0] {
