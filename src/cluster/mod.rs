@@ -3,12 +3,12 @@
 //!
 //! Commands are written once against [`Team`]: a plain run is a team of one ([`Solo`]), whose
 //! steps are identities, and a run under `mpirun` built with the `mpi` feature is a team of
-//! every rank ([`Mpi`]). Every rank runs the same command on the same input, takes the same
+//! every rank (`Mpi`). Every rank runs the same command on the same input, takes the same
 //! collective steps in the same order, and only rank 0 writes answers and files.
 //!
 //! A failure on one rank must not leave the others waiting in a collective step for ever, nor
 //! let rank 0 write a result the failed rank's part is missing from: after every stretch of
-//! work the ranks [`settle`](dyn Team::settle) its outcome, and when any rank failed, every rank
+//! work the ranks `settle` its outcome, and when any rank failed, every rank
 //! returns the first failing rank's error, with its kind (and so its exit code). A rank that
 //! dies outright (killed, out of memory) ends the job through `mpirun`, which stops the others.
 

@@ -42,7 +42,7 @@ impl Consts {
     /// The constants, ascending, without those the language has already (0 and 1).
     ///
     /// `auto` needs a heap game whose nim sequence shows a plain period p in its first
-    /// [`AUTO_VALUES`] values: it gives p - 1 (a mask when p is a power of two) and p (a
+    /// `AUTO_VALUES` values: it gives p - 1 (a mask when p is a power of two) and p (a
     /// modulus).
     pub fn resolve(&self, game: Option<&dyn AnyGame>) -> Result<Vec<u64>, Error> {
         let mut out = match self {

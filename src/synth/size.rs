@@ -19,7 +19,7 @@ pub type Render<'a> = dyn Fn(usize, &[usize]) -> Result<usize, Error> + 'a;
 /// Bytes an instance of `length` instructions over `examples` takes, estimated; `render(l, e)`
 /// gives the size of the instance for length `l` and examples `e`. The structure (no examples)
 /// and the examples' part are measured apart, since only the latter grows with the examples.
-/// Exact when the length is at most [`PROBE`] and there are at most [`SAMPLE`] examples.
+/// Exact when the length is at most `PROBE` and there are at most `SAMPLE` examples.
 pub fn estimate(
     problem: &Problem,
     length: usize,

@@ -5,7 +5,7 @@
 //! A position is what is left: column heights from the left, each at most the one before (a
 //! Young diagram), the first at least 1 for the poisoned cell. This is the pruning paper's
 //! model: Chomp with C columns and R rows has C(R + C, R) - 1 positions (209 for its 6 x 4).
-//! The engines see the heights packed into one word, a field of [`Chomp::bits`] bits per
+//! The engines see the heights packed into one word, a field of just enough bits per
 //! column (column 0 lowest), so that a move is a mask and a table key is a number; the
 //! commands see one height per column.
 

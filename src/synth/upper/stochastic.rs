@@ -182,7 +182,7 @@ fn cost(problem: &Problem, sample: &[usize], p: &[Op]) -> f64 {
 }
 
 /// A program of at most `max_len` instructions passing every example, and the proposals made;
-/// the walk runs until `deadline` (or [`SECONDS`] when there is none).
+/// the walk runs until `deadline` (or `SECONDS` when there is none).
 pub fn find(
     problem: &Problem,
     max_len: usize,

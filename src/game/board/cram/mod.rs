@@ -175,7 +175,7 @@ impl Game for Cram {
     }
 
     /// The regions of two or more cells (a lone cell takes no domino), once the theorems of
-    /// [`facts`] have dropped what does not count. (Twin regions, G + G = 0, are the engines'
+    /// `facts` have dropped what does not count. (Twin regions, G + G = 0, are the engines'
     /// business: they cancel equal parts once canonical.)
     fn split(&self, b: &u64) -> Option<Parts<u64>> {
         let mut parts = Parts::new();

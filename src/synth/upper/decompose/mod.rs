@@ -14,8 +14,8 @@
 //! CN(6,3)'s zero positions are a+b = d+e and b+c = e+f up to rotation: two conditions of 7
 //! instructions each, `(x0 + x1) - (x3 + x4)` and `(x1 + x2) - (x4 + x5)`, and one `Or`.
 //!
-//! Conditions are mined length by length ([`mine`]); after each length with new conditions a
-//! cover is sought ([`cover`]) and checked on all the data (non-zero points it misses join the
+//! Conditions are mined length by length (`mine`); after each length with new conditions a
+//! cover is sought (`cover`) and checked on all the data (non-zero points it misses join the
 //! cover's points, and it is sought again). Mining goes on two lengths past the first cover,
 //! and stops where no single longer condition could beat the best cover.
 
