@@ -29,8 +29,9 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use super::halt::Halt;
 use super::kernel::{unary, with_binary, Kind, Word};
-use super::search::{Form, Gen, Group, Halt, Job, Scan};
+use super::search::{Form, Gen, Group, Job, Scan};
 use super::share::{self, Hits};
 use crate::synth::lang::{Op, Program};
 

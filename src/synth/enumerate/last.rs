@@ -13,9 +13,10 @@ use std::sync::Mutex;
 use ahash::AHashMap;
 use rayon::prelude::*;
 
+use super::halt::Halt;
 use super::index::IndexTable;
 use super::kernel::{unary, with_binary, Word};
-use super::search::{Form, Gen, Group, Halt, Job, Scan};
+use super::search::{Form, Gen, Group, Job, Scan};
 use super::share::{self, Hits};
 use super::store::BUCKETS;
 use crate::synth::lang::{Op, Program};

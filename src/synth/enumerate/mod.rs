@@ -94,6 +94,7 @@
 //! got and, when enough of it was built to tell, what it alone would take.
 
 mod deep;
+mod halt;
 mod index;
 mod kernel;
 mod last;
@@ -109,8 +110,9 @@ use std::time::Instant;
 use ahash::AHashSet;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
+use self::halt::{Halt, Stop};
 use self::kernel::{Checker, Rules, Word};
-use self::search::{Gen, Group, Halt, Stop};
+use self::search::{Gen, Group};
 use self::store::Meter;
 use super::lang::Op;
 use super::problem::Problem;

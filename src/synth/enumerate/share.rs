@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 use serde::{Deserialize, Serialize};
 
-use super::search::{Halt, Stop};
+use super::halt::{Halt, Stop};
 use crate::cluster::Team;
 use crate::synth::lang::Program;
 
