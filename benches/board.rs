@@ -9,6 +9,9 @@
 //! `BOARD_ENGINES` (comma-separated, e.g. `lv,cut_E`) keeps only those engines' rows.
 //! Output is Markdown for BENCHMARKS.md.
 
+#[path = "common/args.rs"]
+mod args;
+
 use rayon::prelude::*;
 
 use grundy::game::board::{Chomp, Cram};
@@ -331,20 +334,9 @@ fn counts(which: Option<&str>, seeds: Vec<u64>) {
 }
 
 fn main() {
-    // `cargo test --all-targets` runs bench binaries without `--bench`: nothing to do then.
-    let args: Vec<String> = std::env::args().collect();
-    if !args.iter().any(|a| a == "--bench") {
-        return;
-    }
-    let only = args
-        .iter()
-        .skip(1)
-        .find(|a| !a.starts_with("--"))
-        .map(String::as_str);
-    let orders: u64 = std::env::var("BOARD_ORDERS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(10);
+    let Some(words) = args::words() else { return };
+    let only = words.first().map(String::as_str);
+    let orders: u64 = args::env_or("BOARD_ORDERS", 10);
     if only.is_none_or(|o| o == "counts" || o.starts_with("table")) {
         counts(only, (0..orders).collect());
     }

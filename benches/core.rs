@@ -5,6 +5,9 @@
 //! beside the figures of Beling & Rogalski's Tables 2 and 4. Output is Markdown for the README.
 //! `cargo bench --bench core -- counts` or `-- times` runs one half.
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -373,12 +376,8 @@ fn setup_and_auto() {
 }
 
 fn main() {
-    // `cargo test --all-targets` runs bench binaries without `--bench`: nothing to do then.
-    let args: Vec<String> = std::env::args().collect();
-    if !args.iter().any(|a| a == "--bench") {
-        return;
-    }
-    let only = args.iter().skip(1).find(|a| !a.starts_with("--"));
+    let Some(words) = args::words() else { return };
+    let only = words.first();
     if only.is_none_or(|o| o == "times") {
         times();
         setup_and_auto();

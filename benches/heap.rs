@@ -8,6 +8,9 @@
 //! The times are medians of alternating runs (7 for 0.16, one for 0.354).
 //! Output is Markdown for the README.
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::time::Instant;
 
 use grundy::game::spec;
@@ -110,11 +113,8 @@ fn grundys_game() {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if !args.iter().any(|a| a == "--bench") {
-        return;
-    }
-    let only = args.iter().skip(1).find(|a| !a.starts_with("--"));
+    let Some(words) = args::words() else { return };
+    let only = words.first();
     println!("| game | preperiod / period | grundy period | ogs RC2 | ours / ogs | values agree | ogs period |");
     println!("|---|---|---|---|---|---|---|");
     for case in CASES {

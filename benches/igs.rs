@@ -11,6 +11,9 @@
 //! its fastest run: one run of a millisecond measures the machine more than the tool. Output is
 //! Markdown for BENCHMARKS.md.
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::collections::HashMap;
 use std::io::Read;
 use std::process::{Child, Command, Stdio};
@@ -340,26 +343,11 @@ fn published(limit: Duration) {
 }
 
 fn main() {
-    // `cargo test --all-targets` runs bench binaries without `--bench`: nothing to do then.
-    let args: Vec<String> = std::env::args().collect();
-    if !args.iter().any(|a| a == "--bench") {
-        return;
-    }
-    let rest: Vec<String> = args
-        .iter()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .cloned()
-        .collect();
+    let Some(rest) = args::words() else { return };
     if rest.first().map(String::as_str) == Some("igs-one") {
         return igs_one(&rest[1..]);
     }
-    let limit = Duration::from_secs(
-        std::env::var("IGS_LIMIT")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(120),
-    );
+    let limit = Duration::from_secs(args::env_or("IGS_LIMIT", 120));
     let only = rest.first().map(String::as_str);
     if only.is_none_or(|o| o == "cram") {
         boards(

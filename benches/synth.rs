@@ -14,6 +14,9 @@
 //! search engine on a box 2 larger with `--verify-max` (star:8's [0,8)^9: 134 million points,
 //! about 25 s); its time is not counted. Output is Markdown.
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -446,25 +449,15 @@ fn deadlines() {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if !args.iter().any(|a| a == "--bench") {
-        return;
-    }
-    let only = args
-        .iter()
-        .skip(1)
-        .find(|a| !a.starts_with("--"))
-        .map(String::as_str);
+    let Some(words) = args::words() else { return };
+    let only = words.first().map(String::as_str);
     let variants = [
         ("zero", false),
         ("indicator", false),
         ("zero", true),
         ("indicator", true),
     ];
-    let timeout = std::env::var("SYNTH_BENCH_TIMEOUT")
-        .ok()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(TIMEOUT);
+    let timeout = args::env_or("SYNTH_BENCH_TIMEOUT", TIMEOUT);
     let stars = || {
         table(
             "Stars with 5-8 leaves (auto: lifting, then the read-once search at the bound's length)",
@@ -498,15 +491,7 @@ fn main() {
         Some("stars") => stars(),
         Some("deadlines") => deadlines(),
         Some("upper") => upper_bounds(),
-        Some("lower") => {
-            let words: Vec<String> = args
-                .iter()
-                .skip(1)
-                .filter(|a| !a.starts_with("--") && *a != "lower")
-                .cloned()
-                .collect();
-            lower_bounds(&words)
-        }
+        Some("lower") => lower_bounds(&words[1..]),
         _ => {
             side_by_side();
             stars();

@@ -1,0 +1,22 @@
+//! The command line every bench main reads: `cargo bench --bench NAME -- WORD...` passes
+//! `--bench` and the words; `cargo test --all-targets` runs bench binaries without `--bench`,
+//! and then a bench does nothing.
+
+/// The words after `--` (arguments not starting with `--`), or `None` when the binary was not
+/// run as a bench.
+pub fn words() -> Option<Vec<String>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|a| a == "--bench") {
+        return None;
+    }
+    Some(args.into_iter().filter(|a| !a.starts_with("--")).collect())
+}
+
+/// The environment variable `name` parsed, or `default` when it is unset or does not parse.
+#[allow(dead_code)]
+pub fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
