@@ -5,13 +5,24 @@
 //! A command that can answer with what it has ([`answer_on_ctrl_c`]: `synth`) takes the first
 //! Ctrl-C as "stop and report"; a second one ends the process as above.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
 /// Whether the first Ctrl-C asks the search to stop and report rather than ending the process.
 static ANSWER_ON_CTRL_C: AtomicBool = AtomicBool::new(false);
+
+/// The exit code of the outcome already reported, or -1 while the command runs.
+static ANSWERED: AtomicI32 = AtomicI32::new(-1);
+
+/// The command has reported its outcome, which exits with `code`: a signal from now on ends
+/// the process silently with that code. Under mpirun the ranks finish one after another, and
+/// mpirun ends the rest with SIGTERM as soon as one exits with an error, possibly after rank 0
+/// has written its one line and before it has exited.
+pub fn answered(code: i32) {
+    ANSWERED.store(code, Ordering::Relaxed);
+}
 
 /// The first Ctrl-C from now on stops the searches ([`crate::synth::solver::request_stop`]),
 /// which then report what they established.
@@ -45,6 +56,10 @@ pub fn install(speak: bool) {
                     continue;
                 }
                 crate::files::remove_partial();
+                let code = ANSWERED.load(Ordering::Relaxed);
+                if code >= 0 {
+                    std::process::exit(code);
+                }
                 tell("grundy: interrupted");
                 std::process::exit(128 + signal);
             }

@@ -325,7 +325,7 @@ pub fn main() -> i32 {
         ))),
         _ => dispatch(&cli.command, &team),
     };
-    match (team.settle(result), team.is_root()) {
+    let code = match (team.settle(result), team.is_root()) {
         (Ok(Status::Counterexample(msg)), true) => {
             eprintln!("grundy: {msg}");
             crate::error::Kind::Counterexample.exit_code()
@@ -333,7 +333,10 @@ pub fn main() -> i32 {
         (Ok(status), _) => status.exit_code(),
         (Err(e), true) => report_error(&e, json),
         (Err(e), false) => e.kind().exit_code(),
-    }
+    };
+    // The team (and with it MPI) is shut down after this, when the ranks may be ended.
+    interrupt::answered(code);
+    code
 }
 
 /// Runs the command on this process's share of the team's work.
