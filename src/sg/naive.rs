@@ -15,7 +15,7 @@ pub struct Naive<'g, G: Game> {
     shaper: Shaper<'g, G>,
     memo: Tt<G::Position, Nimber>,
     /// Whether values are stored under each member of an orbit, and positions looked up as
-    /// they are ([`Game::stores_orbits`]), rather than canonicalized.
+    /// they are ([`Game::stores_orbits`]), rather than canonicalized: with an unbounded table.
     orbits: bool,
     nodes: u64,
     buffers: BufferPool<G::Position>,
@@ -24,7 +24,8 @@ pub struct Naive<'g, G: Game> {
 impl<'g, G: Game> Naive<'g, G> {
     /// A searcher with an empty memo table.
     pub fn new(game: &'g G, cfg: SearchConfig) -> Self {
-        let orbits = cfg.symmetry && game.stores_orbits();
+        // A bounded table counts its capacity in orbits, as the paper's tables do: one entry each.
+        let orbits = cfg.symmetry && cfg.tt.capacity.is_none() && game.stores_orbits();
         let shaping = SearchConfig {
             symmetry: cfg.symmetry && !orbits,
             ..cfg

@@ -445,21 +445,35 @@ mod tests {
     }
 
     /// Storing both members of an orbit and canonicalizing every look-up are the same search:
-    /// the same values, nodes and look-ups on every position of 5 x 5 and on 7 x 7.
+    /// the same values, nodes and look-ups on every position of 5 x 5 and on 7 x 7, with an
+    /// unbounded table and with a small one.
     #[test]
     fn storing_orbits_searches_as_canonical_forms_do() {
-        for n in [5, 7] {
+        // Bounded, the table keeps one entry per orbit: canonical forms as before (on 4 x 4,
+        // where a table of 10 entries still settles at once).
+        let bounded = SearchConfig {
+            tt: crate::sg::TtConfig {
+                capacity: Some(10),
+                policy: crate::sg::Policy::Fifo,
+            },
+            ..SearchConfig::default()
+        };
+        for (n, cfg, all) in [
+            (4, bounded, false),
+            (5, SearchConfig::default(), true),
+            (7, SearchConfig::default(), false),
+        ] {
             let g = Chomp::new("chomp", n, n).unwrap();
             let c = Canonical(Chomp::new("chomp", n, n).unwrap());
-            let starts: Vec<u64> = match n {
-                5 => all_positions(&g),
-                _ => vec![full(&g)],
+            let starts = match all {
+                true => all_positions(&g),
+                false => vec![full(&g)],
             };
             for p in starts {
-                let mut stored = Naive::new(&g, SearchConfig::default());
-                let mut canonical = Naive::new(&c, SearchConfig::default());
+                let mut stored = Naive::new(&g, cfg);
+                let mut canonical = Naive::new(&c, cfg);
                 assert_eq!(stored.nimber(p), canonical.nimber(p), "{p:x}");
-                assert_eq!(stored.stats(), canonical.stats(), "{p:x}");
+                assert_eq!(stored.stats(), canonical.stats(), "{p:x} {cfg:?}");
             }
         }
     }
