@@ -24,7 +24,7 @@ pub struct Naive<'g, G: Game> {
 impl<'g, G: Game> Naive<'g, G> {
     /// A searcher with an empty memo table.
     pub fn new(game: &'g G, cfg: SearchConfig) -> Self {
-        // A bounded table counts its capacity in orbits, as the paper's tables do: one entry each.
+        // A bounded table keeps one entry per orbit, so that its capacity means what it did.
         let orbits = cfg.symmetry && cfg.tt.capacity.is_none() && game.stores_orbits();
         let shaping = SearchConfig {
             symmetry: cfg.symmetry && !orbits,
