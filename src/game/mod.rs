@@ -71,7 +71,9 @@ pub trait Game: Sync {
     /// under every member of the position's orbit ([`Game::images`]) and look positions up as
     /// they are, rather than canonicalize every position it looks up: worth it where orbits
     /// are small and a canonical form costs more than a store (square Chomp, where a position
-    /// is looked up some fifty times for each time it is stored).
+    /// is looked up some fifty times for each time it is stored). Parts of a sum are then not
+    /// canonical, so mirror-image twins are not cancelled: values stay right, but it suits
+    /// games that do not split.
     fn stores_orbits(&self) -> bool {
         false
     }

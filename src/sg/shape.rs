@@ -68,7 +68,7 @@ impl<'g, G: Game> Shaper<'g, G> {
             misses: 0,
             // Fixed seeds: every run hits and misses alike (the cache changes no value, only
             // which parts are shaped again).
-            hasher: ahash::RandomState::with_seeds(1, 2, 3, 4),
+            hasher: super::tt::fixed_hasher(),
         }
     }
 
