@@ -129,7 +129,7 @@ impl Game for Cram {
     type Position = u64;
 
     /// Canonical forms are a good share of a Cram search, and regions recur.
-    const PART_CACHE_BITS: u32 = 13;
+    const PART_CACHE_BITS: u32 = 14;
 
     fn moves(&self, b: &u64, order: MoveOrder, out: &mut Vec<u64>) {
         let (b, cols) = (*b, self.cols);
