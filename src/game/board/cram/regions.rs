@@ -96,23 +96,30 @@ impl Cram {
             bottom - top + 1,
             64 - (used >> left).leading_zeros() as usize,
         );
-        let mut best = self.least_flip(b, h, w);
-        // A transpose taller than the board would be larger than `b`: it never wins.
-        if h <= cols && w <= self.rows {
-            // Cell (i, j) goes to (j, i): row i, eight cells at a time, becomes column i.
-            let mut t = 0u64;
-            for i in 0..h {
-                let mut row = b >> (i * cols) & self.first_row;
-                let mut at = i;
-                while row != 0 {
-                    t |= self.down_column[(row & 0xff) as usize] << at;
-                    row >>= 8;
-                    at += 8 * cols;
-                }
-            }
-            best = best.min(self.least_flip(t, w, h));
+        // The highest cell decides: an image w rows high lies below every image h rows high
+        // when w < h, as each of these has a cell in row h - 1. So the transposes win when
+        // the shape is taller than wide (and the transpose fits), and lose when it is wider.
+        let transposable = h <= cols && w <= self.rows;
+        if w > h || !transposable {
+            return self.least_flip(b, h, w);
         }
-        best
+        // Cell (i, j) goes to (j, i): row i, eight cells at a time, becomes column i.
+        let mut t = 0u64;
+        for i in 0..h {
+            let mut row = b >> (i * cols) & self.first_row;
+            let mut at = i;
+            while row != 0 {
+                t |= self.down_column[(row & 0xff) as usize] << at;
+                row >>= 8;
+                at += 8 * cols;
+            }
+        }
+        let transposed = self.least_flip(t, w, h);
+        if w < h {
+            transposed
+        } else {
+            transposed.min(self.least_flip(b, h, w))
+        }
     }
 
     /// The least of a cornered shape `h` rows high and `w` columns wide and its mirror images
