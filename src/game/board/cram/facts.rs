@@ -21,7 +21,8 @@ impl Sides {
     /// Cells with exactly one neighbour: tufts.
     pub(super) fn tufts(&self) -> u64 {
         let [u, d, l, r] = self.words();
-        let two = (u & d) | (u & l) | (u & r) | (d & l) | (d & r) | (l & r);
+        // Two sides on one axis, or one on each.
+        let two = (u & d) | (l & r) | ((u | d) & (l | r));
         (u | d | l | r) & !two
     }
 }
@@ -137,13 +138,13 @@ impl Cram {
     /// other move keeps the block closed. So, by induction on the cells, the game without the
     /// dominoes a-e and f-d has the same value, and the cells that only those dominoes join
     /// are independent games.
-    pub(super) fn needless_horizontals(&self, b: u64, sides: &Sides) -> u64 {
+    pub(super) fn needless_horizontals(&self, sides: &Sides) -> u64 {
         let [u, d, l, r] = sides.words();
         let cols = self.cols;
         // a top-left (nothing left or above), d bottom-right (nothing right or below).
-        let top_left = b & !l & !u & r & d & ((b & !r & !d & l & u) >> (cols + 1));
+        let top_left = !l & !u & r & d & ((!r & !d & l & u) >> (cols + 1));
         // a top-right (nothing right or above), d bottom-left (nothing left or below).
-        let top_right = b & ((b & !u & !r & d & l) >> 1) & ((b & !l & !d & r & u) >> cols);
+        let top_right = ((!u & !r & d & l) >> 1) & ((!l & !d & r & u) >> cols);
         let x = top_left | top_right;
         x | x << cols
     }
@@ -229,14 +230,14 @@ mod tests {
         // #..###   so its horizontal dominoes are needless and it falls into two columns:
         // #..###   the left one alone, the right one hanging on the row above (a path of 6).
         let b = g.pack(&[0b111100, 0b000110, 0b000110]);
-        let needless = g.needless_horizontals(b, &g.sides(b));
+        let needless = g.needless_horizontals(&g.sides(b));
         assert_eq!(needless, g.pack(&[0, 0b000010, 0b000010]));
         let mut parts = g.split(&b).unwrap();
         parts.sort();
         assert_eq!(parts.len(), 2, "{parts:?}");
         // No closed block in a 2 x 3 rectangle: its corners have two neighbours in a row.
         let g = cram(2, 3);
-        assert_eq!(g.needless_horizontals(g.full(), &g.sides(g.full())), 0);
+        assert_eq!(g.needless_horizontals(&g.sides(g.full())), 0);
     }
 
     /// Strips against their definition: the cells are one row's consecutive cells or one

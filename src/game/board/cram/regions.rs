@@ -38,7 +38,7 @@ impl Cram {
     fn split_region(&self, b: u64, joined_without: Option<u64>, out: &mut Parts<u64>) -> bool {
         // Lone cells go below as regions of one cell.
         let (reduced, sides) = self.reduced(b);
-        let needless = self.needless_horizontals(reduced, &sides);
+        let needless = self.needless_horizontals(&sides);
         if reduced == b && joined_without.is_some_and(|n| needless & !n == 0) {
             // Its dominoes but those needless on the larger board join `b`, and no more of
             // them are needless now: it is still one region, with no need to fill it again.
@@ -190,7 +190,7 @@ mod tests {
     fn regions_known_joined_are_not_filled_again() {
         fn refill(g: &Cram, b: u64, out: &mut Vec<u64>) {
             let (reduced, sides) = g.reduced(b);
-            let needless = g.needless_horizontals(reduced, &sides);
+            let needless = g.needless_horizontals(&sides);
             let mut rest = reduced;
             while rest != 0 {
                 let part = g.region(rest, rest & rest.wrapping_neg(), needless);
@@ -223,7 +223,7 @@ mod tests {
                 refill(&g, b, &mut slow);
                 assert_eq!(fast.as_slice(), slow.as_slice(), "{rows}x{cols} {b:#x}");
                 let (reduced, sides) = g.reduced(b);
-                shortcuts += usize::from(g.needless_horizontals(reduced, &sides) != 0);
+                shortcuts += usize::from(g.needless_horizontals(&sides) != 0);
             }
         }
         assert!(shortcuts > 1000, "closed blocks on {shortcuts} boards");
