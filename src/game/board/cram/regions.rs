@@ -222,7 +222,7 @@ mod tests {
                 g.split_into(b, &mut fast);
                 refill(&g, b, &mut slow);
                 assert_eq!(fast.as_slice(), slow.as_slice(), "{rows}x{cols} {b:#x}");
-                let (reduced, sides) = g.reduced(b);
+                let (_, sides) = g.reduced(b);
                 shortcuts += usize::from(g.needless_horizontals(&sides) != 0);
             }
         }
