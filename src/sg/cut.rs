@@ -21,7 +21,7 @@ use std::str::FromStr;
 use super::nimset::NimSet;
 use super::tt::Tt;
 use super::{BufferPool, SearchConfig, Searcher, Shape, Shaper, Stats};
-use crate::game::{Game, MoveOrder, Nimber, Parts};
+use crate::game::{Game, MoveOrder, Nimber};
 
 /// How a node narrows the set it hands to its successors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -310,18 +310,20 @@ impl<'g, G: Game> CutSearch<'g, G> {
     /// Adds to `x` the values of `m`'s parts that theorems or the table give, and appends the
     /// canonical forms of the others to `parts`.
     fn take_apart(&mut self, m: G::Position, x: &mut Nimber, parts: &mut Vec<G::Position>) {
-        let (known, sum) = match self.shaper.shape(m) {
-            Shape::Known(v) => (v, Parts::new()),
-            Shape::Plain(c) => (0, Parts::from_elem(c, 1)),
-            Shape::Sum(known, sum) => (known, sum),
-        };
-        *x ^= known;
-        for c in sum {
-            match self.table_value(&c) {
+        let first = parts.len();
+        *x ^= self.shaper.shape_into(m, parts);
+        // Those the table values leave; the others keep their order, the heaviest last.
+        let mut kept = first;
+        for i in first..parts.len() {
+            match self.table_value(&parts[i]) {
                 Some(v) => *x ^= v,
-                None => parts.push(c),
+                None => {
+                    parts.swap(kept, i);
+                    kept += 1;
+                }
             }
         }
+        parts.truncate(kept);
     }
 
     /// ETC (Listing 6) on every successor: each is valued from the table where it can be,

@@ -50,6 +50,8 @@ pub(crate) struct Shaper<'g, G: Game> {
     cache: Vec<Slot<G::Position>>,
     misses: usize,
     hasher: ahash::RandomState,
+    /// The parts [`Self::shape`] collects, kept for the next call.
+    scratch: Vec<G::Position>,
 }
 
 /// The cache's first size, as a power of two (at most [`Game::PART_CACHE_BITS`]).
@@ -69,6 +71,7 @@ impl<'g, G: Game> Shaper<'g, G> {
             // Fixed seeds: every run hits and misses alike (the cache changes no value, only
             // which parts are shaped again).
             hasher: super::tt::fixed_hasher(),
+            scratch: Vec::new(),
         }
     }
 
@@ -77,33 +80,48 @@ impl<'g, G: Game> Shaper<'g, G> {
     /// any game. The shortcuts are not tried on a sum as a whole: a theorem about a sum is one
     /// about its parts.
     pub(crate) fn shape(&mut self, p: G::Position) -> Shape<G::Position> {
+        let mut plain = std::mem::take(&mut self.scratch);
+        let x = self.shape_into(p, &mut plain);
+        let shape = match plain.len() {
+            0 => Shape::Known(x),
+            1 if x == 0 => Shape::Plain(plain.pop().expect("one part")),
+            _ => Shape::Sum(x, plain.drain(..).collect()),
+        };
+        self.scratch = plain;
+        shape
+    }
+
+    /// [`Self::shape`] into a buffer the caller keeps: appends to `out` the parts to search
+    /// (canonical, twins cancelled, the heaviest last) and returns the nim-sum of the others.
+    /// An engine that shapes every successor saves building a [`Shape`] for each.
+    pub(crate) fn shape_into(&mut self, p: G::Position, out: &mut Vec<G::Position>) -> Nimber {
         let parts = match self.cfg.split {
             true => self.game.split(&p),
             false => None,
         };
         let Some(parts) = parts else {
-            return self.cached(p).into();
+            return match self.cached(p) {
+                Part::Known(v) => v,
+                Part::Plain(c) => {
+                    out.push(c);
+                    0
+                }
+            };
         };
-        let (mut x, mut plain) = (0, Parts::new());
+        let (first, mut x) = (out.len(), 0);
         for q in parts {
             match self.cached(q) {
                 Part::Known(v) => x ^= v,
-                Part::Plain(c) => match plain.iter().position(|d| *d == c) {
+                Part::Plain(c) => match out[first..].iter().position(|d| *d == c) {
                     Some(twin) => {
-                        plain.swap_remove(twin);
+                        out.swap_remove(first + twin);
                     }
-                    None => plain.push(c),
+                    None => out.push(c),
                 },
             }
         }
-        match plain.len() {
-            0 => Shape::Known(x),
-            1 if x == 0 => Shape::Plain(plain.pop().expect("one part")),
-            _ => {
-                plain.sort_by_key(|q| self.game.weight(q));
-                Shape::Sum(x, plain)
-            }
-        }
+        out[first..].sort_by_key(|q| self.game.weight(q));
+        x
     }
 
     /// The value of `p` known without expanding anything: by theorem, or from `lookup` (the
