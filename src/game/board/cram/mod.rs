@@ -134,13 +134,10 @@ impl Game for Cram {
     fn moves(&self, b: &u64, order: MoveOrder, out: &mut Vec<u64>) {
         let (b, cols) = (*b, self.cols);
         let (h, v) = self.dominoes(b);
+        let (across, down) = (0b11, 1 | 1 << cols);
         if order == MoveOrder::Natural || b == 0 {
-            for (mut set, pair) in [(h, 0b11), (v, 1 | 1 << cols)] {
-                while set != 0 {
-                    out.push(b & !(pair << set.trailing_zeros()));
-                    set &= set - 1;
-                }
-            }
+            place_each(b, h, across, out);
+            place_each(b, v, down, out);
             return;
         }
         // Vertical dominoes from the middle column of the occupied span outwards, then
@@ -149,24 +146,12 @@ impl Game for Cram {
         let used = self.columns_used(b);
         let (left, right) = (used.trailing_zeros(), 63 - used.leading_zeros());
         let (top, bottom) = self.rows_spanned(b);
-        let (top, bottom) = (top as u32, bottom as u32);
-        let mut emit = |set: u64, first: u32, last: u32, line: &dyn Fn(u32) -> u64, pair: u64| {
-            for l in middle_out(first, last) {
-                let mut here = set & line(l);
-                while here != 0 {
-                    out.push(b & !(pair << here.trailing_zeros()));
-                    here &= here - 1;
-                }
-            }
-        };
-        emit(v, left, right, &|c| self.first_col << c, 1 | 1 << cols);
-        emit(
-            h,
-            top,
-            bottom,
-            &|r| self.first_row << (r as usize * cols),
-            0b11,
-        );
+        for c in middle_out(left, right) {
+            place_each(b, v & self.first_col << c, down, out);
+        }
+        for r in middle_out(top as u32, bottom as u32) {
+            place_each(b, h & self.first_row << (r as usize * cols), across, out);
+        }
     }
 
     fn move_count(&self, b: &u64) -> usize {
@@ -207,6 +192,14 @@ impl Game for Cram {
     /// (igs's `SmallerComponentsFirst`).
     fn part_cost(&self, b: &u64) -> u64 {
         (b.count_ones() as u64).pow(2)
+    }
+}
+
+/// Appends `b` less each domino `pair` shifted to a cell of `at`.
+fn place_each(b: u64, mut at: u64, pair: u64, out: &mut Vec<u64>) {
+    while at != 0 {
+        out.push(b & !(pair << at.trailing_zeros()));
+        at &= at - 1;
     }
 }
 
