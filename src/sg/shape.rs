@@ -24,15 +24,6 @@ enum Part<P> {
     Plain(P),
 }
 
-impl<P> From<Part<P>> for Shape<P> {
-    fn from(part: Part<P>) -> Self {
-        match part {
-            Part::Known(v) => Shape::Known(v),
-            Part::Plain(p) => Shape::Plain(p),
-        }
-    }
-}
-
 /// A cached part and its shape.
 type Slot<P> = Option<(P, Part<P>)>;
 
