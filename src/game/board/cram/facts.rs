@@ -168,7 +168,7 @@ impl Cram {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::cram;
+    use super::super::tests::{cram, words};
     use crate::game::Game;
     use crate::sg::{SearchConfig, SearchEngine, Shape, Shaper};
 
@@ -289,11 +289,7 @@ mod tests {
                         b >> (r * cols + c) & 1 == 1
                     })
             };
-            let mut x = 0x853c_49e6_748f_ea9bu64;
-            for _ in 0..3000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+            for x in words(4).take(3000) {
                 // A box of even sides somewhere on the board, its cells at random, and each
                 // cell's image about the box's centre.
                 let (h, w) = (

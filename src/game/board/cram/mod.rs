@@ -365,6 +365,14 @@ pub(super) mod tests {
         Cram::new(&format!("cram:{rows}x{cols}"), rows, cols).unwrap()
     }
 
+    /// Pseudo-random words from a fixed seed, the raw stuff of the tests' random boards: the
+    /// same boards on every run.
+    pub(super) fn words(seed: u64) -> impl Iterator<Item = u64> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        std::iter::repeat_with(move || rng.next_u64())
+    }
+
     fn value(game: &Cram, engine: SearchEngine, cfg: SearchConfig, b: u64) -> Nimber {
         engine.searcher(game, cfg).nimber(b)
     }

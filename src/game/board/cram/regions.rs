@@ -140,7 +140,7 @@ impl Cram {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::cram;
+    use super::super::tests::{cram, words};
     use super::Cram;
     use crate::game::Game;
     use crate::game::Parts;
@@ -167,11 +167,7 @@ mod tests {
             assert_eq!(g.region(b, from, 0), slow(&g, b, from, 0), "{b:#x}");
         }
         let g = cram(8, 8);
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+        for x in words(1).take(20_000) {
             let b = x | x.rotate_left(23);
             let needless = x.rotate_left(41) & x.rotate_left(5);
             let from = b & b.wrapping_neg();
@@ -203,18 +199,14 @@ mod tests {
                 }
             }
         }
-        let (mut shortcuts, mut x) = (0, 0x9e37_79b9_7f4a_7c15u64);
+        let mut shortcuts = 0;
         for (rows, cols) in [(4, 4), (3, 6), (5, 6)] {
             let g = cram(rows, cols);
             let boards: Vec<u64> = match rows * cols {
                 n if n <= 18 => (0..=g.full()).collect(),
-                _ => (0..200_000)
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        (x | x.rotate_left(17)) & g.full()
-                    })
+                _ => words(2)
+                    .take(200_000)
+                    .map(|x| (x | x.rotate_left(17)) & g.full())
                     .collect(),
             };
             for b in boards {
@@ -235,11 +227,7 @@ mod tests {
     fn normal_forms_by_definition() {
         for (rows, cols) in [(3, 5), (4, 4), (5, 7), (8, 8), (4, 11), (2, 32)] {
             let g = cram(rows, cols);
-            let mut x = 0x2545_f491_4f6c_dd1du64;
-            for _ in 0..3000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+            for x in words(3).take(3000) {
                 let b = x & x.rotate_left(9) & g.full();
                 let cells: Vec<(usize, usize)> = (0..rows * cols)
                     .filter(|&k| b >> k & 1 == 1)
