@@ -38,6 +38,41 @@ fn cram_strips_are_dawsons_kayles() {
     }
 }
 
+/// `auto` answers a board a theorem values (mirror image, a strip) without a search, says
+/// which theorem, and agrees with the bare search; `--moves` searches when the value is not 0.
+#[test]
+fn theorems_answer_without_a_search() {
+    for board in [
+        &["cram:4x4"][..],
+        &["cram:4x4", "..#./..../..../.#.."],
+        &["cram:1x7"],
+    ] {
+        let v = json_ok(&[&["sg"], board].concat());
+        assert_eq!(
+            (v["engine"].as_str(), v["nodes"].as_u64()),
+            (Some("theorem"), Some(0)),
+            "{v}"
+        );
+        assert!(!v["engine_reason"].as_str().unwrap().is_empty());
+        let bare = json_ok(&[&["sg"], board, &["--bare", "--engine", "cut_cEA"]].concat());
+        assert!(bare["nodes"].as_u64().unwrap() > 1, "{bare}");
+        assert_eq!(v["nimber"], bare["nimber"], "{board:?}");
+    }
+    let v = json_ok(&["sg", "cram:4x4", "--moves"]);
+    assert_eq!(
+        (v["engine"].as_str(), v["nimber"].as_u64()),
+        (Some("theorem"), Some(0))
+    );
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    // Dawson's Kayles of 7 is 1; its winning moves need each successor valued.
+    let v = json_ok(&["sg", "cram:1x7", "--moves"]);
+    assert_eq!(
+        (v["engine"].as_str(), v["nimber"].as_u64()),
+        (Some("cut_cEA"), Some(1))
+    );
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 4, "{v}");
+}
+
 /// Chomp 6 x 4 of the pruning paper (Tables 5 and 6): nimber 16 by every engine family, and
 /// the winning moves of a partial position all lead to zero positions.
 #[test]

@@ -151,6 +151,14 @@ pub trait AnyGame: Send + Sync {
     /// A search engine over the game with an empty table ([`searcher`] builds it).
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_>;
 
+    /// The value of `p` when a theorem of the game gives it outright, with the theorem in a few
+    /// words: `auto` then answers with it and builds no searcher. `None`, the default, when no
+    /// theorem applies or the game has none to offer here (the engines still use
+    /// [`Game::known_value`] at every node they expand).
+    fn theorem(&self, _p: &Stones) -> Option<(Nimber, &'static str)> {
+        None
+    }
+
     /// Which engine `--engine auto` runs on `p`, and why. By default the reference search.
     fn auto(
         &self,

@@ -234,6 +234,20 @@ pub fn solve<G: AnyGame + ?Sized>(
     moves: bool,
 ) -> Result<Solution, Error> {
     let start = Instant::now();
+    // A theorem that values `p` outright needs no searcher. With `moves`, only a zero: it has
+    // no move to a zero, by the definition of the nimber.
+    if engine == Engine::Auto && cfg.shortcuts {
+        if let Some((nimber, why)) = game.theorem(p).filter(|&(v, _)| !moves || v == 0) {
+            return Ok(Solution {
+                nimber,
+                engine: "theorem".into(),
+                reason: Some(why.into()),
+                stats: Stats::default(),
+                seconds: start.elapsed().as_secs_f64(),
+                winning_moves: moves.then(Vec::new),
+            });
+        }
+    }
     let Choice { engine, reason } = match engine {
         Engine::Auto => game.auto(p, &cfg, opts)?,
         named => Choice {

@@ -2,6 +2,32 @@
 //! for move, and each checked against the plain search in the tests below.
 
 use super::Cram;
+use crate::game::Nimber;
+
+/// A theorem that values a whole position outright, without search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Fact {
+    /// No two empty cells are adjacent: no move, value 0.
+    NoDomino,
+    /// The position is its own half turn about a corner point ([`Cram::mirrors_about_a_corner`]).
+    Mirror,
+    /// One straight strip of n cells is Dawson's Kayles of n.
+    Strip,
+}
+
+impl Fact {
+    /// The theorem in a few words, for the user who asks why no search ran.
+    pub(super) fn why(self) -> &'static str {
+        match self {
+            Fact::NoDomino => "no domino fits: no move, value 0",
+            Fact::Mirror => {
+                "the board is its own half turn about a corner point: the second player answers \
+                 each domino with its image, value 0"
+            }
+            Fact::Strip => "one straight strip of n cells: Dawson's Kayles (octal 0.07) of n",
+        }
+    }
+}
 
 /// For each side of a cell, the cells of a set whose neighbour on that side is in the set too.
 #[derive(Clone, Copy, Debug)]
@@ -28,6 +54,18 @@ impl Sides {
 }
 
 impl Cram {
+    /// The value of `b` by one of the [`Fact`]s, and which, when one applies.
+    pub(super) fn fact(&self, b: u64) -> Option<(Nimber, Fact)> {
+        let (h, v) = self.dominoes(b);
+        if h | v == 0 {
+            return Some((0, Fact::NoDomino));
+        }
+        if self.mirrors_about_a_corner(b) {
+            return Some((0, Fact::Mirror));
+        }
+        self.strip_len(b).map(|n| (self.strip[n], Fact::Strip))
+    }
+
     /// Whether `b` is its own half turn about a corner point of the grid. Then the second
     /// player wins by answering each domino with its mirror image: no domino or cell is its own
     /// image, so the answer is always free (the full even x even board is the classic case).

@@ -177,11 +177,7 @@ impl Game for Cram {
     }
 
     fn known_value(&self, b: &u64) -> Option<Nimber> {
-        let (h, v) = self.dominoes(*b);
-        if h | v == 0 || self.mirrors_about_a_corner(*b) {
-            return Some(0);
-        }
-        self.strip_len(*b).map(|n| self.strip[n])
+        self.fact(*b).map(|(v, _)| v)
     }
 
     fn weight(&self, b: &u64) -> u64 {
@@ -330,6 +326,10 @@ impl AnyGame for Cram {
 
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
         super::packed_searcher(self, engine, cfg)
+    }
+
+    fn theorem(&self, p: &Stones) -> Option<(Nimber, &'static str)> {
+        self.fact(self.pack(p)).map(|(v, fact)| (v, fact.why()))
     }
 
     fn auto(&self, _: &Stones, _: &SearchConfig, _: &TableOptions) -> Result<Choice, Error> {
