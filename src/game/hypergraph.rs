@@ -306,6 +306,27 @@ impl HypergraphNim {
         &self.symmetry
     }
 
+    /// Which theorem of [`Game::known_value`] values `p`, in a few words, with the value:
+    /// `auto`'s answer without a search. (The engines' shortcut at every node stays
+    /// `known_value`, which needs no words.)
+    pub fn theorem(&self, p: &Stones) -> Option<(Nimber, &'static str)> {
+        let v = self.known_value(p)?;
+        let support = Self::support(p);
+        let why = if support.count_ones() <= 1 {
+            "at most one pile: a nim heap"
+        } else if self.unjoined(support) {
+            "no face joins two nonempty piles: plain nim, the xor"
+        } else {
+            "equal piles on a circuit are a zero position (Ehrenborg-Steingrimsson)"
+        };
+        Some((v, why))
+    }
+
+    /// Whether no face joins two of the piles in `support`.
+    fn unjoined(&self, support: u64) -> bool {
+        !self.graph.links.iter().any(|&l| l & !support == 0)
+    }
+
     fn support(p: &[u32]) -> u64 {
         p.iter()
             .enumerate()
@@ -389,7 +410,7 @@ impl Game for HypergraphNim {
             return Some(p.iter().copied().max().unwrap_or(0));
         }
         // No usable face joins two piles: plain nim.
-        if !self.graph.links.iter().any(|&l| l & !support == 0) {
+        if self.unjoined(support) {
             return Some(p.iter().fold(0, |a, &x| a ^ x));
         }
         // Equal piles on a circuit (Ehrenborg-Steingrimsson): a zero position.

@@ -302,6 +302,10 @@ impl AnyGame for HypergraphNim {
         searcher(self, engine, cfg)
     }
 
+    fn theorem(&self, p: &Stones) -> Option<(Nimber, &'static str)> {
+        HypergraphNim::theorem(self, p)
+    }
+
     fn auto(&self, p: &Stones, cfg: &SearchConfig, opts: &TableOptions) -> Result<Choice, Error> {
         super::solve::resolve(Engine::Auto, self, p, cfg, opts)
     }

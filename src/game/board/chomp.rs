@@ -70,6 +70,16 @@ impl Chomp {
         (0..self.cols).map(|c| self.height(p, c)).collect()
     }
 
+    /// The value of `p` when it is an L (the first column and the bottom row): nim with two
+    /// heaps, the column above the corner and the row right of it.
+    fn l_value(&self, p: u64) -> Option<Nimber> {
+        let rest = p >> self.bits;
+        if rest & !self.ones != 0 {
+            return None;
+        }
+        Some((self.height(p, 0) - 1) ^ rest.count_ones())
+    }
+
     fn height(&self, p: u64, c: usize) -> u32 {
         (p >> (c * self.bits) & self.field()) as u32
     }
@@ -176,14 +186,9 @@ impl Game for Chomp {
         }
     }
 
-    /// An L (the first column and the bottom row) is nim with two heaps: the column above the
-    /// corner and the row right of it.
+    /// An L is nim with two heaps ([`Chomp::l_value`]).
     fn known_value(&self, p: &u64) -> Option<Nimber> {
-        let rest = p >> self.bits;
-        if rest & !self.ones != 0 {
-            return None;
-        }
-        Some((self.height(*p, 0) - 1) ^ rest.count_ones())
+        self.l_value(*p)
     }
 
     fn weight(&self, p: &u64) -> u64 {
@@ -300,6 +305,14 @@ impl AnyGame for Chomp {
 
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
         super::packed_searcher(self, engine, cfg)
+    }
+
+    fn theorem(&self, p: &Stones) -> Option<(Nimber, &'static str)> {
+        let v = self.l_value(self.pack(p))?;
+        Some((
+            v,
+            "an L (the first column and the bottom row): nim with two heaps",
+        ))
     }
 
     fn auto(&self, _: &Stones, _: &SearchConfig, _: &TableOptions) -> Result<Choice, Error> {
