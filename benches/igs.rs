@@ -187,8 +187,9 @@ fn value(a: Option<Run>, b: Option<Run>) -> String {
     }
 }
 
-fn boards(game: &str, sizes: &[(u32, u32)], limit: Duration) {
-    println!("\n#### {game}: ours (`grundy sg {game}:RxC`) and igs\n");
+/// Ours and igs on each board, under the heading `title`.
+fn boards(title: &str, game: &str, sizes: &[(u32, u32)], limit: Duration) {
+    println!("\n#### {title}: ours (`grundy sg {game}:RxC`) and igs\n");
     println!("| board | nimber | ours | igs | ratio ours/igs |");
     println!("|---|---|---|---|---|");
     for &(r, c) in sizes {
@@ -346,12 +347,14 @@ fn main() {
     if only.is_none_or(|o| o == "cram") {
         boards(
             "cram",
+            "cram",
             &[(3, 10), (4, 7), (5, 6), (4, 8), (4, 9), (4, 11), (5, 9)],
             limit,
         );
     }
     if only.is_none_or(|o| o == "chomp") {
         boards(
+            "chomp",
             "chomp",
             &[(4, 6), (5, 6), (6, 6), (6, 7), (8, 8), (10, 10)],
             limit,
@@ -363,7 +366,12 @@ fn main() {
     // Past the published tables: the 3 x n boards of at most 64 cells that no table lists.
     // Only on request, with a limit of two hours (`IGS_LIMIT=7200`: igs takes 84 min on 3 x 20).
     if only == Some("beyond") {
-        boards("cram", &[(3, 19), (3, 20), (3, 21)], limit);
+        boards(
+            "cram past the published tables",
+            "cram",
+            &[(3, 19), (3, 20), (3, 21)],
+            limit,
+        );
     }
     if only.is_none_or(|o| o == "grundy") {
         grundy_game(&[300, 512, 513, 525, 541, 600, 1000, 4000], limit);
