@@ -367,6 +367,40 @@ mod tests {
         assert!(bare > 100.0 * plain, "{bare} against {plain}");
     }
 
+    /// `auto` answers a position a theorem values without a searcher and names the theorem; a
+    /// named engine still searches, and so does `moves` when the value is not 0.
+    #[test]
+    fn a_theorem_answers_before_any_search() {
+        let opts = TableOptions::default();
+        let cfg = SearchConfig::default();
+        let run = |game: &HypergraphNim, p: &[u32], engine, moves| {
+            let p: Stones = p.iter().copied().collect();
+            solve(game, &p, engine, cfg, &opts, moves).unwrap()
+        };
+        let circuit = spec::parse_hypergraph("circular:3,2").unwrap();
+        let s = run(&circuit, &[5, 5, 5], Engine::Auto, true);
+        assert_eq!(
+            (s.nimber, s.engine.as_str(), s.stats.nodes),
+            (0, "theorem", 0)
+        );
+        assert!(s.reason.unwrap().contains("circuit"));
+        assert_eq!(s.winning_moves, Some(vec![]));
+        let named = run(&circuit, &[5, 5, 5], Engine::Search(AUTO_SEARCH), false);
+        assert_eq!(named.nimber, 0);
+        assert_ne!(named.engine, "theorem");
+        // Unjoined piles are nim, 3 xor 5 = 6; its one winning move needs the successors.
+        let path = spec::parse_hypergraph("path:3").unwrap();
+        assert_eq!(
+            run(&path, &[3, 0, 5], Engine::Auto, false).engine,
+            "theorem"
+        );
+        let s = run(&path, &[3, 0, 5], Engine::Auto, true);
+        assert_eq!(s.nimber, 6);
+        assert_ne!(s.engine, "theorem");
+        let want: Stones = [3, 0, 3].into_iter().collect();
+        assert_eq!(s.winning_moves, Some(vec![want]));
+    }
+
     /// A memory limit that excludes the table does not leave a search to run for hours.
     #[test]
     fn auto_refuses_an_endless_search_when_the_table_does_not_fit() {
