@@ -3,6 +3,9 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+mod common;
+use common::json_ok;
+
 fn grundy() -> Command {
     Command::cargo_bin("grundy").unwrap()
 }
@@ -88,18 +91,13 @@ fn sg_json_has_the_documented_fields() {
 /// bare search.
 #[test]
 fn theorems_answer_without_a_search() {
-    let json = |args: &[&str]| -> serde_json::Value {
-        let out = grundy().args(args).arg("--json").output().unwrap();
-        assert!(out.status.success(), "{args:?}");
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
     for (game, p, want) in [
         ("path:3", "3,0,0", 3),
         ("path:3", "3,0,5", 6),
         ("complex:0-1,1-2,0-2", "2,2,2", 0),
         ("chomp:4x5", "4,1,1,0,0", 3 ^ 2),
     ] {
-        let v = json(&["sg", game, p]);
+        let v = json_ok(&["sg", game, p]);
         assert_eq!(
             (
                 v["engine"].as_str(),
@@ -109,7 +107,7 @@ fn theorems_answer_without_a_search() {
             (Some("theorem"), Some(0), Some(want)),
             "{v}"
         );
-        let bare = json(&["sg", game, p, "--bare", "--engine", "naive"]);
+        let bare = json_ok(&["sg", game, p, "--bare", "--engine", "naive"]);
         assert_eq!(bare["nimber"].as_u64(), Some(want), "{game} {p} bare");
         assert!(bare["nodes"].as_u64().unwrap() > 1, "{bare}");
     }
