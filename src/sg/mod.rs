@@ -11,6 +11,7 @@ pub mod any;
 mod crosscheck;
 pub mod cut;
 pub mod engine;
+mod flat;
 pub mod lv;
 pub mod naive;
 pub mod nimset;

@@ -8,6 +8,8 @@ use std::hash::Hash;
 
 use ahash::AHashMap;
 
+use super::flat::FlatMap;
+
 /// What to evict when a bounded table is full.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -37,7 +39,12 @@ impl Default for TtConfig {
 
 enum Store<K, V> {
     None,
+    /// The unbounded table while small: hashbrown's tag array, a byte per slot, stays in the
+    /// cache and answers most look-ups of absent keys without touching the entries.
     Unbounded(AHashMap<K, V>),
+    /// The unbounded table once it holds [`FLAT_FROM`] entries: a look-up then waits on memory
+    /// whatever it reads, and the flat table reads one place (which a search can prefetch).
+    Large(FlatMap<K, V>),
     Fifo {
         map: AHashMap<K, V>,
         order: VecDeque<K>,
@@ -50,6 +57,13 @@ enum Store<K, V> {
         cap: usize,
     },
 }
+
+/// Where the unbounded table moves to a [`FlatMap`], and the cut engines start to shape one
+/// successor ahead of its look-ups. Measured on Cram side by side: on 5 x 9 (a table of about
+/// two million entries) the flat table and the look-ahead were 12-15% slower than hashbrown; on
+/// 7 x 7 (about eight million) 5-11% faster. The unit tests move at a thousand, so that the
+/// engines' cross-checks search through both.
+const FLAT_FROM: usize = if cfg!(test) { 1 << 10 } else { 1 << 22 };
 
 /// The engines' hasher, with fixed seeds: a table or cache behaves alike in every run, and a
 /// search that settles at once does not wait on the system's random source (Cram 4 x 8's
@@ -103,6 +117,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
                 self.lookups += 1;
                 map.get(key).cloned()
             }
+            Store::Large(map) => {
+                self.lookups += 1;
+                map.get(key).cloned()
+            }
             Store::Clock { index, slots, .. } => {
                 self.lookups += 1;
                 let &i = index.get(key)?;
@@ -118,7 +136,17 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
     pub fn put(&mut self, key: K, value: V) -> Option<V> {
         match &mut self.store {
             Store::None => Some(value),
+            Store::Unbounded(map) if map.len() >= FLAT_FROM => {
+                let mut flat = FlatMap::new();
+                for (k, v) in std::mem::take(map) {
+                    flat.insert(k, v);
+                }
+                let left = flat.insert(key, value);
+                self.store = Store::Large(flat);
+                left
+            }
             Store::Unbounded(map) => map.insert(key, value),
+            Store::Large(map) => map.insert(key, value),
             Store::Fifo { map, order, cap } => {
                 if let Some(slot) = map.get_mut(&key) {
                     return Some(std::mem::replace(slot, value));
@@ -158,11 +186,25 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
         }
     }
 
+    /// Asks for `key`'s place in the table to be brought into the cache, ahead of a look-up
+    /// (a large unbounded table only; the others ignore it). Not counted as a look-up.
+    pub fn prefetch(&self, key: &K) {
+        if let Store::Large(map) = &self.store {
+            map.prefetch(key);
+        }
+    }
+
+    /// Whether [`Self::prefetch`] does anything: only for a large unbounded table.
+    pub fn prefetches(&self) -> bool {
+        matches!(self.store, Store::Large(_))
+    }
+
     /// Number of entries held.
     pub fn len(&self) -> usize {
         match &self.store {
             Store::None => 0,
             Store::Unbounded(map) | Store::Fifo { map, .. } => map.len(),
+            Store::Large(map) => map.len(),
             Store::Clock { slots, .. } => slots.len(),
         }
     }
@@ -238,5 +280,31 @@ mod tests {
         }
         assert_eq!(t.len(), 1000);
         assert_eq!(t.get(&0), Some(0));
+    }
+
+    #[test]
+    fn a_large_unbounded_table_turns_flat_and_keeps_everything() {
+        let mut t = Tt::new(TtConfig::default());
+        for i in 0..FLAT_FROM {
+            assert_eq!(t.put(i, i), None);
+        }
+        assert!(matches!(t.store, Store::Unbounded(_)));
+        assert_eq!(
+            t.put(7, 70),
+            Some(7),
+            "the move happens on this put, an update"
+        );
+        assert!(matches!(t.store, Store::Large(_)));
+        let n = 3 * FLAT_FROM;
+        for i in FLAT_FROM..n {
+            assert_eq!(t.put(i, i), None);
+        }
+        assert_eq!(t.len(), n);
+        for i in 0..n {
+            t.prefetch(&i);
+            assert_eq!(t.get(&i), Some(if i == 7 { 70 } else { i }));
+        }
+        assert_eq!(t.get(&n), None);
+        assert_eq!(t.lookups(), n as u64 + 1);
     }
 }
