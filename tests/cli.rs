@@ -1,16 +1,11 @@
 //! End-to-end tests of the `grundy` binary: outputs, files and error handling.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 mod common;
-use common::json_ok;
+use common::{grundy, json_ok};
 
-fn grundy() -> Command {
-    Command::cargo_bin("grundy").unwrap()
-}
-
-/// Runs and checks the failure is one line on stderr with exit code 2.
+/// Runs and checks the failure is one line on stderr with exit code 2, and nothing on stdout.
 fn fails_with(args: &[&str], needle: &str) {
     let out = grundy().args(args).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{args:?}");
