@@ -47,6 +47,17 @@ impl<K: Hash + Eq, V> FlatMap<K, V> {
         }
     }
 
+    /// An empty map with room for `n` entries before it grows.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        let mut size = FIRST_BUCKETS;
+        while LOAD.1 * n > LOAD.0 * WIDTH * size {
+            size *= 2;
+        }
+        let mut map = FlatMap::new();
+        map.buckets.resize_with(size, Bucket::empty);
+        map
+    }
+
     /// Entries held.
     pub(crate) fn len(&self) -> usize {
         self.len
@@ -144,6 +155,12 @@ mod tests {
             assert_eq!(m.get(&(k * 977 + 1)), None);
         }
         m.prefetch(&3);
+        let room = FlatMap::<u64, u64>::with_capacity(10_000).buckets.len();
+        assert_eq!(
+            room,
+            m.buckets.len(),
+            "the room a map grew to for as many entries"
+        );
         assert!(
             LOAD.1 * m.len() <= LOAD.0 * WIDTH * m.buckets.len(),
             "never past the load"

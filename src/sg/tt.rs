@@ -59,9 +59,9 @@ enum Store<K, V> {
 }
 
 /// Where the unbounded table moves to a [`FlatMap`], and the cut engines start to shape one
-/// successor ahead of its look-ups. Measured on Cram side by side: on 5 x 9 (a table of about
+/// successor ahead of its look-ups. Measured on Cram side by side: on 5 x 9 (a table of one to
 /// two million entries) the flat table and the look-ahead were 12-15% slower than hashbrown; on
-/// 7 x 7 (about eight million) 5-11% faster. The unit tests move at a thousand, so that the
+/// 7 x 7 (four to seven million) 5-11% faster. The unit tests move at a thousand, so that the
 /// engines' cross-checks search through both.
 const FLAT_FROM: usize = if cfg!(test) { 1 << 10 } else { 1 << 22 };
 
@@ -137,7 +137,9 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
         match &mut self.store {
             Store::None => Some(value),
             Store::Unbounded(map) if map.len() >= FLAT_FROM => {
-                let mut flat = FlatMap::new();
+                // As much room as hashbrown had, at once: the tables coexist while it fills, but
+                // the new one does not grow meanwhile.
+                let mut flat = FlatMap::with_capacity(map.capacity());
                 for (k, v) in std::mem::take(map) {
                     flat.insert(k, v);
                 }
