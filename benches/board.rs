@@ -319,7 +319,7 @@ fn counts(which: Option<&str>, seeds: Vec<u64>) {
         if !wanted(name) {
             continue;
         }
-        let cram = Cram::new(&format!("cram:{rows}x4"), rows, 4).unwrap();
+        let cram = Cram::<u64>::new(&format!("cram:{rows}x4"), rows, 4).unwrap();
         table(Case {
             title: &format!("Cram {rows} x 4 (paper Table {})", &name[5..]),
             game: &cram,

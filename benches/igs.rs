@@ -253,8 +253,8 @@ fn grundy_game(heaps: &[u32], limit: Duration) {
 }
 
 /// Published Cram nimbers: Lemoine & Viennot's 3 x n (TCS 2012, Figure 13) and the table in
-/// igs's repository README (4 to 7 rows; its boards of at most 64 cells). Rows of `(columns,
-/// nimber)`.
+/// igs's repository README (4 to 7 rows; 6 x 12 and 6 x 14, over 64 cells, in the wide word).
+/// Rows of `(columns, nimber)`.
 const PUBLISHED: &[(u32, &[(u32, u64)])] = &[
     (
         3,
@@ -307,7 +307,10 @@ const PUBLISHED: &[(u32, &[(u32, u64)])] = &[
             (12, 3),
         ],
     ),
-    (6, &[(6, 0), (7, 5), (8, 0), (9, 1), (10, 0)]),
+    (
+        6,
+        &[(6, 0), (7, 5), (8, 0), (9, 1), (10, 0), (12, 0), (14, 0)],
+    ),
     (7, &[(7, 1), (8, 3), (9, 1)]),
 ];
 

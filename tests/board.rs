@@ -149,9 +149,40 @@ fn boards_are_typed_as_rows() {
     assert!(text.starts_with("0\n"), "{text}");
 }
 
+/// Boards of 65 to 128 cells, in the 128-bit word: igs's 6 x 12 and 6 x 14 by the half-turn
+/// theorem, and shapes valued the same placed on a large board as on a board of their own.
+#[test]
+fn boards_over_64_cells() {
+    for board in ["cram:6x12", "cram:6x14", "cram:8x16"] {
+        let v = json_ok(&["sg", board]);
+        assert_eq!(
+            (v["nimber"].as_u64(), v["engine"].as_str()),
+            (Some(0), Some("theorem")),
+            "{v}"
+        );
+    }
+    for small in ["..../..../....", "..#./..../.#..", ".#../..../...#"] {
+        let want = nimber(&["cram:3x4", small]);
+        // Rows 4 to 6 of a 9 x 13 board, columns 5 to 8; every other cell filled.
+        let big: Vec<String> = (0..9)
+            .map(|r| match r {
+                4..=6 => format!("#####{}####", small.split('/').nth(r - 4).unwrap()),
+                _ => "#".repeat(13),
+            })
+            .collect();
+        let big = big.join("/");
+        for engine in ["cut_cEA", "lv", "naive"] {
+            let got = nimber(&["cram:9x13", &big, "--engine", engine]);
+            assert_eq!(got, want, "{small} {engine}");
+        }
+    }
+    assert_eq!(nimber(&["cram:3x4", "..../..../...."]), 1);
+}
+
 #[test]
 fn bad_boards_are_one_line() {
-    one_line(&["sg", "cram:9x9"], 2, "64 cells");
+    one_line(&["sg", "cram:12x11"], 2, "128 cells");
+    one_line(&["sg", "cram:2x33"], 2, "32 columns");
     one_line(&["sg", "cram:3"], 2, "ROWSxCOLUMNS");
     one_line(&["sg", "cram:0x3"], 2, "at least one row");
     one_line(&["sg", "cram:2x3", "../..."], 2, "has 2 cells");

@@ -178,7 +178,7 @@ mod tests {
     /// a shaper without it does (Part has no equality: compared by what it prints).
     #[test]
     fn the_cache_grows_and_changes_no_shape() {
-        let g = Cram::new("cram:4x4", 4, 4).unwrap();
+        let g: Cram = Cram::new("cram:4x4", 4, 4).unwrap();
         let mut shaper = Shaper::new(&g, SearchConfig::default());
         assert_eq!(shaper.cache.len(), 1 << FIRST_CACHE_BITS);
         for round in 0..2 {
@@ -187,6 +187,6 @@ mod tests {
                 assert_eq!(cached, format!("{:?}", shaper.part(b)), "{round} {b:#x}");
             }
         }
-        assert_eq!(shaper.cache.len(), 1 << Cram::PART_CACHE_BITS);
+        assert_eq!(shaper.cache.len(), 1 << <Cram>::PART_CACHE_BITS);
     }
 }

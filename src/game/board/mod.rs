@@ -8,7 +8,7 @@ pub mod chomp;
 pub mod cram;
 
 pub use chomp::Chomp;
-pub use cram::Cram;
+pub use cram::{Cells, Cram};
 
 use crate::error::Error;
 use crate::game::hypergraph::Stones;
@@ -19,9 +19,9 @@ use crate::sg::{Engine, SearchConfig, SearchEngine, Searcher, Stats};
 
 /// A board game whose engines see a position as one word, while the commands see one count
 /// per row (Cram) or column (Chomp).
-trait Packing: Game<Position = u64> {
+trait Packing: Game {
     /// The word of a position given by its counts.
-    fn packed(&self, counts: &[u32]) -> u64;
+    fn packed(&self, counts: &[u32]) -> Self::Position;
 }
 
 /// A search engine over packed positions, behind the commands' counts.

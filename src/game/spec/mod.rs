@@ -5,7 +5,7 @@
 
 mod faces;
 
-use super::board::{self, Chomp, Cram};
+use super::board::{self, Chomp};
 use super::heap::{GrundysGame, HeapGame, HeapRule, HeapSum, TakeBreak};
 use super::hypergraph::{Hypergraph, HypergraphNim};
 use crate::error::Error;
@@ -228,7 +228,7 @@ fn grundys_game(_: &str, arg: Option<&str>) -> Result<Box<dyn HeapRule>, Error> 
 
 fn cram(spec: &str, arg: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {
     let (rows, cols) = board::parse_dims("cram", arg, board::cram::MAX_CELLS)?;
-    Ok(Box::new(Cram::new(spec, rows, cols)?))
+    board::cram::any_width(spec, rows, cols)
 }
 
 fn chomp(spec: &str, arg: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {

@@ -1,7 +1,7 @@
 //! What is known of a Cram position without search: facts that shorten it, each sound move
 //! for move, and each checked against the plain search in the tests below.
 
-use super::Cram;
+use super::{Cells, Cram};
 use crate::game::Nimber;
 
 /// A theorem that values a whole position outright, without search.
@@ -31,21 +31,21 @@ impl Fact {
 
 /// For each side of a cell, the cells of a set whose neighbour on that side is in the set too.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Sides {
-    up: u64,
-    down: u64,
-    left: u64,
-    right: u64,
+pub(super) struct Sides<W> {
+    up: W,
+    down: W,
+    left: W,
+    right: W,
 }
 
-impl Sides {
+impl<W: Cells> Sides<W> {
     /// The four words: up, down, left, right.
-    fn words(&self) -> [u64; 4] {
+    fn words(&self) -> [W; 4] {
         [self.up, self.down, self.left, self.right]
     }
 
     /// Cells with exactly one neighbour: tufts.
-    pub(super) fn tufts(&self) -> u64 {
+    pub(super) fn tufts(&self) -> W {
         let [u, d, l, r] = self.words();
         // Two sides on one axis, or one on each.
         let two = (u & d) | (l & r) | ((u | d) & (l | r));
@@ -53,11 +53,11 @@ impl Sides {
     }
 }
 
-impl Cram {
+impl<W: Cells> Cram<W> {
     /// The value of `b` by one of the [`Fact`]s, and which, when one applies.
-    pub(super) fn fact(&self, b: u64) -> Option<(Nimber, Fact)> {
+    pub(super) fn fact(&self, b: W) -> Option<(Nimber, Fact)> {
         let (h, v) = self.dominoes(b);
-        if h | v == 0 {
+        if (h | v).is_zero() {
             return Some((0, Fact::NoDomino));
         }
         if self.mirrors_about_a_corner(b) {
@@ -69,29 +69,27 @@ impl Cram {
     /// Whether `b` is its own half turn about a corner point of the grid. Then the second
     /// player wins by answering each domino with its mirror image: no domino or cell is its own
     /// image, so the answer is always free (the full even x even board is the classic case).
-    pub(super) fn mirrors_about_a_corner(&self, b: u64) -> bool {
-        if b == 0 {
+    pub(super) fn mirrors_about_a_corner(&self, b: W) -> bool {
+        if b.is_zero() {
             return false;
         }
         // A half turn swaps the first cell and the last, so it would send cell k = r C + c
-        // to K - k with K their sum: reversing the word sends k to 63 - k, and a shift by
-        // K - 63 finishes it. Most boards fail this word test; the rest must pass for a turn
+        // to K - k with K their sum: reversing the word sends k to L - k (L the word's last
+        // bit), and a shift by K - L finishes it. Most boards fail this word test; the rest must pass for a turn
         // of the grid about a corner point, with K = (top + bottom) C + left + right and both
         // spans odd (so no cell is its own image, and the number of cells is even).
-        let k = b.trailing_zeros() as usize + 63 - b.leading_zeros() as usize;
-        let turned = match k.checked_sub(63) {
+        let last = W::BITS - 1;
+        let k = b.trailing_zeros() as usize + Self::last_cell(b);
+        let turned = match k.checked_sub(last) {
             Some(up) => b.reverse_bits() << up,
-            None => b.reverse_bits() >> (63 - k),
+            None => b.reverse_bits() >> (last - k),
         };
         if turned != b {
             return false;
         }
         let (top, bottom) = self.rows_spanned(b);
         let used = self.columns_used(b);
-        let (left, right) = (
-            used.trailing_zeros() as usize,
-            63 - used.leading_zeros() as usize,
-        );
+        let (left, right) = (used.trailing_zeros() as usize, Self::last_cell(used));
         (bottom - top) % 2 == 1
             && (right - left) % 2 == 1
             && k == (top + bottom) * self.cols + left + right
@@ -101,11 +99,11 @@ impl Cram {
     /// applies, with its [`Sides`]. Each round takes both at once: a bridge of `b` is still one
     /// once the extra tufts are gone (its neighbours keep a tuft each, and none of them is an
     /// extra tuft, which would have no tuft of its own).
-    pub(super) fn reduced(&self, mut b: u64) -> (u64, Sides) {
+    pub(super) fn reduced(&self, mut b: W) -> (W, Sides<W>) {
         loop {
             let sides = self.sides(b);
             let tufts = sides.tufts();
-            if tufts == 0 {
+            if tufts.is_zero() {
                 return (b, sides);
             }
             let next = b & !self.extra_tufts(&sides, tufts) & !self.bridges(b, tufts);
@@ -125,7 +123,7 @@ impl Cram {
     /// downwards keep their centres, and each later side gives up the tufts whose centre an
     /// earlier side has claimed. Dropping a tuft makes no new extra one (its centre keeps a
     /// tuft, and nothing else touched it).
-    fn extra_tufts(&self, sides: &Sides, tufts: u64) -> u64 {
+    fn extra_tufts(&self, sides: &Sides<W>, tufts: W) -> W {
         let cols = self.cols;
         // Centres of the tufts whose neighbour is below, above, right, left.
         let mut claimed = (tufts & sides.down) << cols;
@@ -140,7 +138,7 @@ impl Cram {
     }
 
     /// For each side, the cells of `b` whose neighbour on that side is in `b` too.
-    pub(super) fn sides(&self, b: u64) -> Sides {
+    pub(super) fn sides(&self, b: W) -> Sides<W> {
         Sides {
             up: b & (b << self.cols),
             down: b & (b >> self.cols),
@@ -150,7 +148,7 @@ impl Cram {
     }
 
     /// The cells next to some cell of `x`, in `b`.
-    fn next_to(&self, x: u64, b: u64) -> u64 {
+    fn next_to(&self, x: W, b: W) -> W {
         ((x << 1 & !self.first_col) | (x >> 1 & !self.last_col) | x << self.cols | x >> self.cols)
             & b
     }
@@ -161,7 +159,7 @@ impl Cram {
     /// it isolated or an extra tuft). So the options' values stay the same, move for move, by
     /// induction on the cells. Bridges are never neighbours (they are not stars), so all of
     /// them go at once.
-    fn bridges(&self, b: u64, tufts: u64) -> u64 {
+    fn bridges(&self, b: W, tufts: W) -> W {
         // Cells without a tuft of their own; a bridge has none of them next to it.
         let plain = b & !self.next_to(tufts, b);
         b & !tufts & !self.next_to(plain, b)
@@ -176,7 +174,7 @@ impl Cram {
     /// other move keeps the block closed. So, by induction on the cells, the game without the
     /// dominoes a-e and f-d has the same value, and the cells that only those dominoes join
     /// are independent games.
-    pub(super) fn needless_horizontals(&self, sides: &Sides) -> u64 {
+    pub(super) fn needless_horizontals(&self, sides: &Sides<W>) -> W {
         let [u, d, l, r] = sides.words();
         let cols = self.cols;
         // a top-left (nothing left or above), d bottom-right (nothing right or below).
@@ -188,25 +186,29 @@ impl Cram {
     }
 
     /// Whether `b` is one straight strip of cells (in a row or a column), and its length.
-    pub(super) fn strip_len(&self, b: u64) -> Option<usize> {
-        if b == 0 {
+    pub(super) fn strip_len(&self, b: W) -> Option<usize> {
+        if b.is_zero() {
             return None;
         }
         let low = b.trailing_zeros() as usize;
         let run = b >> low;
-        let last = 63 - run.leading_zeros() as usize;
+        let last = Self::last_cell(run);
         // A row: consecutive bits, all in the first cell's row.
-        if run & (run + 1) == 0 && self.row_of[low + last] == self.row_of[low] {
+        if (run & run.wrapping_add(&W::one())).is_zero()
+            && self.row_of[low + last] == self.row_of[low]
+        {
             return Some(last + 1);
         }
         // A column: the first column's cells up to the last one.
-        (run == self.first_col & (u64::MAX >> (63 - last))).then(|| self.row_of[last] as usize + 1)
+        (run == self.first_col & (W::max_value() >> (W::BITS - 1 - last)))
+            .then(|| self.row_of[last] as usize + 1)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{cram, words};
+    use super::super::tests::{cram, has, wide, words};
+    use super::{Cells, Cram};
     use crate::game::Game;
     use crate::sg::{SearchConfig, SearchEngine, Shape, Shaper};
 
@@ -305,56 +307,65 @@ mod tests {
     /// one cell less.
     #[test]
     fn half_turns_by_definition() {
-        for (rows, cols) in [(4, 4), (5, 7), (8, 8), (4, 11), (2, 32), (6, 10)] {
-            let g = cram(rows, cols);
-            let by_definition = |b: u64| {
-                let cells: Vec<(usize, usize)> = (0..rows * cols)
-                    .filter(|&k| b >> k & 1 == 1)
-                    .map(|k| (k / cols, k % cols))
-                    .collect();
-                let (Some(top), Some(bottom)) = (
-                    cells.iter().map(|c| c.0).min(),
-                    cells.iter().map(|c| c.0).max(),
-                ) else {
-                    return false;
-                };
-                let left = cells.iter().map(|c| c.1).min().unwrap();
-                let right = cells.iter().map(|c| c.1).max().unwrap();
-                (bottom - top) % 2 == 1
-                    && (right - left) % 2 == 1
-                    && cells.iter().all(|&(r, c)| {
-                        let (r, c) = (top + bottom - r, left + right - c);
-                        b >> (r * cols + c) & 1 == 1
-                    })
+        fn by_definition<W: Cells>(g: &Cram<W>, b: W) -> bool {
+            let (_, cols) = g.dims();
+            let cells: Vec<(usize, usize)> = (0..W::BITS)
+                .filter(|&k| has(b, k))
+                .map(|k| (k / cols, k % cols))
+                .collect();
+            let (Some(top), Some(bottom)) = (
+                cells.iter().map(|c| c.0).min(),
+                cells.iter().map(|c| c.0).max(),
+            ) else {
+                return false;
             };
-            for x in words(4).take(3000) {
-                // A box of even sides somewhere on the board, its cells at random, and each
-                // cell's image about the box's centre.
-                let (h, w) = (
-                    2 + 2 * (x % (rows as u64 / 2)) as usize,
-                    2 + 2 * (x >> 8) as usize % (cols / 2),
-                );
-                let (top, left) = (
-                    (x >> 16) as usize % (rows - h + 1),
-                    (x >> 24) as usize % (cols - w + 1),
-                );
-                let mut b = 0u64;
-                for r in 0..h {
-                    for c in 0..w {
-                        if x.rotate_left((r * w + c) as u32 % 64) & 1 == 1 {
-                            b |= 1 << ((top + r) * cols + left + c);
-                            b |= 1 << ((top + h - 1 - r) * cols + left + w - 1 - c);
-                        }
+            let left = cells.iter().map(|c| c.1).min().unwrap();
+            let right = cells.iter().map(|c| c.1).max().unwrap();
+            (bottom - top) % 2 == 1
+                && (right - left) % 2 == 1
+                && cells.iter().all(|&(r, c)| {
+                    let (r, c) = (top + bottom - r, left + right - c);
+                    has(b, r * cols + c)
+                })
+        }
+        fn check<W: Cells>(g: &Cram<W>, x: u64) {
+            let (rows, cols) = g.dims();
+            // A box of even sides somewhere on the board, its cells at random, and each
+            // cell's image about the box's centre.
+            let (h, w) = (
+                2 + 2 * (x % (rows as u64 / 2)) as usize,
+                2 + 2 * (x >> 8) as usize % (cols / 2),
+            );
+            let (top, left) = (
+                (x >> 16) as usize % (rows - h + 1),
+                (x >> 24) as usize % (cols - w + 1),
+            );
+            let mut b = W::zero();
+            for r in 0..h {
+                for c in 0..w {
+                    if x.rotate_left((r * w + c) as u32 % 64) & 1 == 1 {
+                        b |= W::one() << ((top + r) * cols + left + c);
+                        b |= W::one() << ((top + h - 1 - r) * cols + left + w - 1 - c);
                     }
                 }
-                for b in [b, b & b.wrapping_sub(1), b & g.full() & !(1 << (x % 64))] {
-                    assert_eq!(
-                        g.mirrors_about_a_corner(b),
-                        by_definition(b),
-                        "{rows}x{cols} {b:#x}"
-                    );
-                }
             }
+            let one_less = if b.is_zero() { b } else { b & (b - W::one()) };
+            let hole = b & g.full() & !(W::one() << (x as usize % (rows * cols)));
+            for b in [b, one_less, hole] {
+                assert_eq!(
+                    g.mirrors_about_a_corner(b),
+                    by_definition(g, b),
+                    "{rows}x{cols} {b:#x}"
+                );
+            }
+        }
+        for (rows, cols) in [(4, 4), (5, 7), (8, 8), (4, 11), (2, 32), (6, 10)] {
+            let g = cram(rows, cols);
+            words(4).take(3000).for_each(|x| check(&g, x));
+        }
+        for (rows, cols) in [(6, 12), (6, 14), (9, 13), (4, 32), (11, 11), (64, 2)] {
+            let g = wide(rows, cols);
+            words(4).take(3000).for_each(|x| check(&g, x));
         }
     }
 

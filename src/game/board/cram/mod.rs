@@ -1,15 +1,19 @@
 //! Cram: a move covers two empty cells that share a side with a domino; the player who cannot
 //! move loses (Winning Ways, pp. 502-506).
 //!
-//! The engines see a board as a 64-bit set of empty cells (bit `r * C + c`), which is what makes
-//! the moves, the split into regions and the symmetries a handful of word operations. The
-//! commands see it as one count per row: the row's empty cells as a bit mask (bit c = column c).
-//! Regions that no domino joins are independent games, so a board is the sum of its regions; a
-//! region is valued in a normal form (the least image under the board's symmetries, moved to
-//! the top-left corner), and a straight strip of n cells is Dawson's Kayles (octal 0.07) of n.
+//! The engines see a board as a set of empty cells in one word (bit `r * C + c`), which is what
+//! makes the moves, the split into regions and the symmetries a handful of word operations: a
+//! `u64` for boards of up to 64 cells, a `u128` up to 128 ([`Cells`]). The commands see it as
+//! one count per row: the row's empty cells as a bit mask (bit c = column c). Regions that no
+//! domino joins are independent games, so a board is the sum of its regions; a region is valued
+//! in a normal form (the least image under the board's symmetries, moved to the top-left
+//! corner), and a straight strip of n cells is Dawson's Kayles (octal 0.07) of n.
 
+mod cells;
 mod facts;
 mod regions;
+
+pub use cells::Cells;
 
 use crate::error::Error;
 use crate::game::heap::{nim_sequence, TakeBreak};
@@ -21,50 +25,58 @@ use crate::sg::solve::Choice;
 use crate::sg::table::TableOptions;
 use crate::sg::{SearchConfig, SearchEngine};
 
-/// Cells a board may have: the engines' bit set is one word.
-pub const MAX_CELLS: usize = 64;
+/// Cells a board may have: the engines' bit set is at most a `u128`.
+pub const MAX_CELLS: usize = 128;
 
 /// Columns a board may have: a row is one count of the commands' positions.
 pub const MAX_COLS: usize = 32;
 
-/// Cram on an R x C board.
+/// Cram on an R x C board, its cells a bit set in `W`.
 #[derive(Debug)]
-pub struct Cram {
+pub struct Cram<W = u64> {
     name: String,
     rows: usize,
     cols: usize,
     /// Every cell of the board.
-    full: u64,
+    full: W,
     /// The cells of column 0, and of column C - 1.
-    first_col: u64,
-    last_col: u64,
+    first_col: W,
+    last_col: W,
     /// The cells of row 0.
-    first_row: u64,
+    first_row: W,
     /// The row of each cell, so that finding a row takes no division.
-    row_of: [u8; 64],
+    row_of: [u8; MAX_CELLS],
     /// For each byte m, the cells (j, 0) of column 0 for the bits j of m: a row's eight cells
     /// stood up as a column, for the transpose of the normal form.
-    down_column: [u64; 256],
+    down_column: [W; 256],
     /// Dawson's Kayles, the value of a straight strip of n cells, for n up to the longer side.
     strip: Vec<Nimber>,
     /// The commands' symmetry on the rows' counts (none claimed).
     identity: Symmetry,
 }
 
-impl Cram {
-    /// Cram on `rows` x `cols` (at most [`MAX_CELLS`] cells), named `name`.
+/// Cram on `rows` x `cols` in the narrowest word that holds the board: boards of up to 64 cells
+/// pay nothing for the wider one.
+pub fn any_width(name: &str, rows: usize, cols: usize) -> Result<Box<dyn AnyGame>, Error> {
+    Ok(match rows.saturating_mul(cols) <= u64::BITS as usize {
+        true => Box::new(Cram::<u64>::new(name, rows, cols)?),
+        false => Box::new(Cram::<u128>::new(name, rows, cols)?),
+    })
+}
+
+impl<W: Cells> Cram<W> {
+    /// Cram on `rows` x `cols` (at most `W::BITS` cells, and [`MAX_COLS`] columns), named
+    /// `name`.
     pub fn new(name: &str, rows: usize, cols: usize) -> Result<Self, Error> {
-        if rows == 0 || cols == 0 || rows * cols > MAX_CELLS || cols > MAX_COLS {
+        if rows == 0 || cols == 0 || rows.saturating_mul(cols) > W::BITS || cols > MAX_COLS {
             return Err(Error::spec(format!(
-                "{name}: boards of 1 to {MAX_CELLS} cells and {MAX_COLS} columns are supported"
+                "{name}: boards of 1 to {} cells and {MAX_COLS} columns are supported",
+                W::BITS
             )));
         }
-        let full = if rows * cols == 64 {
-            u64::MAX
-        } else {
-            (1u64 << (rows * cols)) - 1
-        };
-        let first_col = (0..rows).fold(0u64, |m, r| m | 1 << (r * cols));
+        let one = W::one();
+        let full = W::max_value() >> (W::BITS - rows * cols);
+        let first_col = (0..rows).fold(W::zero(), |m, r| m | one << (r * cols));
         let dawson = TakeBreak::octal("octal:0.07", "0.07")?;
         Ok(Cram {
             name: name.to_string(),
@@ -73,12 +85,12 @@ impl Cram {
             full,
             first_col,
             last_col: first_col << (cols - 1),
-            first_row: (1u64 << cols) - 1,
+            first_row: W::from_row(u32::MAX) >> (32 - cols),
             row_of: std::array::from_fn(|k| (k / cols) as u8),
             down_column: std::array::from_fn(|m| {
                 (0..8)
-                    .filter(|&j| m >> j & 1 == 1 && j * cols < 64)
-                    .fold(0, |c, j| c | 1 << (j * cols))
+                    .filter(|&j| m >> j & 1 == 1 && j * cols < W::BITS)
+                    .fold(W::zero(), |c, j| c | one << (j * cols))
             }),
             strip: nim_sequence(&dawson, rows.max(cols)),
             identity: Symmetry::identity(rows),
@@ -86,7 +98,7 @@ impl Cram {
     }
 
     /// The full board.
-    pub fn full(&self) -> u64 {
+    pub fn full(&self) -> W {
         self.full
     }
 
@@ -96,46 +108,51 @@ impl Cram {
     }
 
     /// The board of one row mask per row.
-    pub fn pack(&self, rows: &[u32]) -> u64 {
-        rows.iter()
-            .enumerate()
-            .fold(0, |b, (r, &m)| b | (m as u64) << (r * self.cols))
+    pub fn pack(&self, rows: &[u32]) -> W {
+        rows.iter().enumerate().fold(W::zero(), |b, (r, &m)| {
+            b | W::from_row(m) << (r * self.cols)
+        })
     }
 
     /// One row mask per row.
-    pub fn unpack(&self, b: u64) -> Stones {
-        let row = (1u64 << self.cols) - 1;
+    pub fn unpack(&self, b: W) -> Stones {
         (0..self.rows)
-            .map(|r| ((b >> (r * self.cols)) & row) as u32)
+            .map(|r| ((b >> (r * self.cols)) & self.first_row).low_row())
             .collect()
     }
 
+    /// The highest cell of `b` (not empty).
+    fn last_cell(b: W) -> usize {
+        W::BITS - 1 - b.leading_zeros() as usize
+    }
+
     /// The first and the last row holding a cell of `b` (not empty).
-    fn rows_spanned(&self, b: u64) -> (usize, usize) {
+    fn rows_spanned(&self, b: W) -> (usize, usize) {
         (
             self.row_of[b.trailing_zeros() as usize] as usize,
-            self.row_of[63 - b.leading_zeros() as usize] as usize,
+            self.row_of[Self::last_cell(b)] as usize,
         )
     }
 
     /// Cells whose right neighbour is empty too (horizontal dominoes by their left cell), and
     /// cells whose lower neighbour is (vertical ones by their top cell).
-    fn dominoes(&self, b: u64) -> (u64, u64) {
+    fn dominoes(&self, b: W) -> (W, W) {
         (b & (b >> 1) & !self.last_col, b & (b >> self.cols))
     }
 }
 
-impl Game for Cram {
-    type Position = u64;
+impl<W: Cells> Game for Cram<W> {
+    type Position = W;
 
     /// Canonical forms are a good share of a Cram search, and regions recur.
     const PART_CACHE_BITS: u32 = 14;
 
-    fn moves(&self, b: &u64, order: MoveOrder, out: &mut Vec<u64>) {
+    fn moves(&self, b: &W, order: MoveOrder, out: &mut Vec<W>) {
         let (b, cols) = (*b, self.cols);
         let (h, v) = self.dominoes(b);
-        let (across, down) = (0b11, 1 | 1 << cols);
-        if order == MoveOrder::Natural || b == 0 {
+        let one = W::one();
+        let (across, down) = (one | one << 1, one | one << cols);
+        if order == MoveOrder::Natural || b.is_zero() {
             place_each(b, h, across, out);
             place_each(b, v, down, out);
             return;
@@ -144,17 +161,17 @@ impl Game for Cram {
         // horizontal ones from the middle row: a domino across the middle cuts the board into
         // halves, sums of smaller games (igs's order for Cram).
         let used = self.columns_used(b);
-        let (left, right) = (used.trailing_zeros(), 63 - used.leading_zeros());
+        let (left, right) = (used.trailing_zeros(), Self::last_cell(used) as u32);
         let (top, bottom) = self.rows_spanned(b);
         for c in middle_out(left, right) {
-            place_each(b, v & self.first_col << c, down, out);
+            place_each(b, v & self.first_col << c as usize, down, out);
         }
         for r in middle_out(top as u32, bottom as u32) {
             place_each(b, h & self.first_row << (r as usize * cols), across, out);
         }
     }
 
-    fn move_count(&self, b: &u64) -> usize {
+    fn move_count(&self, b: &W) -> usize {
         let (h, v) = self.dominoes(*b);
         (h.count_ones() + v.count_ones()) as usize
     }
@@ -162,40 +179,40 @@ impl Game for Cram {
     /// The regions of two or more cells (a lone cell takes no domino), once the theorems of
     /// `facts` have dropped what does not count. (Twin regions, G + G = 0, are the engines'
     /// business: they cancel equal parts once canonical.)
-    fn split(&self, b: &u64) -> Option<Parts<u64>> {
+    fn split(&self, b: &W) -> Option<Parts<W>> {
         let mut parts = Parts::new();
         let dropped = self.split_into(*b, &mut parts);
         match parts.len() {
-            0 => Some(Parts::from_elem(0, 1)),
+            0 => Some(Parts::from_elem(W::zero(), 1)),
             1 if !dropped => None,
             _ => Some(parts),
         }
     }
 
-    fn canonicalize(&self, b: &mut u64) {
+    fn canonicalize(&self, b: &mut W) {
         *b = self.normal_form(*b);
     }
 
-    fn known_value(&self, b: &u64) -> Option<Nimber> {
+    fn known_value(&self, b: &W) -> Option<Nimber> {
         self.fact(*b).map(|(v, _)| v)
     }
 
-    fn weight(&self, b: &u64) -> u64 {
+    fn weight(&self, b: &W) -> u64 {
         b.count_ones() as u64
     }
 
     /// The square of the cells: a successor that leaves small regions is searched first
     /// (igs's `SmallerComponentsFirst`).
-    fn part_cost(&self, b: &u64) -> u64 {
+    fn part_cost(&self, b: &W) -> u64 {
         (b.count_ones() as u64).pow(2)
     }
 }
 
 /// Appends `b` less each domino `pair` shifted to a cell of `at`.
-fn place_each(b: u64, mut at: u64, pair: u64, out: &mut Vec<u64>) {
-    while at != 0 {
-        out.push(b & !(pair << at.trailing_zeros()));
-        at &= at - 1;
+fn place_each<W: Cells>(b: W, mut at: W, pair: W, out: &mut Vec<W>) {
+    while !at.is_zero() {
+        out.push(b & !(pair << at.trailing_zeros() as usize));
+        at &= at - W::one();
     }
 }
 
@@ -212,13 +229,13 @@ fn middle_out(first: u32, last: u32) -> impl Iterator<Item = u32> {
     })
 }
 
-impl super::Packing for Cram {
-    fn packed(&self, counts: &[u32]) -> u64 {
+impl<W: Cells> super::Packing for Cram<W> {
+    fn packed(&self, counts: &[u32]) -> W {
         self.pack(counts)
     }
 }
 
-impl AnyGame for Cram {
+impl<W: Cells> AnyGame for Cram<W> {
     fn name(&self) -> &str {
         &self.name
     }
@@ -365,6 +382,11 @@ pub(super) mod tests {
         Cram::new(&format!("cram:{rows}x{cols}"), rows, cols).unwrap()
     }
 
+    /// A board of more than 64 cells, in the wide word.
+    pub(super) fn wide(rows: usize, cols: usize) -> Cram<u128> {
+        Cram::new(&format!("cram:{rows}x{cols}"), rows, cols).unwrap()
+    }
+
     /// Pseudo-random words from a fixed seed, the raw stuff of the tests' random boards: the
     /// same boards on every run.
     pub(super) fn words(seed: u64) -> impl Iterator<Item = u64> {
@@ -373,8 +395,47 @@ pub(super) mod tests {
         std::iter::repeat_with(move || rng.next_u64())
     }
 
-    fn value(game: &Cram, engine: SearchEngine, cfg: SearchConfig, b: u64) -> Nimber {
+    /// [`words`], two at a time in a wide word.
+    pub(super) fn wide_words(seed: u64) -> impl Iterator<Item = u128> {
+        let mut w = words(seed);
+        std::iter::from_fn(move || Some(u128::from(w.next()?) << 64 | u128::from(w.next()?)))
+    }
+
+    /// Whether cell `k` is in `b`.
+    pub(super) fn has<W: Cells>(b: W, k: usize) -> bool {
+        !(b >> k & W::one()).is_zero()
+    }
+
+    fn value<W: Cells>(game: &Cram<W>, engine: SearchEngine, cfg: SearchConfig, b: W) -> Nimber {
         engine.searcher(game, cfg).nimber(b)
+    }
+
+    /// The wide word's moves, regions, normal forms and theorems against the narrow word's:
+    /// pseudo-random 5 x 6 boards valued on their own and placed somewhere on a board of more
+    /// than 64 cells, the rest of it filled.
+    #[test]
+    fn wide_boards_agree_with_narrow_ones() {
+        let narrow = cram(5, 6);
+        let cut = SearchEngine::Cut("cut_cEA".parse().unwrap());
+        for (rows, cols) in [(9, 13), (11, 11), (5, 25)] {
+            let big = wide(rows, cols);
+            for (i, x) in words(5).take(60).enumerate() {
+                let b = (x | x.rotate_left(13)) & narrow.full();
+                let (top, left) = (i % (rows - 4), i % (cols - 5));
+                let mut placed = vec![0; rows];
+                for (r, m) in narrow.unpack(b).into_iter().enumerate() {
+                    placed[top + r] = m << left;
+                }
+                let want = value(&narrow, SearchEngine::Lv, SearchConfig::default(), b);
+                for engine in [cut, SearchEngine::Lv] {
+                    let got = value(&big, engine, SearchConfig::default(), big.pack(&placed));
+                    assert_eq!(got, want, "{engine} {rows}x{cols} {placed:?}");
+                }
+            }
+        }
+        // The full board of an even x even board is 0 by its half turn, at once.
+        let g = wide(6, 12);
+        assert_eq!(g.fact(g.full()).map(|(v, _)| v), Some(0));
     }
 
     /// The middle-out order against sorting by the distance from the middle.

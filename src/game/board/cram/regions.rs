@@ -1,13 +1,13 @@
 //! How a board falls into regions and the normal form a region is stored in: the word
 //! operations behind `Cram::split` and `Cram::canonicalize`.
 
-use super::Cram;
+use super::{Cells, Cram};
 use crate::game::Parts;
 
-impl Cram {
+impl<W: Cells> Cram<W> {
     /// The empty cells a domino can reach from `from` within `b`, `from` included, without
     /// the horizontal dominoes whose left cells are in `needless`.
-    fn region(&self, b: u64, from: u64, needless: u64) -> u64 {
+    fn region(&self, b: W, from: W, needless: W) -> W {
         // Cells joined to their right neighbour.
         let across = b & (b >> 1) & !self.last_col & !needless;
         let mut r = from;
@@ -17,7 +17,7 @@ impl Cram {
             // row, as no cell of the last column is joined rightward. Leftwards, upwards and
             // downwards the region grows a cell a round: the fill starts from its lowest cell,
             // so it rarely needs to go left far.
-            r |= across.wrapping_add(r & across) ^ across;
+            r |= across.wrapping_add(&(r & across)) ^ across;
             let grown = (r | (r >> 1 & across) | r << self.cols | r >> self.cols) & b;
             if grown == r {
                 return r;
@@ -29,17 +29,17 @@ impl Cram {
     /// Appends to `out` the regions of `b` once extra tufts and bridges are gone, regions
     /// joined only by needless dominoes counting apart, each region reduced again the same way.
     /// Whether anything changed: a cell dropped or more than one region.
-    pub(super) fn split_into(&self, b: u64, out: &mut Parts<u64>) -> bool {
+    pub(super) fn split_into(&self, b: W, out: &mut Parts<W>) -> bool {
         self.split_region(b, None, out)
     }
 
     /// [`Self::split_into`] for `b`, which is one region of a board whose needless dominoes
     /// were `joined_without` (by their left cells), if given.
-    fn split_region(&self, b: u64, joined_without: Option<u64>, out: &mut Parts<u64>) -> bool {
+    fn split_region(&self, b: W, joined_without: Option<W>, out: &mut Parts<W>) -> bool {
         // Lone cells go below as regions of one cell.
         let (reduced, sides) = self.reduced(b);
         let needless = self.needless_horizontals(&sides);
-        if reduced == b && joined_without.is_some_and(|n| needless & !n == 0) {
+        if reduced == b && joined_without.is_some_and(|n| (needless & !n).is_zero()) {
             // Its dominoes but those needless on the larger board join `b`, and no more of
             // them are needless now: it is still one region, with no need to fill it again.
             out.push(b);
@@ -47,14 +47,14 @@ impl Cram {
         }
         let mut changed = reduced != b;
         let mut rest = reduced;
-        while rest != 0 {
+        while !rest.is_zero() {
             let part = self.region(rest, rest & rest.wrapping_neg(), needless);
             rest &= !part;
-            if part & (part - 1) == 0 {
+            if (part & (part - W::one())).is_zero() {
                 changed = true;
             } else if part == reduced {
                 out.push(part);
-            } else if needless == 0 {
+            } else if needless.is_zero() {
                 // A region that no domino joins to the rest keeps every neighbourhood: it is
                 // as reduced as `reduced` was.
                 changed = true;
@@ -68,7 +68,7 @@ impl Cram {
     }
 
     /// The columns that hold a cell of `b`, as a row mask: the rows or-ed together by halving.
-    pub(super) fn columns_used(&self, b: u64) -> u64 {
+    pub(super) fn columns_used(&self, b: W) -> W {
         let (mut x, mut shift) = (b, self.cols);
         while shift < self.rows * self.cols {
             x |= x >> shift;
@@ -82,9 +82,9 @@ impl Cram {
     /// on the grid graph they span, which every symmetry keeps; a transposed image counts where
     /// it fits the board, so on oblong boards too a region and its transpose share one table
     /// entry.
-    pub(super) fn normal_form(&self, b: u64) -> u64 {
-        if b == 0 {
-            return 0;
+    pub(super) fn normal_form(&self, b: W) -> W {
+        if b.is_zero() {
+            return b;
         }
         let cols = self.cols;
         let used = self.columns_used(b);
@@ -92,10 +92,7 @@ impl Cram {
         let (top, bottom) = self.rows_spanned(b);
         // Moved to the corner: h rows high and w columns wide.
         let b = b >> (top * cols + left);
-        let (h, w) = (
-            bottom - top + 1,
-            64 - (used >> left).leading_zeros() as usize,
-        );
+        let (h, w) = (bottom - top + 1, Self::last_cell(used >> left) + 1);
         // The highest cell decides: an image w rows high lies below every image h rows high
         // when w < h, as each of these has a cell in row h - 1. So the transposes win when
         // the shape is taller than wide (and the transpose fits), and lose when it is wider.
@@ -104,12 +101,12 @@ impl Cram {
             return self.least_flip(b, h, w);
         }
         // Cell (i, j) goes to (j, i): row i, eight cells at a time, becomes column i.
-        let mut t = 0u64;
+        let mut t = W::zero();
         for i in 0..h {
             let mut row = b >> (i * cols) & self.first_row;
             let mut at = i;
-            while row != 0 {
-                t |= self.down_column[(row & 0xff) as usize] << at;
+            while !row.is_zero() {
+                t |= self.down_column[row.low_byte()] << at;
                 row >>= 8;
                 at += 8 * cols;
             }
@@ -127,55 +124,58 @@ impl Cram {
     /// the whole word turns a shape a half turn within its `h` x C frame, which two shifts move
     /// back to the corner: that is both mirrors of `b`, and the left-right one of its
     /// top-bottom image.
-    fn least_flip(&self, b: u64, h: usize, w: usize) -> u64 {
+    fn least_flip(&self, b: W, h: usize, w: usize) -> W {
         let cols = self.cols;
-        let mut tb = 0u64;
+        let mut tb = W::zero();
         for i in 0..h {
             tb |= (b >> (i * cols) & self.first_row) << ((h - 1 - i) * cols);
         }
-        let turn = |x: u64| x.reverse_bits() >> (64 - h * cols) >> (cols - w);
+        let turn = |x: W| x.reverse_bits() >> (W::BITS - h * cols) >> (cols - w);
         b.min(tb).min(turn(b)).min(turn(tb))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{cram, words};
-    use super::Cram;
+    use super::super::tests::{cram, has, wide, wide_words, words};
+    use super::{Cells, Cram};
     use crate::game::Game;
     use crate::game::Parts;
 
     /// The carry-spreading region fill against one step at a time, on every 3 x 5 board and
-    /// on pseudo-random 8 x 8 boards with needless dominoes at random.
+    /// on pseudo-random 8 x 8 and 9 x 13 boards with needless dominoes at random.
     #[test]
     fn regions_spread_as_step_by_step() {
-        let slow = |g: &Cram, b: u64, from: u64, needless: u64| {
+        fn check<W: Cells>(g: &Cram<W>, b: W, needless: W) {
+            let from = b & b.wrapping_neg();
             let across = b & (b >> 1) & !g.last_col & !needless;
             let mut r = from;
-            loop {
+            let slow = loop {
                 let grown =
                     (r | (r & across) << 1 | (r >> 1 & across) | r << g.cols | r >> g.cols) & b;
                 if grown == r {
-                    return r;
+                    break r;
                 }
                 r = grown;
-            }
-        };
+            };
+            assert_eq!(g.region(b, from, needless), slow, "{b:#x}");
+        }
         let g = cram(3, 5);
         for b in 1..=g.full() {
-            let from = b & b.wrapping_neg();
-            assert_eq!(g.region(b, from, 0), slow(&g, b, from, 0), "{b:#x}");
+            check(&g, b, 0);
         }
         let g = cram(8, 8);
         for x in words(1).take(20_000) {
-            let b = x | x.rotate_left(23);
-            let needless = x.rotate_left(41) & x.rotate_left(5);
-            let from = b & b.wrapping_neg();
-            assert_eq!(
-                g.region(b, from, needless),
-                slow(&g, b, from, needless),
-                "{b:#x}"
+            check(
+                &g,
+                x | x.rotate_left(23),
+                x.rotate_left(41) & x.rotate_left(5),
             );
+        }
+        let g = wide(9, 13);
+        for x in wide_words(1).take(20_000) {
+            let b = (x | x.rotate_left(23)) & g.full();
+            check(&g, b, x.rotate_left(41) & x.rotate_left(5));
         }
     }
 
@@ -225,43 +225,53 @@ mod tests {
     /// shapes of several boards: the least cornered image that fits the board.
     #[test]
     fn normal_forms_by_definition() {
+        fn check<W: Cells>(g: &Cram<W>, b: W) {
+            let (rows, cols) = g.dims();
+            let cells: Vec<(usize, usize)> = (0..rows * cols)
+                .filter(|&k| has(b, k))
+                .map(|k| (k / cols, k % cols))
+                .collect();
+            let mut best = W::max_value();
+            for turn in 0..8 {
+                let image: Vec<(i64, i64)> = cells
+                    .iter()
+                    .map(|&(r, c)| {
+                        let (r, c) = (r as i64, c as i64);
+                        let (r, c) = if turn & 4 != 0 { (c, r) } else { (r, c) };
+                        let r = if turn & 1 != 0 { -r } else { r };
+                        let c = if turn & 2 != 0 { -c } else { c };
+                        (r, c)
+                    })
+                    .collect();
+                let top = image.iter().map(|p| p.0).min().unwrap_or(0);
+                let left = image.iter().map(|p| p.1).min().unwrap_or(0);
+                let moved: Vec<(i64, i64)> =
+                    image.iter().map(|&(r, c)| (r - top, c - left)).collect();
+                if moved
+                    .iter()
+                    .all(|&(r, c)| r < rows as i64 && c < cols as i64)
+                {
+                    let word = moved.iter().fold(W::zero(), |m, &(r, c)| {
+                        m | W::one() << (r as usize * cols + c as usize)
+                    });
+                    best = best.min(word);
+                }
+            }
+            let mut c = b;
+            g.canonicalize(&mut c);
+            let want = if b.is_zero() { b } else { best };
+            assert_eq!(c, want, "{rows}x{cols} {b:#x}");
+        }
         for (rows, cols) in [(3, 5), (4, 4), (5, 7), (8, 8), (4, 11), (2, 32)] {
             let g = cram(rows, cols);
             for x in words(3).take(3000) {
-                let b = x & x.rotate_left(9) & g.full();
-                let cells: Vec<(usize, usize)> = (0..rows * cols)
-                    .filter(|&k| b >> k & 1 == 1)
-                    .map(|k| (k / cols, k % cols))
-                    .collect();
-                let mut best = u64::MAX;
-                for turn in 0..8 {
-                    let image: Vec<(i64, i64)> = cells
-                        .iter()
-                        .map(|&(r, c)| {
-                            let (r, c) = (r as i64, c as i64);
-                            let (r, c) = if turn & 4 != 0 { (c, r) } else { (r, c) };
-                            let r = if turn & 1 != 0 { -r } else { r };
-                            let c = if turn & 2 != 0 { -c } else { c };
-                            (r, c)
-                        })
-                        .collect();
-                    let top = image.iter().map(|p| p.0).min().unwrap_or(0);
-                    let left = image.iter().map(|p| p.1).min().unwrap_or(0);
-                    let moved: Vec<(i64, i64)> =
-                        image.iter().map(|&(r, c)| (r - top, c - left)).collect();
-                    if moved
-                        .iter()
-                        .all(|&(r, c)| r < rows as i64 && c < cols as i64)
-                    {
-                        let word = moved
-                            .iter()
-                            .fold(0u64, |m, &(r, c)| m | 1 << (r as usize * cols + c as usize));
-                        best = best.min(word);
-                    }
-                }
-                let mut c = b;
-                g.canonicalize(&mut c);
-                assert_eq!(c, if b == 0 { 0 } else { best }, "{rows}x{cols} {b:#x}");
+                check(&g, x & x.rotate_left(9) & g.full());
+            }
+        }
+        for (rows, cols) in [(9, 13), (11, 11), (4, 32), (13, 9), (65, 1), (8, 16)] {
+            let g = wide(rows, cols);
+            for x in wide_words(3).take(3000) {
+                check(&g, x & x.rotate_left(9) & g.full());
             }
         }
     }
