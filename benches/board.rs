@@ -211,6 +211,7 @@ fn run<G: Game>(case: &Case<G>, engine: SearchEngine, capacity: usize) -> Stats 
             tt: TtConfig {
                 capacity: Some(capacity),
                 policy: Policy::Fifo,
+                memory: None,
             },
             order: case.order,
             shuffle,
@@ -229,6 +230,7 @@ fn run<G: Game>(case: &Case<G>, engine: SearchEngine, capacity: usize) -> Stats 
     Stats {
         nodes: runs.iter().map(|s| s.nodes).sum::<u64>().div_ceil(n),
         tt_lookups: runs.iter().map(|s| s.tt_lookups).sum::<u64>().div_ceil(n),
+        tt_evictions: runs.iter().map(|s| s.tt_evictions).sum::<u64>().div_ceil(n),
     }
 }
 

@@ -210,6 +210,7 @@ fn counts(heaps: [u32; 3], sizes: [usize; 3], table: &[PaperRow], title: &str) {
                 tt: TtConfig {
                     capacity: Some(cap),
                     policy: Policy::Fifo,
+                    memory: None,
                 },
                 order: MoveOrder::Heuristic,
                 ..SearchConfig::bare()

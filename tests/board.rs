@@ -179,6 +179,18 @@ fn boards_over_64_cells() {
     assert_eq!(nimber(&["cram:3x4", "..../..../...."]), 1);
 }
 
+/// At its memory limit a search's unbounded table gives entries up for new ones and says how
+/// many; the value stays.
+#[test]
+fn a_search_at_its_memory_limit_goes_on() {
+    let tight = json_ok(&["sg", "cram:5x6", "--mem-limit", "0.0001"]);
+    let roomy = json_ok(&["sg", "cram:5x6"]);
+    assert_eq!((&tight["nimber"], &roomy["nimber"]), (&2.into(), &2.into()));
+    assert!(tight["tt_evictions"].as_u64().unwrap() > 0, "{tight}");
+    assert_eq!(roomy["tt_evictions"], 0, "{roomy}");
+    one_line(&["sg", "cram:5x6", "--mem-limit", "0"], 2, "positive");
+}
+
 #[test]
 fn bad_boards_are_one_line() {
     one_line(&["sg", "cram:12x11"], 2, "128 cells");

@@ -162,7 +162,9 @@ struct SearchArgs {
     /// Worker threads for box tabulation (0 or absent: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Memory limit for box tabulation in GiB (default: 80% of available memory).
+    /// Memory limit in GiB (default: 80% of available memory): box tabulation stops at it with
+    /// an error; a search's unbounded table stops growing there and replaces entries from then
+    /// on (values stay exact; `tt_evictions` counts them).
     #[arg(long, value_name = "GIB")]
     mem_limit: Option<f64>,
 }
@@ -182,23 +184,24 @@ fn parse_engine(s: &str) -> Result<Engine, String> {
 }
 
 impl SearchArgs {
-    fn config(&self) -> SearchConfig {
+    fn config(&self) -> Result<SearchConfig, Error> {
         let base = if self.bare {
             SearchConfig::bare()
         } else {
             SearchConfig::default()
         };
-        SearchConfig {
+        Ok(SearchConfig {
             tt: TtConfig {
                 capacity: self.tt,
                 policy: self.tt_policy,
+                memory: Some(self.memory_limit()?),
             },
             order: self.order,
             shuffle: self.shuffle,
             symmetry: base.symmetry && !self.no_symmetry,
             split: base.split && !self.no_split,
             shortcuts: base.shortcuts && !self.no_shortcuts,
-        }
+        })
     }
 
     /// Worker threads: 0 (the default) means every core, as everywhere in grundy.
@@ -220,7 +223,7 @@ impl SearchArgs {
         show: bool,
     ) -> Result<crate::sg::solve::Solution, Error> {
         let opts = self.table_options(show)?;
-        crate::sg::solve::solve(game, p, self.engine, self.config(), &opts, moves)
+        crate::sg::solve::solve(game, p, self.engine, self.config()?, &opts, moves)
     }
 
     /// Threads and memory limit for tabulation, with a progress bar when `show`.

@@ -58,7 +58,7 @@ pub fn run(args: &PlayArgs) -> Result<Status, Error> {
         .map(|a| a.parse::<Agent>())
         .collect::<Result<Vec<_>, _>>()?;
     let opts = args.search.table_options(false)?;
-    let cfg = args.search.config();
+    let cfg = args.search.config()?;
     let engine = args.search.engine;
     with_deep_stack(|| {
         let mut oracle = Oracle::new(game.as_ref(), &start, engine, cfg, &opts)?;

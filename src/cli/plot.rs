@@ -111,7 +111,7 @@ pub fn run(args: &PlotArgs) -> Result<Status, Error> {
     corner[y] = args.max as u64;
     let corner: Stones = corner.iter().map(|&c| c as u32).collect();
     let opts = args.search.table_options(false)?;
-    let (cfg, engine) = (args.search.config(), args.search.engine);
+    let (cfg, engine) = (args.search.config()?, args.search.engine);
     let side = args.max as usize + 1;
     let values: Vec<Vec<Option<Nimber>>> = with_deep_stack(|| {
         let mut oracle = Oracle::new(game.as_ref(), &corner, engine, cfg, &opts)?;

@@ -44,6 +44,7 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
             "engine_reason": s.reason,
             "nodes": s.stats.nodes,
             "tt_lookups": s.stats.tt_lookups,
+            "tt_evictions": s.stats.tt_evictions,
             "seconds": s.seconds,
         });
         if let Some(m) = &s.winning_moves {
@@ -60,6 +61,7 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         }
         out.line(format_args!("nodes: {}", s.stats.nodes))?;
         out.line(format_args!("tt_lookups: {}", s.stats.tt_lookups))?;
+        out.line(format_args!("tt_evictions: {}", s.stats.tt_evictions))?;
         out.line(format_args!("seconds: {:.6}", s.seconds))?;
     }
     if let Some(w) = &s.winning_moves {

@@ -111,7 +111,7 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
             let t = game.tabulate(grid.sides(), &opts)?;
             let stats = Stats {
                 nodes: t.len() as u64,
-                tt_lookups: 0,
+                ..Stats::default()
             };
             ("table".to_string(), stats, Values::Table(t))
         }
@@ -119,7 +119,7 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
             let (stats, values) = sweep(
                 game.as_ref(),
                 s,
-                args.search.config(),
+                args.search.config()?,
                 &grid,
                 opts.memory_limit,
                 opts.progress.as_ref(),
@@ -205,6 +205,7 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
             "engine": engine,
             "nodes": stats.nodes,
             "tt_lookups": stats.tt_lookups,
+            "tt_evictions": stats.tt_evictions,
             "seconds_compute": computed,
             "seconds": seconds,
             "peak_memory_bytes": peak_memory(),
@@ -222,6 +223,7 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
         eprintln!("positions: {}", grid.len());
         eprintln!("nodes: {}", stats.nodes);
         eprintln!("tt_lookups: {}", stats.tt_lookups);
+        eprintln!("tt_evictions: {}", stats.tt_evictions);
         eprintln!("seconds (compute): {computed:.3}");
         eprintln!("seconds (total): {seconds:.3}");
         if let Some(m) = peak_memory() {

@@ -52,7 +52,11 @@ fn reference(game: &HypergraphNim, ps: &[Stones]) -> Vec<Nimber> {
     ps.iter().map(|p| naive.nimber(p.clone())).collect()
 }
 
-fn check_all(capacity: Option<usize>, max: u32, total: u32) {
+/// Every engine, with and without the theorems, FIFO and CLOCK, against the plain search on
+/// the positions of every game in [`GAMES`]; with `memory`, the number of entries the tables
+/// gave up for it.
+fn check_all(capacity: Option<usize>, memory: Option<u64>, max: u32, total: u32) -> u64 {
+    let mut evictions = 0;
     for name in GAMES {
         let game = spec::parse_hypergraph(name).unwrap();
         let ps = positions(game.graph().vertices(), max, total);
@@ -61,7 +65,11 @@ fn check_all(capacity: Option<usize>, max: u32, total: u32) {
             for base in [SearchConfig::bare(), SearchConfig::default()] {
                 for policy in [Policy::Fifo, Policy::Clock] {
                     let cfg = SearchConfig {
-                        tt: TtConfig { capacity, policy },
+                        tt: TtConfig {
+                            capacity,
+                            policy,
+                            memory,
+                        },
                         ..base
                     };
                     let mut s = engine.searcher(&game, cfg);
@@ -69,25 +77,34 @@ fn check_all(capacity: Option<usize>, max: u32, total: u32) {
                         let got = s.nimber(p.clone());
                         assert_eq!(got, want, "{name} {p:?} engine {engine} cfg {cfg:?}");
                     }
+                    evictions += s.stats().tt_evictions;
                 }
             }
         }
     }
+    evictions
 }
 
 #[test]
 fn engines_agree_with_unbounded_tables() {
-    check_all(None, 3, 9);
+    assert_eq!(check_all(None, None, 3, 9), 0);
+}
+
+/// An unbounded table at its memory limit gives entries up for new ones: the values stay.
+#[test]
+fn engines_agree_with_unbounded_tables_at_their_memory_limit() {
+    let evictions = check_all(None, Some(16 << 10), 2, 6);
+    assert!(evictions > 1000, "{evictions} entries given up");
 }
 
 #[test]
 fn engines_agree_with_small_tables() {
-    check_all(Some(7), 2, 6);
+    assert!(check_all(Some(7), None, 2, 6) > 0);
 }
 
 #[test]
 fn engines_agree_without_a_table() {
-    check_all(Some(0), 2, 4);
+    assert_eq!(check_all(Some(0), None, 2, 4), 0);
 }
 
 #[test]
@@ -122,6 +139,7 @@ fn shuffled_orders_give_the_same_values() {
                 tt: TtConfig {
                     capacity: Some(5),
                     policy: Policy::Fifo,
+                    memory: None,
                 },
                 ..SearchConfig::bare()
             };
@@ -248,6 +266,7 @@ fn def_without_a_table_expands_exactly_the_game_tree() {
             tt: TtConfig {
                 capacity: Some(0),
                 policy: Policy::Fifo,
+                memory: None,
             },
             ..SearchConfig::bare()
         };
@@ -266,6 +285,7 @@ fn pruning_never_expands_more_than_def_without_a_table() {
         tt: TtConfig {
             capacity: Some(0),
             policy: Policy::Fifo,
+            memory: None,
         },
         ..SearchConfig::bare()
     };
@@ -296,6 +316,7 @@ fn a_game_that_is_not_nim() {
                 tt: TtConfig {
                     capacity,
                     policy: Policy::Fifo,
+                    memory: None,
                 },
                 ..SearchConfig::default()
             };
@@ -401,6 +422,7 @@ fn node_counts_match_the_pruning_paper() {
             tt: TtConfig {
                 capacity: Some(table),
                 policy: Policy::Fifo,
+                memory: None,
             },
             order: MoveOrder::Heuristic,
             ..SearchConfig::bare()

@@ -505,6 +505,7 @@ impl<G: Game> Searcher<G> for CutSearch<'_, G> {
         Stats {
             nodes: self.nodes,
             tt_lookups: self.tt.lookups(),
+            tt_evictions: self.tt.evicted(),
         }
     }
 }

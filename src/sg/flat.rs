@@ -6,6 +6,11 @@
 //! (and the next bucket when that one is full): one wait. Entries are never removed (the
 //! unbounded table only grows), which keeps the probing simple. [`FlatMap::prefetch`] lets a
 //! search ask for the line of a key it will look up soon, so that the wait passes meanwhile.
+//!
+//! A map may be given a most number of buckets (a memory limit). Once full there, it stops
+//! growing and a new key takes the place of an entry on its own probe path, in its home bucket,
+//! which leaves no hole in any other key's path: the map stays a correct cache, only a forgetful
+//! one, and never fills up (a probe always ends).
 
 use std::hash::Hash;
 
@@ -15,6 +20,10 @@ pub(crate) struct FlatMap<K, V> {
     buckets: Vec<Bucket<K, V>>,
     len: usize,
     hasher: ahash::RandomState,
+    /// The most buckets the map may grow to (a power of two).
+    max_buckets: usize,
+    /// Entries given up for a new key since the map stopped growing.
+    evicted: u64,
 }
 
 /// Slots per bucket: four entries of a one-word key and a four-byte value fill a cache line.
@@ -44,23 +53,51 @@ impl<K: Hash + Eq, V> FlatMap<K, V> {
             buckets: Vec::new(),
             len: 0,
             hasher: super::tt::fixed_hasher(),
+            max_buckets: usize::MAX,
+            evicted: 0,
         }
     }
 
-    /// An empty map with room for `n` entries before it grows.
-    pub(crate) fn with_capacity(n: usize) -> Self {
+    /// An empty map with room for `n` entries before it grows, and that stays within `bytes`
+    /// (when given) even while it grows: it then holds at least a third of them.
+    pub(crate) fn with_capacity(n: usize, bytes: Option<u64>) -> Self {
+        let mut map = FlatMap::new();
+        if let Some(bytes) = bytes {
+            map.max_buckets = Self::buckets_within(bytes);
+        }
         let mut size = FIRST_BUCKETS;
-        while LOAD.1 * n > LOAD.0 * WIDTH * size {
+        while LOAD.1 * n > LOAD.0 * WIDTH * size && size < map.max_buckets {
             size *= 2;
         }
-        let mut map = FlatMap::new();
         map.buckets.resize_with(size, Bucket::empty);
         map
+    }
+
+    /// The most buckets (a power of two, at least the first size) such that growing to them,
+    /// half as many still held, takes at most `bytes`: the map then holds a third to two
+    /// thirds of them.
+    fn buckets_within(bytes: u64) -> usize {
+        let bucket = std::mem::size_of::<Bucket<K, V>>() as u64;
+        let mut size = FIRST_BUCKETS;
+        while 3 * (2 * size as u64) * bucket <= 2 * bytes {
+            size *= 2;
+        }
+        size
+    }
+
+    /// The most entries a map within `bytes` holds before it stops growing.
+    pub(crate) fn entries_within(bytes: u64) -> usize {
+        LOAD.0 * WIDTH * Self::buckets_within(bytes) / LOAD.1
     }
 
     /// Entries held.
     pub(crate) fn len(&self) -> usize {
         self.len
+    }
+
+    /// Entries given up for new keys once the map could grow no more.
+    pub(crate) fn evicted(&self) -> u64 {
+        self.evicted
     }
 
     /// The bucket where the probe for `key` starts.
@@ -93,12 +130,27 @@ impl<K: Hash + Eq, V> FlatMap<K, V> {
         self.buckets[b].0[i].as_ref().map(|(_, v)| v)
     }
 
-    /// Stores `value` for `key`; returns the value it replaces.
+    /// Stores `value` for `key`; returns the value it replaces: `key`'s old one or, once the
+    /// map can grow no more, the one of the entry it evicted.
     pub(crate) fn insert(&mut self, key: K, value: V) -> Option<V> {
-        if LOAD.1 * (self.len + 1) > LOAD.0 * WIDTH * self.buckets.len() {
+        let mut full = LOAD.1 * (self.len + 1) > LOAD.0 * WIDTH * self.buckets.len();
+        if full && self.buckets.len() < self.max_buckets {
             self.grow();
+            full = false;
         }
-        let (b, i) = self.find(&key);
+        let (mut b, mut i) = self.find(&key);
+        if full && self.buckets[b].0[i].is_none() {
+            // The probe path from the home bucket to here is all taken. The home bucket's last
+            // taken slot gives way, so the bucket's other entries stay put: three stay, one
+            // turns over. An empty home bucket takes the key on its first slot instead, one
+            // entry past the load; as only empty buckets ever take one, some always stay empty.
+            let home = self.home(&key);
+            if b != home || i > 0 {
+                let taken = if b == home { i } else { WIDTH };
+                (b, i) = (home, taken - 1);
+                self.evicted += 1;
+            }
+        }
         let old = self.buckets[b].0[i].replace((key, value)).map(|(_, v)| v);
         if old.is_none() {
             self.len += 1;
@@ -155,7 +207,9 @@ mod tests {
             assert_eq!(m.get(&(k * 977 + 1)), None);
         }
         m.prefetch(&3);
-        let room = FlatMap::<u64, u64>::with_capacity(10_000).buckets.len();
+        let room = FlatMap::<u64, u64>::with_capacity(10_000, None)
+            .buckets
+            .len();
         assert_eq!(
             room,
             m.buckets.len(),
@@ -165,5 +219,38 @@ mod tests {
             LOAD.1 * m.len() <= LOAD.0 * WIDTH * m.buckets.len(),
             "never past the load"
         );
+    }
+    /// A map at its memory limit stops growing: every key just stored is found, no key is ever
+    /// found with another's value, what an insert returns is the value of the entry it gave
+    /// up, and the probes still end (some slots stay empty).
+    #[test]
+    fn at_its_limit_it_forgets_but_never_lies() {
+        let bucket = std::mem::size_of::<Bucket<u64, u64>>();
+        let bytes = (3 * 64 * bucket) as u64;
+        let most = FlatMap::<u64, u64>::entries_within(bytes);
+        let mut m = FlatMap::with_capacity(0, Some(bytes));
+        let mut held = std::collections::HashMap::new();
+        for k in 0..20_000u64 {
+            let key = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            if let Some(v) = m.insert(key, k) {
+                // The value of some key given earlier, which is gone now.
+                let gone = key_of(v);
+                assert_eq!(held.remove(&gone), Some(v), "{k}");
+                assert_eq!(m.get(&gone), None, "{k}");
+            }
+            held.insert(key, k);
+            assert_eq!(m.get(&key), Some(&k));
+        }
+        assert_eq!(m.buckets.len(), 128, "as many buckets as fit");
+        assert_eq!(m.len(), held.len());
+        assert!(m.len() < WIDTH * m.buckets.len(), "some slot stays empty");
+        assert!(m.len() >= most, "it filled to its load first");
+        assert_eq!(m.evicted(), 20_000 - m.len() as u64);
+        for (key, v) in &held {
+            assert_eq!(m.get(key), Some(v));
+        }
+        fn key_of(k: u64) -> u64 {
+            k.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        }
     }
 }

@@ -133,6 +133,7 @@ impl<G: Game> Searcher<G> for Lv<'_, G> {
         Stats {
             nodes: self.nodes,
             tt_lookups: self.tt.lookups(),
+            tt_evictions: self.tt.evicted(),
         }
     }
 }

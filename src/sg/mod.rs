@@ -80,6 +80,10 @@ pub struct Stats {
     pub nodes: u64,
     /// Transposition-table look-ups (zero when there is no table).
     pub tt_lookups: u64,
+    /// Entries the table gave up to make room: a bounded table's evictions, or an unbounded
+    /// one's once it reached its memory limit (`--mem-limit`). Values stay exact; a search
+    /// that evicts much runs slower.
+    pub tt_evictions: u64,
 }
 
 /// A search engine that keeps its table between positions.

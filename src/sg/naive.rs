@@ -87,6 +87,7 @@ impl<G: Game> Searcher<G> for Naive<'_, G> {
         Stats {
             nodes: self.nodes,
             tt_lookups: self.memo.lookups(),
+            tt_evictions: self.memo.evicted(),
         }
     }
 }

@@ -283,7 +283,7 @@ pub fn solve<G: AnyGame + ?Sized>(
             });
             let stats = Stats {
                 nodes: t.len() as u64,
-                tt_lookups: 0,
+                ..Stats::default()
             };
             (t.get(p), stats, winning)
         }

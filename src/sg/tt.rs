@@ -26,6 +26,10 @@ pub enum Policy {
 pub struct TtConfig {
     pub capacity: Option<usize>,
     pub policy: Policy,
+    /// Bytes an unbounded table may take (its slots; not what keys point to). Once there it
+    /// stops growing and new entries take the place of old ones: a search that would have run
+    /// out of memory after hours goes on, slower. `None`: it grows while memory lasts.
+    pub memory: Option<u64>,
 }
 
 impl Default for TtConfig {
@@ -33,6 +37,7 @@ impl Default for TtConfig {
         TtConfig {
             capacity: None,
             policy: Policy::Clock,
+            memory: None,
         }
     }
 }
@@ -81,6 +86,12 @@ fn map<K, V>() -> AHashMap<K, V> {
 pub struct Tt<K, V> {
     store: Store<K, V>,
     lookups: u64,
+    /// Entries a bounded table evicted.
+    evicted: u64,
+    /// The unbounded table's memory limit, and the entries at which it moves to a flat table:
+    /// [`FLAT_FROM`], or sooner when a flat table within the limit holds fewer.
+    memory: Option<u64>,
+    flat_from: usize,
 }
 
 impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
@@ -101,7 +112,17 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
                 cap,
             },
         };
-        Tt { store, lookups: 0 }
+        let flat_from = match config.memory {
+            Some(bytes) => FLAT_FROM.min(FlatMap::<K, V>::entries_within(bytes)),
+            None => FLAT_FROM,
+        };
+        Tt {
+            store,
+            lookups: 0,
+            evicted: 0,
+            memory: config.memory,
+            flat_from,
+        }
     }
 
     /// Whether there is a table at all (capacity above zero).
@@ -136,10 +157,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
     pub fn put(&mut self, key: K, value: V) -> Option<V> {
         match &mut self.store {
             Store::None => Some(value),
-            Store::Unbounded(map) if map.len() >= FLAT_FROM => {
+            Store::Unbounded(map) if map.len() >= self.flat_from => {
                 // As much room as hashbrown had, at once: the tables coexist while it fills, but
                 // the new one does not grow meanwhile.
-                let mut flat = FlatMap::with_capacity(map.capacity());
+                let mut flat = FlatMap::with_capacity(map.capacity(), self.memory);
                 for (k, v) in std::mem::take(map) {
                     flat.insert(k, v);
                 }
@@ -157,6 +178,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
                     true => order.pop_front().and_then(|old| map.remove(&old)),
                     false => None,
                 };
+                self.evicted += u64::from(evicted.is_some());
                 order.push_back(key.clone());
                 map.insert(key, value);
                 evicted
@@ -183,6 +205,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
                 index.insert(key.clone(), *hand);
                 let (_, evicted, _) = std::mem::replace(&mut slots[*hand], (key, value, false));
                 *hand = (*hand + 1) % slots.len();
+                self.evicted += 1;
                 Some(evicted)
             }
         }
@@ -220,6 +243,15 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
     pub fn lookups(&self) -> u64 {
         self.lookups
     }
+
+    /// Entries given up to make room so far: by a bounded table, or by an unbounded one at its
+    /// memory limit.
+    pub fn evicted(&self) -> u64 {
+        match &self.store {
+            Store::Large(map) => map.evicted(),
+            _ => self.evicted,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -231,6 +263,7 @@ mod tests {
         let mut t = Tt::new(TtConfig {
             capacity: Some(2),
             policy: Policy::Fifo,
+            memory: None,
         });
         t.put(1, 'a');
         t.put(2, 'b');
@@ -252,6 +285,7 @@ mod tests {
         let mut t = Tt::new(TtConfig {
             capacity: Some(2),
             policy: Policy::Clock,
+            memory: None,
         });
         t.put(1, 'a');
         t.put(2, 'b');
@@ -267,6 +301,7 @@ mod tests {
         let mut t = Tt::new(TtConfig {
             capacity: Some(0),
             policy: Policy::Fifo,
+            memory: None,
         });
         assert_eq!(t.put(1, 1), Some(1), "nothing is kept");
         assert_eq!(t.get(&1), None);

@@ -468,6 +468,7 @@ mod tests {
             tt: crate::sg::TtConfig {
                 capacity: Some(10),
                 policy: crate::sg::Policy::Fifo,
+                memory: None,
             },
             ..SearchConfig::default()
         };
