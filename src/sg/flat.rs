@@ -3,11 +3,12 @@
 //! A general hash map (hashbrown's SwissTable) keeps a tag array beside the entries, so once
 //! both are far larger than the cache a look-up waits on memory twice: once for the tags, once
 //! for the entry. Here a look-up reads the bucket the hash names, one cache line of four slots
-//! (and the next bucket when that one is full): one wait. Entries are never removed (the
-//! unbounded table only grows), which keeps the probing simple. [`FlatMap::prefetch`] lets a
-//! search ask for the line of a key it will look up soon, so that the wait passes meanwhile.
+//! (and the next bucket when that one is full): one wait. No slot is ever emptied again (the
+//! unbounded table only grows, or replaces), which keeps the probing simple.
+//! [`FlatMap::prefetch`] lets a search ask for the line of a key it will look up soon, so that
+//! the wait passes meanwhile.
 //!
-//! A map may be given a most number of buckets (a memory limit). Once full there, it stops
+//! A map may be capped at a number of buckets (a memory limit). Once full there, it stops
 //! growing and a new key takes the place of an entry on its own probe path, in its home bucket,
 //! which leaves no hole in any other key's path: the map stays a correct cache, only a forgetful
 //! one, and never fills up (a probe always ends).
@@ -59,7 +60,8 @@ impl<K: Hash + Eq, V> FlatMap<K, V> {
     }
 
     /// An empty map with room for `n` entries before it grows, and that stays within `bytes`
-    /// (when given) even while it grows: it then holds at least a third of them.
+    /// (when given) even while it grows: once it can grow no more, its buckets take a third to
+    /// two thirds of `bytes`.
     pub(crate) fn with_capacity(n: usize, bytes: Option<u64>) -> Self {
         let mut map = FlatMap::new();
         if let Some(bytes) = bytes {
@@ -220,6 +222,7 @@ mod tests {
             "never past the load"
         );
     }
+
     /// A map at its memory limit stops growing: every key just stored is found, no key is ever
     /// found with another's value, what an insert returns is the value of the entry it gave
     /// up, and the probes still end (some slots stay empty).
