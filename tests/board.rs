@@ -191,6 +191,25 @@ fn a_search_at_its_memory_limit_goes_on() {
     one_line(&["sg", "cram:5x6", "--mem-limit", "0"], 2, "positive");
 }
 
+/// `sg --timeout`: an answer within it as without it; past it, a timeout (exit 3) naming the
+/// bounds known without search. (Cram 7 x 9 takes hours.)
+#[test]
+fn sg_gives_up_at_its_timeout() {
+    let v = json_ok(&["sg", "cram:5x6", "--timeout", "100"]);
+    assert_eq!(v["nimber"], 2);
+    let out = grundy()
+        .args(["sg", "cram:7x9", "--timeout", "0.5", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["kind"], "timeout", "{v}");
+    // 7 x 8 horizontal and 6 x 9 vertical places for a domino.
+    let text = v["error"].as_str().unwrap();
+    assert!(text.contains("from 0 to 110"), "{text}");
+    one_line(&["sg", "cram:5x6", "--timeout", "-1"], 2, "seconds");
+}
+
 #[test]
 fn bad_boards_are_one_line() {
     one_line(&["sg", "cram:12x11"], 2, "128 cells");

@@ -1,10 +1,17 @@
 //! `grundy sg GAME POSITION`: the nimber of one position.
 
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
+use std::time::Duration;
+
 use clap::Args;
 
 use super::output::Out;
 use super::{SearchArgs, Status};
-use crate::error::Error;
+use crate::error::{Error, Undecided};
+use crate::game::hypergraph::Stones;
+use crate::sg::solve::Solution;
+use crate::sg::AnyGame;
 
 #[derive(Args, Debug)]
 pub struct SgArgs {
@@ -23,6 +30,10 @@ pub struct SgArgs {
     /// Also print the winning moves (successors with nimber 0).
     #[arg(long)]
     moves: bool,
+    /// Give up after this many seconds: a timeout (exit 3) with the bounds known without the
+    /// search (0 and the number of moves, which the mex of that many values cannot pass).
+    #[arg(long, value_name = "SECS", value_parser = super::parse_seconds)]
+    timeout: Option<f64>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -30,9 +41,16 @@ pub struct SgArgs {
 
 pub fn run(args: &SgArgs) -> Result<Status, Error> {
     let (game, p) = super::game_and_position(&args.game, &args.position, "sg")?;
-    let s = args
-        .search
-        .solve(game.as_ref(), &p, args.moves, !args.json)?;
+    let game: Arc<dyn AnyGame> = Arc::from(game);
+    let s = match args.timeout {
+        None => args
+            .search
+            .solve(game.as_ref(), &p, args.moves, !args.json)?,
+        Some(limit) => match within(limit, args, &game, &p) {
+            Some(s) => s?,
+            None => return Err(undecided(game.as_ref(), &p, limit)),
+        },
+    };
     let mut out = Out::new();
     if args.json {
         let mut obj = serde_json::json!({
@@ -77,4 +95,48 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         }
     }
     Ok(Status::Answered)
+}
+
+/// The search of `sg`, on a thread of its own so that it can be left behind: its solution, or
+/// `None` when `limit` seconds pass first (the thread ends with the process).
+fn within(
+    limit: f64,
+    args: &SgArgs,
+    game: &Arc<dyn AnyGame>,
+    p: &Stones,
+) -> Option<Result<Solution, Error>> {
+    let (send, receive) = std::sync::mpsc::channel();
+    let (search, game, p) = (args.search.clone(), Arc::clone(game), p.clone());
+    let (moves, show) = (args.moves, !args.json);
+    let spawned = std::thread::Builder::new()
+        .name("grundy-sg".into())
+        .spawn(move || {
+            let _ = send.send(search.solve(game.as_ref(), &p, moves, show));
+        });
+    if let Err(e) = spawned {
+        return Some(Err(Error::Resource(format!(
+            "no thread for the search: {e}"
+        ))));
+    }
+    match receive.recv_timeout(Duration::from_secs_f64(limit)) {
+        Ok(solution) => Some(solution),
+        Err(RecvTimeoutError::Timeout) => None,
+        Err(RecvTimeoutError::Disconnected) => {
+            Some(Err(Error::internal("the search ended without an answer")))
+        }
+    }
+}
+
+/// What `sg` knows when its time limit passes: only the bounds without search, as a timeout.
+fn undecided(game: &dyn AnyGame, p: &Stones, limit: f64) -> Error {
+    Error::Timeout(Undecided {
+        seconds: limit,
+        lower_bound: None,
+        what: format!(
+            "the nimber of {} at {} (from 0 to {}, the number of moves)",
+            game.name(),
+            game.format_position(p),
+            game.move_count(p)
+        ),
+    })
 }
