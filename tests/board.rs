@@ -3,7 +3,7 @@
 //! bad input.
 
 mod common;
-use common::{grundy, json_ok, one_line};
+use common::{grundy, json_ok, json_with_code, one_line};
 
 fn nimber(args: &[&str]) -> u64 {
     let mut all = vec!["sg"];
@@ -197,12 +197,7 @@ fn a_search_at_its_memory_limit_goes_on() {
 fn sg_gives_up_at_its_timeout() {
     let v = json_ok(&["sg", "cram:5x6", "--timeout", "100"]);
     assert_eq!(v["nimber"], 2);
-    let out = grundy()
-        .args(["sg", "cram:7x9", "--timeout", "0.5", "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_with_code(&["sg", "cram:7x9", "--timeout", "0.5"], 3);
     assert_eq!(v["kind"], "timeout", "{v}");
     // 7 x 8 horizontal and 6 x 9 vertical places for a domino.
     let text = v["error"].as_str().unwrap();

@@ -30,6 +30,15 @@ pub fn one_line(args: &[&str], code: i32, needle: &str) -> String {
     err
 }
 
+/// Runs `args` with `--json`, checks it exited with `code`, and returns the one object it
+/// printed (an answer, or an error's `{"error", "kind"}`).
+pub fn json_with_code(args: &[&str], code: i32) -> serde_json::Value {
+    let out = grundy().args(args).arg("--json").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// Runs `args` with `--json`, checks it succeeded, and returns the object it printed.
 pub fn json_ok(args: &[&str]) -> serde_json::Value {
     let out = grundy().args(args).arg("--json").output().unwrap();
