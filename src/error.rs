@@ -59,6 +59,16 @@ pub struct Undecided {
     pub lower_bound: Option<usize>,
     /// What was being decided, for the message ("length 12").
     pub what: String,
+    /// Where the search's table was saved, for a search that keeps one (`sg --checkpoint`).
+    pub table: Option<SavedTable>,
+}
+
+/// A search's table, saved when its time ran out: the same command goes on from there.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SavedTable {
+    pub path: PathBuf,
+    /// Entries saved; `None` when the save failed.
+    pub entries: Option<u64>,
 }
 
 impl std::fmt::Display for Undecided {
@@ -71,6 +81,21 @@ impl std::fmt::Display for Undecided {
                 self.what
             ),
             _ => write!(f, ": {} is undecided", self.what),
+        }?;
+        match &self.table {
+            Some(SavedTable {
+                path,
+                entries: Some(n),
+            }) => write!(
+                f,
+                "; its table ({n} entries) is saved in {}, where the same command goes on",
+                path.display()
+            ),
+            Some(SavedTable {
+                path,
+                entries: None,
+            }) => write!(f, "; its table could not be saved in {}", path.display()),
+            None => Ok(()),
         }
     }
 }
@@ -148,6 +173,7 @@ mod tests {
             seconds: 2.0,
             lower_bound: Some(9),
             what: "length 9".into(),
+            table: None,
         });
         assert_eq!(timeout.kind().exit_code(), 3);
         assert_eq!(

@@ -24,7 +24,9 @@ pub struct BestMoveArgs {
 
 pub fn run(args: &BestMoveArgs) -> Result<Status, Error> {
     let (game, p) = super::game_and_position(&args.game, &args.position, "best-move")?;
-    let s = args.search.solve(game.as_ref(), &p, true, !args.json)?;
+    let s = args
+        .search
+        .solve(game.as_ref(), &p, true, !args.json, None)?;
     let wins = s.winning_moves.unwrap_or_default();
     let best = wins.first();
     let mut out = Out::new();

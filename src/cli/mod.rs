@@ -214,16 +214,19 @@ impl SearchArgs {
     }
 
     /// The nimber of `p` in `game` by the chosen engine, with the winning moves when `moves`
-    /// and a progress bar for tabulation when `show`: what `sg` and `best-move` compute.
+    /// and a progress bar for tabulation when `show`, keeping the search's table per `plan`:
+    /// what `sg` and `best-move` compute.
     fn solve(
         &self,
         game: &dyn crate::sg::AnyGame,
         p: &crate::game::hypergraph::Stones,
         moves: bool,
         show: bool,
+        plan: Option<&crate::sg::checkpoint::Plan>,
     ) -> Result<crate::sg::solve::Solution, Error> {
         let opts = self.table_options(show)?;
-        crate::sg::solve::solve(game, p, self.engine, self.config()?, &opts, moves)
+        let cfg = self.config()?;
+        crate::sg::solve::solve_kept(game, p, self.engine, cfg, &opts, moves, plan)
     }
 
     /// Threads and memory limit for tabulation, with a progress bar when `show`.
@@ -386,6 +389,9 @@ fn report_error(e: &Error, json: bool) -> i32 {
             Error::Timeout(u) => {
                 obj["lower_bound"] = u.lower_bound.into();
                 obj["seconds"] = u.seconds.into();
+                if let Some(t) = &u.table {
+                    obj["checkpoint"] = serde_json::json!(t);
+                }
             }
             Error::LengthLimit { max_len } => obj["lower_bound"] = (max_len + 1).into(),
             _ => {}

@@ -1,15 +1,18 @@
 //! `grundy sg GAME POSITION`: the nimber of one position.
 
-use std::sync::mpsc::RecvTimeoutError;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
 use super::output::Out;
 use super::{SearchArgs, Status};
-use crate::error::{Error, Undecided};
+use crate::error::{Error, SavedTable, Undecided};
 use crate::game::hypergraph::Stones;
+use crate::sg::checkpoint::{Plan, Saved};
 use crate::sg::solve::Solution;
 use crate::sg::AnyGame;
 
@@ -34,6 +37,14 @@ pub struct SgArgs {
     /// search (0 and the number of moves, which the mex of that many values cannot pass).
     #[arg(long, value_name = "SECS", value_parser = super::parse_seconds)]
     timeout: Option<f64>,
+    /// Keep the search's table in FILE, so that a long search can stop and go on: what FILE
+    /// holds is learned first, and the table is saved there as the search goes, when it ends,
+    /// and when --timeout gives up on it. The file names its game; another game's is refused.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between two saves of --checkpoint's file while the search runs.
+    #[arg(long, value_name = "SECS", value_parser = super::parse_seconds, default_value = "600", requires = "checkpoint")]
+    checkpoint_every: f64,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -42,13 +53,26 @@ pub struct SgArgs {
 pub fn run(args: &SgArgs) -> Result<Status, Error> {
     let (game, p) = super::game_and_position(&args.game, &args.position, "sg")?;
     let game: Arc<dyn AnyGame> = Arc::from(game);
+    let (send, receive) = mpsc::channel();
+    let plan = args.checkpoint.as_ref().map(|path| {
+        let mut plan = Plan::new(path, Duration::from_secs_f64(args.checkpoint_every));
+        let send = send.clone();
+        plan.on_save = Arc::new(move |saved| {
+            if let Err(e) = saved {
+                eprintln!("grundy: warning: the table was not saved: {e}");
+            }
+            let saved = saved.as_ref().ok().copied();
+            let _ = send.send(Heard::Saved(saved));
+        });
+        plan
+    });
     let s = match args.timeout {
         None => args
             .search
-            .solve(game.as_ref(), &p, args.moves, !args.json)?,
-        Some(limit) => match within(limit, args, &game, &p) {
-            Some(s) => s?,
-            None => return Err(undecided(game.as_ref(), &p, limit)),
+            .solve(game.as_ref(), &p, args.moves, !args.json, plan.as_ref())?,
+        Some(limit) => match within(limit, args, &game, &p, plan, send, receive) {
+            Ok(s) => s?,
+            Err(saved) => return Err(undecided(game.as_ref(), &p, limit, args, saved)),
         },
     };
     let mut out = Out::new();
@@ -65,6 +89,14 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
             "tt_evictions": s.stats.tt_evictions,
             "seconds": s.seconds,
         });
+        if let (Some(path), Some(kept)) = (&args.checkpoint, &s.kept) {
+            obj["checkpoint"] = serde_json::json!({
+                "path": path,
+                "learned": kept.learned,
+                "saved": kept.saved.map(|s| s.entries),
+                "save_seconds": kept.saved.map(|s| s.seconds),
+            });
+        }
         if let Some(m) = &s.winning_moves {
             obj["winning_moves"] = m.iter().map(|q| q.to_vec()).collect::<Vec<_>>().into();
         }
@@ -81,6 +113,17 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         out.line(format_args!("tt_lookups: {}", s.stats.tt_lookups))?;
         out.line(format_args!("tt_evictions: {}", s.stats.tt_evictions))?;
         out.line(format_args!("seconds: {:.6}", s.seconds))?;
+        if let (Some(path), Some(kept)) = (&args.checkpoint, &s.kept) {
+            let saved = match kept.saved {
+                Some(s) => format!("saved {} ({:.1} s)", s.entries, s.seconds),
+                None => "not saved at the end".into(),
+            };
+            out.line(format_args!(
+                "checkpoint: {}: learned {} entries, {saved}",
+                path.display(),
+                kept.learned
+            ))?;
+        }
     }
     if let Some(w) = &s.winning_moves {
         if w.is_empty() {
@@ -97,38 +140,73 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
     Ok(Status::Answered)
 }
 
+/// What the thread of [`within`] hears: the search's end, or a save of its table (`None`
+/// when it failed).
+enum Heard {
+    Done(Result<Solution, Error>),
+    Saved(Option<Saved>),
+}
+
 /// The search of `sg`, on a thread of its own so that it can be left behind: its solution, or
-/// `None` when `limit` seconds pass first (the thread ends with the process).
+/// once `limit` seconds pass first, the table saved per `plan` (`None` without a plan or when
+/// the save failed). The thread ends with the process.
 fn within(
     limit: f64,
     args: &SgArgs,
     game: &Arc<dyn AnyGame>,
     p: &Stones,
-) -> Option<Result<Solution, Error>> {
-    let (send, receive) = std::sync::mpsc::channel();
+    plan: Option<Plan>,
+    send: mpsc::Sender<Heard>,
+    receive: mpsc::Receiver<Heard>,
+) -> Result<Result<Solution, Error>, Option<Saved>> {
+    let deadline = Instant::now() + Duration::from_secs_f64(limit);
     let (search, game, p) = (args.search.clone(), Arc::clone(game), p.clone());
     let (moves, show) = (args.moves, !args.json);
+    let now = plan.as_ref().map(|plan| Arc::clone(&plan.now));
     let spawned = std::thread::Builder::new()
         .name("grundy-sg".into())
         .spawn(move || {
-            let _ = send.send(search.solve(game.as_ref(), &p, moves, show));
+            let s = search.solve(game.as_ref(), &p, moves, show, plan.as_ref());
+            let _ = send.send(Heard::Done(s));
         });
     if let Err(e) = spawned {
-        return Some(Err(Error::Resource(format!(
+        return Ok(Err(Error::Resource(format!(
             "no thread for the search: {e}"
         ))));
     }
-    match receive.recv_timeout(Duration::from_secs_f64(limit)) {
-        Ok(solution) => Some(solution),
-        Err(RecvTimeoutError::Timeout) => None,
-        Err(RecvTimeoutError::Disconnected) => {
-            Some(Err(Error::internal("the search ended without an answer")))
+    let ended = || Ok(Err(Error::internal("the search ended without an answer")));
+    loop {
+        match receive.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Heard::Done(solution)) => return Ok(solution),
+            Ok(Heard::Saved(_)) => {}
+            Err(RecvTimeoutError::Timeout) => break,
+            Err(RecvTimeoutError::Disconnected) => return ended(),
+        }
+    }
+    let Some(now) = now else {
+        return Err(None);
+    };
+    // Time is up: the table is saved at the search's next pause, unless it ends first.
+    now.store(true, Ordering::Relaxed);
+    loop {
+        match receive.recv() {
+            Ok(Heard::Done(solution)) => return Ok(solution),
+            Ok(Heard::Saved(saved)) if !now.load(Ordering::Relaxed) => return Err(saved),
+            Ok(Heard::Saved(_)) => {}
+            Err(_) => return ended(),
         }
     }
 }
 
-/// What `sg` knows when its time limit passes: only the bounds without search, as a timeout.
-fn undecided(game: &dyn AnyGame, p: &Stones, limit: f64) -> Error {
+/// What `sg` knows when its time limit passes: only the bounds without search, as a timeout,
+/// and where the table was saved, if it was.
+fn undecided(
+    game: &dyn AnyGame,
+    p: &Stones,
+    limit: f64,
+    args: &SgArgs,
+    saved: Option<Saved>,
+) -> Error {
     Error::Timeout(Undecided {
         seconds: limit,
         lower_bound: None,
@@ -138,5 +216,9 @@ fn undecided(game: &dyn AnyGame, p: &Stones, limit: f64) -> Error {
             game.format_position(p),
             game.move_count(p)
         ),
+        table: args.checkpoint.as_ref().map(|path| SavedTable {
+            path: path.clone(),
+            entries: saved.map(|s| s.entries),
+        }),
     })
 }

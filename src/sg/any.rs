@@ -7,6 +7,7 @@
 //! default that works for any game, which a game overrides where it knows better (hypergraph
 //! nim tabulates whole boxes by its own recurrence and prices `auto`'s choice).
 
+use super::checkpoint::{self, Plan, Saved};
 use super::engine::{Engine, SearchEngine};
 use super::solve::Choice;
 use super::sweep::sweep;
@@ -25,6 +26,11 @@ pub trait PositionSearcher {
     fn nimber(&mut self, p: Stones) -> Nimber;
     /// Work done so far.
     fn stats(&self) -> Stats;
+    /// Keeps the table in `plan`'s file as a table of `game` ([`checkpoint::keep`]): the
+    /// entries learned from it.
+    fn keep(&mut self, game: &str, plan: &Plan) -> Result<u64, Error>;
+    /// Saves the table to `plan`'s file now.
+    fn save(&self, game: &str, plan: &Plan) -> Result<Saved, Error>;
 }
 
 /// A game as the commands see it: a name, positions of a fixed number of counts, a symmetry
@@ -246,6 +252,14 @@ impl<G: Game<Position = Stones>> PositionSearcher for Erased<'_, G> {
 
     fn stats(&self) -> Stats {
         self.0.stats()
+    }
+
+    fn keep(&mut self, game: &str, plan: &Plan) -> Result<u64, Error> {
+        checkpoint::keep(self.0.as_mut(), game, plan)
+    }
+
+    fn save(&self, game: &str, plan: &Plan) -> Result<Saved, Error> {
+        checkpoint::save(&plan.path, game, self.0.known())
     }
 }
 

@@ -21,7 +21,7 @@ use std::str::FromStr;
 
 use super::nimset::NimSet;
 use super::tt::Tt;
-use super::{BufferPool, SearchConfig, Searcher, Shape, Shaper, Stats};
+use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, MoveOrder, Nimber};
 
 /// How a node narrows the set it hands to its successors.
@@ -198,6 +198,7 @@ pub struct CutSearch<'g, G: Game> {
     pendings: Vec<Vec<Pending>>,
     /// Whether successors are searched cheapest first by [`Game::part_cost`].
     by_cost: bool,
+    pulse: Pulse<G::Position>,
 }
 
 /// A successor still to search once ETC has looked up what it could: the nim-sum `x` of the
@@ -251,7 +252,15 @@ impl<'g, G: Game> CutSearch<'g, G> {
             buffers: BufferPool::new(),
             pendings: Vec::new(),
             by_cost: cfg.split && cfg.shuffle.is_none() && cfg.order == MoveOrder::Heuristic,
+            pulse: Pulse::default(),
         }
+    }
+
+    /// Calls the hook, between two nodes.
+    fn beat(&mut self) {
+        let mut pulse = std::mem::take(&mut self.pulse);
+        pulse.beat(self.nodes, self);
+        self.pulse = pulse;
     }
 
     /// The value of `s` if it lies in `r` (`None` = every value); otherwise the value or `None`.
@@ -416,6 +425,9 @@ impl<'g, G: Game> CutSearch<'g, G> {
     }
 
     fn expand(&mut self, s: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
+        if self.pulse.due(self.nodes) {
+            self.beat();
+        }
         let v = self.variant;
         let max_r = r.map(|r| r.max().unwrap_or(0));
         let resumed = match self.tt.get(&s).map(Entry::held) {
@@ -507,6 +519,32 @@ impl<G: Game> Searcher<G> for CutSearch<'_, G> {
             tt_lookups: self.tt.lookups(),
             tt_evictions: self.tt.evicted(),
         }
+    }
+
+    fn learn(&mut self, p: G::Position, v: Nimber) {
+        self.store_exact(p, v);
+    }
+
+    fn set_hook(&mut self, hook: Hook<G::Position>) {
+        self.pulse.set(hook, self.nodes);
+    }
+
+    fn known(&self) -> &dyn Known<G::Position> {
+        self
+    }
+}
+
+/// The exact entries, and the resumable sets down to one value.
+impl<G: Game> Known<G::Position> for CutSearch<'_, G> {
+    fn each_known(&self, f: &mut dyn FnMut(&G::Position, Nimber)) {
+        self.tt.for_each(|p, e| match e.held() {
+            Held::Exact(v) => f(p, v),
+            Held::Partial(i) => {
+                if let Some(v) = self.partials[i].only() {
+                    f(p, v);
+                }
+            }
+        });
     }
 }
 

@@ -171,6 +171,13 @@ impl<K: Hash + Eq, V> FlatMap<K, V> {
         }
     }
 
+    /// Every entry, in no particular order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.buckets
+            .iter()
+            .flat_map(|b| b.0.iter().flatten().map(|(k, v)| (k, v)))
+    }
+
     /// Asks the processor to bring `key`'s first bucket into the cache, without waiting: a
     /// look-up of it soon after then costs little. It changes nothing else.
     pub(crate) fn prefetch(&self, key: &K) {
@@ -208,6 +215,12 @@ mod tests {
             assert_eq!(m.get(&(k * 977)), Some(&want));
             assert_eq!(m.get(&(k * 977 + 1)), None);
         }
+        let mut all: Vec<(u64, u64)> = m.iter().map(|(&k, &v)| (k, v)).collect();
+        all.sort_unstable();
+        let want: Vec<(u64, u64)> = (0..10_000u64)
+            .map(|k| (k * 977, if k == 1 { 5 } else { k }))
+            .collect();
+        assert_eq!(all, want, "iter yields every entry once");
         m.prefetch(&3);
         let room = FlatMap::<u64, u64>::with_capacity(10_000, None)
             .buckets

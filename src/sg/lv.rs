@@ -6,7 +6,7 @@
 //! valuing all but the heaviest part and shifting n by their nim-sum (Algorithm 2).
 
 use super::tt::Tt;
-use super::{BufferPool, SearchConfig, Searcher, Shape, Shaper, Stats};
+use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, Nimber};
 
 /// The couple search, keeping its table between positions.
@@ -17,10 +17,11 @@ pub struct Lv<'g, G: Game> {
     tt: Tt<G::Position, Nimber>,
     nodes: u64,
     buffers: BufferPool<G::Position>,
+    pulse: Pulse<G::Position>,
 }
 
 /// What ETC learned about one successor of (p, *n).
-enum Known {
+enum Verdict {
     /// The successor is losing: (p, *n) is winning.
     Losing,
     /// The successor is winning: skip it.
@@ -38,7 +39,15 @@ impl<'g, G: Game> Lv<'g, G> {
             tt: Tt::new(cfg.tt),
             nodes: 0,
             buffers: BufferPool::new(),
+            pulse: Pulse::default(),
         }
+    }
+
+    /// Calls the hook, between two nodes.
+    fn beat(&mut self) {
+        let mut pulse = std::mem::take(&mut self.pulse);
+        pulse.beat(self.nodes, self);
+        self.pulse = pulse;
     }
 
     fn value(&mut self, p: G::Position) -> Nimber {
@@ -77,6 +86,9 @@ impl<'g, G: Game> Lv<'g, G> {
     /// Whether p + *n is losing, for a plain `p`: from the table, or by its moves and the
     /// moves in the heap.
     fn decide(&mut self, p: &G::Position, n: Nimber) -> bool {
+        if self.pulse.due(self.nodes) {
+            self.beat();
+        }
         if let Some(v) = self.tt.get(p) {
             return v == n;
         }
@@ -84,13 +96,13 @@ impl<'g, G: Game> Lv<'g, G> {
         super::list_moves(self.game, &self.cfg, p, &mut moves);
         let mut kept = 0;
         for i in 0..moves.len() {
-            match self.known(&moves[i], n) {
-                Known::Losing => {
+            match self.verdict(&moves[i], n) {
+                Verdict::Losing => {
                     self.buffers.give(moves);
                     return false;
                 }
-                Known::Winning => {}
-                Known::Unknown => {
+                Verdict::Winning => {}
+                Verdict::Unknown => {
                     moves.swap(kept, i);
                     kept += 1;
                 }
@@ -114,12 +126,12 @@ impl<'g, G: Game> Lv<'g, G> {
         losing
     }
 
-    fn known(&mut self, m: &G::Position, n: Nimber) -> Known {
+    fn verdict(&mut self, m: &G::Position, n: Nimber) -> Verdict {
         let tt = &mut self.tt;
         match self.shaper.value_without_search(m.clone(), |c| tt.get(c)) {
-            Some(v) if v == n => Known::Losing,
-            Some(_) => Known::Winning,
-            None => Known::Unknown,
+            Some(v) if v == n => Verdict::Losing,
+            Some(_) => Verdict::Winning,
+            None => Verdict::Unknown,
         }
     }
 }
@@ -135,5 +147,24 @@ impl<G: Game> Searcher<G> for Lv<'_, G> {
             tt_lookups: self.tt.lookups(),
             tt_evictions: self.tt.evicted(),
         }
+    }
+
+    fn learn(&mut self, p: G::Position, v: Nimber) {
+        self.tt.put(p, v);
+    }
+
+    fn set_hook(&mut self, hook: Hook<G::Position>) {
+        self.pulse.set(hook, self.nodes);
+    }
+
+    fn known(&self) -> &dyn Known<G::Position> {
+        self
+    }
+}
+
+/// The table holds values only: a position is stored once found losing beside a heap of n.
+impl<G: Game> Known<G::Position> for Lv<'_, G> {
+    fn each_known(&self, f: &mut dyn FnMut(&G::Position, Nimber)) {
+        self.tt.for_each(|p, &v| f(p, v));
     }
 }

@@ -7,6 +7,7 @@
 //! without knowing its type.
 
 pub mod any;
+pub mod checkpoint;
 #[cfg(test)]
 mod crosscheck;
 pub mod cut;
@@ -92,6 +93,64 @@ pub trait Searcher<G: Game> {
     fn nimber(&mut self, p: G::Position) -> Nimber;
     /// Work done so far.
     fn stats(&self) -> Stats;
+    /// Takes `v` as the nimber of `p`, found by an earlier search of the same game (a saved
+    /// table, [`checkpoint`]): the search answers `p` from its table from now on.
+    fn learn(&mut self, p: G::Position, v: Nimber);
+    /// Has the search call `hook` every [`HOOK_NODES`] nodes or so, between two nodes.
+    fn set_hook(&mut self, hook: Hook<G::Position>);
+    /// The exact values the table holds.
+    fn known(&self) -> &dyn Known<G::Position>;
+}
+
+/// The exact values a search's table holds: what a saved table keeps ([`checkpoint`]).
+pub trait Known<P> {
+    /// Calls `f` on each position the table values exactly, as the table keys it.
+    fn each_known(&self, f: &mut dyn FnMut(&P, Nimber));
+}
+
+/// What a search calls now and then with what its table knows: how a search of hours saves its
+/// table as it goes.
+pub type Hook<P> = Box<dyn FnMut(&dyn Known<P>) + Send>;
+
+/// Nodes between two calls of a search's hook: a few hundredths of a second of Cram (fewer in
+/// the unit tests, so that their small searches call it too).
+pub const HOOK_NODES: u64 = if cfg!(test) { 1 << 6 } else { 1 << 14 };
+
+/// A search's hook and the node count at which it is next due.
+pub(crate) struct Pulse<P> {
+    hook: Option<Hook<P>>,
+    next: u64,
+}
+
+impl<P> Default for Pulse<P> {
+    fn default() -> Self {
+        Pulse {
+            hook: None,
+            next: u64::MAX,
+        }
+    }
+}
+
+impl<P> Pulse<P> {
+    /// Calls `hook` from `nodes` + [`HOOK_NODES`] on.
+    pub(crate) fn set(&mut self, hook: Hook<P>, nodes: u64) {
+        self.hook = Some(hook);
+        self.next = nodes.saturating_add(HOOK_NODES);
+    }
+
+    /// Whether the hook is due at `nodes`: never without one.
+    #[inline]
+    pub(crate) fn due(&self, nodes: u64) -> bool {
+        nodes >= self.next
+    }
+
+    /// Calls the hook with `known`, and sets when it is next due.
+    pub(crate) fn beat(&mut self, nodes: u64, known: &dyn Known<P>) {
+        self.next = nodes.saturating_add(HOOK_NODES);
+        if let Some(hook) = &mut self.hook {
+            hook(known);
+        }
+    }
 }
 
 /// Appends `p`'s moves to `out` in the configured order (shuffled when asked).

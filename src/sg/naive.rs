@@ -5,7 +5,7 @@
 
 use super::nimset::NimSet;
 use super::tt::Tt;
-use super::{BufferPool, SearchConfig, Searcher, Shape, Shaper, Stats};
+use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, Nimber, Parts};
 
 /// Memoised recursion over the definition.
@@ -19,6 +19,7 @@ pub struct Naive<'g, G: Game> {
     orbits: bool,
     nodes: u64,
     buffers: BufferPool<G::Position>,
+    pulse: Pulse<G::Position>,
 }
 
 impl<'g, G: Game> Naive<'g, G> {
@@ -38,7 +39,15 @@ impl<'g, G: Game> Naive<'g, G> {
             memo: Tt::new(cfg.tt),
             nodes: 0,
             buffers: BufferPool::new(),
+            pulse: Pulse::default(),
         }
+    }
+
+    /// Calls the hook, between two nodes.
+    fn beat(&mut self) {
+        let mut pulse = std::mem::take(&mut self.pulse);
+        pulse.beat(self.nodes, self);
+        self.pulse = pulse;
     }
 
     fn value(&mut self, p: G::Position) -> Nimber {
@@ -55,6 +64,9 @@ impl<'g, G: Game> Naive<'g, G> {
 
     /// The value of a position already shaped: plain, and canonical when symmetry is on.
     fn plain_value(&mut self, p: G::Position) -> Nimber {
+        if self.pulse.due(self.nodes) {
+            self.beat();
+        }
         if let Some(v) = self.memo.get(&p) {
             return v;
         }
@@ -89,5 +101,24 @@ impl<G: Game> Searcher<G> for Naive<'_, G> {
             tt_lookups: self.memo.lookups(),
             tt_evictions: self.memo.evicted(),
         }
+    }
+
+    fn learn(&mut self, p: G::Position, v: Nimber) {
+        self.memo.put(p, v);
+    }
+
+    fn set_hook(&mut self, hook: Hook<G::Position>) {
+        self.pulse.set(hook, self.nodes);
+    }
+
+    fn known(&self) -> &dyn Known<G::Position> {
+        self
+    }
+}
+
+/// The memo holds values only.
+impl<G: Game> Known<G::Position> for Naive<'_, G> {
+    fn each_known(&self, f: &mut dyn FnMut(&G::Position, Nimber)) {
+        self.memo.for_each(|p, &v| f(p, v));
     }
 }

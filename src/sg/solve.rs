@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use super::any::AnyGame;
+use super::checkpoint::{Plan, Saved};
 use super::engine::{Engine, SearchEngine};
 use super::table::{self, TableOptions};
 use super::{with_deep_stack, with_stack_for, SearchConfig, Stats};
@@ -37,6 +38,17 @@ pub struct Solution {
     pub seconds: f64,
     /// Successors with nimber 0, when asked for.
     pub winning_moves: Option<Vec<Stones>>,
+    /// What the search kept in its file, when asked to keep its table there.
+    pub kept: Option<Kept>,
+}
+
+/// What a search kept in its file ([`super::checkpoint`]): the entries it learned there at the
+/// start, and its last save, at the end (`None` when that failed: the plan's `on_save` heard
+/// why).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Kept {
+    pub learned: u64,
+    pub saved: Option<Saved>,
 }
 
 /// An engine, and for `auto` the reason it was chosen.
@@ -233,6 +245,20 @@ pub fn solve<G: AnyGame + ?Sized>(
     opts: &TableOptions,
     moves: bool,
 ) -> Result<Solution, Error> {
+    solve_kept(game, p, engine, cfg, opts, moves, None)
+}
+
+/// [`solve`], and with a `plan` a search keeps its table in the plan's file: it learns what
+/// the file holds, saves as it goes, and once more at the end.
+pub fn solve_kept<G: AnyGame + ?Sized>(
+    game: &G,
+    p: &Stones,
+    engine: Engine,
+    cfg: SearchConfig,
+    opts: &TableOptions,
+    moves: bool,
+    plan: Option<&Plan>,
+) -> Result<Solution, Error> {
     let start = Instant::now();
     // A theorem that values `p` outright needs no searcher. With `moves`, only a zero: it has
     // no move to a zero, by the definition of the nimber.
@@ -245,6 +271,7 @@ pub fn solve<G: AnyGame + ?Sized>(
                 stats: Stats::default(),
                 seconds: start.elapsed().as_secs_f64(),
                 winning_moves: moves.then(Vec::new),
+                kept: None,
             });
         }
     }
@@ -266,7 +293,14 @@ pub fn solve<G: AnyGame + ?Sized>(
         }
         game.successors(p, cfg.order, &mut successors);
     }
-    let (nimber, stats, winning) = match engine {
+    if plan.is_some() && engine == Engine::Table {
+        return Err(Error::Usage(
+            "--checkpoint keeps a search's table, and `table` tabulates a box instead: pick a \
+             search engine"
+                .into(),
+        ));
+    }
+    let (nimber, stats, winning, kept) = match engine {
         Engine::Table => {
             let dims: Vec<usize> = p.iter().map(|&x| x as usize + 1).collect();
             let t = game.tabulate(&dims, opts)?;
@@ -285,10 +319,14 @@ pub fn solve<G: AnyGame + ?Sized>(
                 nodes: t.len() as u64,
                 ..Stats::default()
             };
-            (t.get(p), stats, winning)
+            (t.get(p), stats, winning, None)
         }
         Engine::Search(s) => with_stack_for(game.depth(p), || {
             let mut searcher = game.searcher(s, cfg);
+            let learned = match plan {
+                Some(plan) => Some(searcher.keep(game.name(), plan)?),
+                None => None,
+            };
             let v = searcher.nimber(p.clone());
             // Stats describe the nimber's search, not the follow-up on successors.
             let stats = searcher.stats();
@@ -296,8 +334,16 @@ pub fn solve<G: AnyGame + ?Sized>(
                 .into_iter()
                 .filter(|q| searcher.nimber(q.clone()) == 0)
                 .collect();
-            (v, stats, winning)
-        }),
+            let kept = plan.zip(learned).map(|(plan, learned)| {
+                let saved = searcher.save(game.name(), plan);
+                (plan.on_save)(&saved);
+                Kept {
+                    learned,
+                    saved: saved.ok(),
+                }
+            });
+            Ok::<_, Error>((v, stats, winning, kept))
+        })?,
         Engine::Auto => return Err(Error::internal("`auto` chose `auto`")),
     };
     Ok(Solution {
@@ -307,6 +353,7 @@ pub fn solve<G: AnyGame + ?Sized>(
         stats,
         seconds: start.elapsed().as_secs_f64(),
         winning_moves: moves.then_some(winning),
+        kept,
     })
 }
 

@@ -234,6 +234,18 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
         }
     }
 
+    /// Calls `f` on every entry held, in no particular order (a saved table's source).
+    pub fn for_each(&self, mut f: impl FnMut(&K, &V)) {
+        match &self.store {
+            Store::None => {}
+            Store::Unbounded(map) | Store::Fifo { map, .. } => {
+                map.iter().for_each(|(k, v)| f(k, v))
+            }
+            Store::Large(map) => map.iter().for_each(|(k, v)| f(k, v)),
+            Store::Clock { slots, .. } => slots.iter().for_each(|(k, v, _)| f(k, v)),
+        }
+    }
+
     /// Whether the table holds nothing.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -294,6 +306,37 @@ mod tests {
         assert_eq!(t.get(&1), Some('a'));
         assert_eq!(t.get(&2), None);
         assert_eq!(t.get(&3), Some('c'));
+    }
+
+    /// `for_each` visits what `get` finds, once each, in every kind of table.
+    #[test]
+    fn every_table_shows_what_it_holds() {
+        let kinds = [
+            (Some(0), Policy::Fifo),
+            (Some(50), Policy::Fifo),
+            (Some(50), Policy::Clock),
+            (None, Policy::Clock),
+        ];
+        for (capacity, policy) in kinds {
+            let mut t = Tt::new(TtConfig {
+                capacity,
+                policy,
+                memory: None,
+            });
+            // Past the flat table's threshold, so the unbounded one moves.
+            for i in 0..2 * FLAT_FROM as u64 {
+                t.put(i, i * 3);
+            }
+            let mut seen = Vec::new();
+            t.for_each(|&k, &v| seen.push((k, v)));
+            assert_eq!(seen.len(), t.len(), "{capacity:?}");
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), t.len(), "{capacity:?}: once each");
+            for (k, v) in seen {
+                assert_eq!(t.get(&k), Some(v));
+            }
+        }
     }
 
     #[test]

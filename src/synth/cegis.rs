@@ -233,6 +233,7 @@ fn found(answer: Answer) -> Result<Outcome, Error> {
             seconds: p.trace.seconds_search,
             lower_bound: Some(p.lower_bound),
             what: format!("length {}", p.lower_bound),
+            table: None,
         })),
     }
 }

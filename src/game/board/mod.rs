@@ -14,12 +14,13 @@ use crate::error::Error;
 use crate::game::hypergraph::Stones;
 use crate::game::{Game, Nimber};
 use crate::sg::any::PositionSearcher;
+use crate::sg::checkpoint::{self, Plan, Record, Saved};
 use crate::sg::solve::Choice;
 use crate::sg::{Engine, SearchConfig, SearchEngine, Searcher, Stats};
 
 /// A board game whose engines see a position as one word, while the commands see one count
 /// per row (Cram) or column (Chomp).
-trait Packing: Game {
+trait Packing: Game<Position: Record> {
     /// The word of a position given by its counts.
     fn packed(&self, counts: &[u32]) -> Self::Position;
 }
@@ -38,6 +39,14 @@ impl<G: Packing> PositionSearcher for Packed<'_, G> {
 
     fn stats(&self) -> Stats {
         self.inner.stats()
+    }
+
+    fn keep(&mut self, game: &str, plan: &Plan) -> Result<u64, Error> {
+        checkpoint::keep(self.inner.as_mut(), game, plan)
+    }
+
+    fn save(&self, game: &str, plan: &Plan) -> Result<Saved, Error> {
+        checkpoint::save(&plan.path, game, self.inner.known())
     }
 }
 

@@ -9,6 +9,8 @@ use std::ops::{BitAndAssign, BitOrAssign, ShrAssign};
 
 use num_traits::{PrimInt, WrappingAdd, WrappingNeg};
 
+use crate::sg::checkpoint::Record;
+
 /// A bit set of cells, one bit a cell: the integer operations (`num_traits::PrimInt`) and the
 /// few conversions a board needs beyond them.
 pub trait Cells:
@@ -23,6 +25,7 @@ pub trait Cells:
     + LowerHex
     + Send
     + Sync
+    + Record // how a saved table writes it
     + 'static
 {
     /// Cells the word holds.

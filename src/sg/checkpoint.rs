@@ -1,0 +1,524 @@
+//! A search's table kept in a file, so that a search of hours can stop and go on later.
+//!
+//! What a table holds exactly is a fact of the game, whoever found it: the nimber of a
+//! position. A file keeps only those (an engine's partial knowledge stays behind), keyed as the
+//! table keyed them, so a later search of the same game learns them all and finds each subtree
+//! it had finished answered at its root. Any engine, and any of the search's switches, may read
+//! a file another wrote: each key is still a position of the game, each value still its nimber.
+//!
+//! The file is written beside its final name (`.partial` appended) and renamed over it once
+//! complete, so a save cut short leaves the previous one whole. It names the game and how positions are written, and a
+//! CRC-32 of the entries ends it: a file of another game, cut short or damaged is refused
+//! before a single entry is learned.
+//!
+//! ```text
+//! grundy table 1
+//! game cram:7x8
+//! key u64
+//! entries 00000000000123456789
+//!
+//! (key, nimber as u32) little-endian, once per entry; then the entries' CRC-32
+//! ```
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::{Hook, Known, Searcher};
+use crate::error::Error;
+use crate::game::hypergraph::Stones;
+use crate::game::{Game, Nimber};
+
+/// The format's first line; a change in how entries are written gets a new number.
+const MAGIC: &str = "grundy table 1";
+
+/// The largest nimber a file may hold: what every engine's table can store.
+const MAX_VALUE: Nimber = (1 << 31) - 1;
+
+/// A position as a saved table writes it.
+pub trait Record: Sized + 'static {
+    /// What the file's `key` line says, so that a table of other positions is refused.
+    const KIND: &'static str;
+    /// Appends the position's bytes.
+    fn write(&self, out: &mut Vec<u8>);
+    /// Reads one position, as [`Record::write`] wrote it.
+    fn read(input: &mut impl Read) -> std::io::Result<Self>;
+}
+
+macro_rules! word_record {
+    ($t:ty) => {
+        impl Record for $t {
+            const KIND: &'static str = stringify!($t);
+            fn write(&self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn read(input: &mut impl Read) -> std::io::Result<Self> {
+                let mut bytes = [0; std::mem::size_of::<$t>()];
+                input.read_exact(&mut bytes)?;
+                Ok(<$t>::from_le_bytes(bytes))
+            }
+        }
+    };
+}
+
+word_record!(u64);
+word_record!(u128);
+
+/// Counts: their number, then each, as u32.
+impl Record for Stones {
+    const KIND: &'static str = "counts";
+    fn write(&self, out: &mut Vec<u8>) {
+        (self.len() as u32).write_to(out);
+        for x in self {
+            x.write_to(out);
+        }
+    }
+    fn read(input: &mut impl Read) -> std::io::Result<Self> {
+        let n = read_u32(input)?;
+        (0..n).map(|_| read_u32(input)).collect()
+    }
+}
+
+/// A little-endian u32 appended.
+trait WriteTo {
+    fn write_to(self, out: &mut Vec<u8>);
+}
+
+impl WriteTo for u32 {
+    fn write_to(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+fn read_u32(input: &mut impl Read) -> std::io::Result<u32> {
+    let mut bytes = [0; 4];
+    input.read_exact(&mut bytes)?;
+    Ok(u32::from_le_bytes(bytes))
+}
+
+/// One save: how many entries, and how long it took.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Saved {
+    pub entries: u64,
+    pub seconds: f64,
+}
+
+/// What a caller hears of the saves made while a search runs: each one, or why it failed.
+pub type OnSave = Arc<dyn Fn(&Result<Saved, Error>) + Send + Sync>;
+
+/// Where and how often a search saves its table.
+#[derive(Clone)]
+pub struct Plan {
+    pub path: PathBuf,
+    /// Time between two saves while the search runs.
+    pub every: Duration,
+    /// Set to ask for a save at the search's next pause, which clears it: how a caller that
+    /// gives up on a search (a time limit) keeps what it learned.
+    pub now: Arc<AtomicBool>,
+    pub on_save: OnSave,
+}
+
+impl Plan {
+    /// Saves to `path` every `every`, telling no one.
+    pub fn new(path: impl Into<PathBuf>, every: Duration) -> Self {
+        Plan {
+            path: path.into(),
+            every,
+            now: Arc::new(AtomicBool::new(false)),
+            on_save: Arc::new(|_| {}),
+        }
+    }
+}
+
+/// Writes the exact values `known` holds to `path` as a table of `game`, whole or not at all.
+pub fn save<P: Record>(path: &Path, game: &str, known: &dyn Known<P>) -> Result<Saved, Error> {
+    let start = Instant::now();
+    let io = |e| Error::io(path, e);
+    let partial = partial_path(path);
+    let io_partial = |e| Error::io(&partial, e);
+    let mut file = File::create(&partial).map_err(io_partial)?;
+    let written = write_table(&mut file, game, known).map_err(io_partial);
+    drop(file);
+    let renamed = written.and_then(|entries| {
+        std::fs::rename(&partial, path).map_err(io)?;
+        Ok(entries)
+    });
+    match renamed {
+        Ok(entries) => Ok(Saved {
+            entries,
+            seconds: start.elapsed().as_secs_f64(),
+        }),
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e)
+        }
+    }
+}
+
+/// Where a table is written before it takes its name: beside it, `.partial` appended.
+fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+/// Writes a whole table to `file` and flushes it to the disk: the entries written.
+fn write_table<P: Record>(
+    file: &mut File,
+    game: &str,
+    known: &dyn Known<P>,
+) -> std::io::Result<u64> {
+    // The count goes last, in the room left for it once the entries are counted.
+    let head = format!("{MAGIC}\ngame {game}\nkey {}\nentries ", P::KIND);
+    let mut out = BufWriter::with_capacity(1 << 20, &mut *file);
+    write!(out, "{head}{:020}\n\n", 0)?;
+    let (mut entries, mut crc, mut buf) = (0u64, crc32fast::Hasher::new(), Vec::new());
+    let mut failed = Ok(());
+    known.each_known(&mut |p, v| {
+        if failed.is_err() {
+            return;
+        }
+        buf.clear();
+        p.write(&mut buf);
+        v.write_to(&mut buf);
+        crc.update(&buf);
+        entries += 1;
+        failed = out.write_all(&buf);
+    });
+    failed?;
+    out.write_all(&crc.finalize().to_le_bytes())?;
+    out.flush()?;
+    drop(out);
+    file.seek(SeekFrom::Start(head.len() as u64))?;
+    write!(file, "{entries:020}")?;
+    file.sync_all()?;
+    Ok(entries)
+}
+
+/// Reads a table of `game` from `path` and hands each entry to `learn`, once the whole file is
+/// checked: the number of entries learned, or `None` when there is no file yet.
+pub fn load<P: Record>(
+    path: &Path,
+    game: &str,
+    mut learn: impl FnMut(P, Nimber),
+) -> Result<Option<u64>, Error> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let bad = |msg: String| Error::Data {
+        path: path.into(),
+        msg: format!("not a saved table grundy can use: {msg}"),
+    };
+    let mut input = BufReader::with_capacity(1 << 20, file);
+    let entries = read_header::<P>(&mut input, game).map_err(bad)?;
+    let start = input.stream_position().map_err(|e| Error::io(path, e))?;
+    // The first pass checks, the second learns: nothing from a damaged file is ever used.
+    let mut crc = crc32fast::Hasher::new();
+    let mut buf = Vec::new();
+    for _ in 0..entries {
+        let (p, v) = read_entry::<P>(&mut input).map_err(|e| bad(format!("an entry: {e}")))?;
+        if v > MAX_VALUE {
+            return Err(bad(format!("a nimber of {v}, past {MAX_VALUE}")));
+        }
+        buf.clear();
+        p.write(&mut buf);
+        v.write_to(&mut buf);
+        crc.update(&buf);
+    }
+    let stored = read_u32(&mut input).map_err(|e| bad(format!("its checksum: {e}")))?;
+    if stored != crc.finalize() {
+        return Err(bad(
+            "its checksum does not match its entries (damaged)".into()
+        ));
+    }
+    if !input.fill_buf().map_err(|e| Error::io(path, e))?.is_empty() {
+        return Err(bad("bytes follow its checksum".into()));
+    }
+    input
+        .seek(SeekFrom::Start(start))
+        .map_err(|e| Error::io(path, e))?;
+    for _ in 0..entries {
+        let (p, v) = read_entry::<P>(&mut input).map_err(|e| Error::io(path, e))?;
+        learn(p, v);
+    }
+    Ok(Some(entries))
+}
+
+/// Checks the header against `game` and the position type; the number of entries.
+fn read_header<P: Record>(input: &mut impl BufRead, game: &str) -> Result<u64, String> {
+    let mut line = |what: &str| -> Result<String, String> {
+        let mut s = String::new();
+        input
+            .read_line(&mut s)
+            .map_err(|e| format!("reading its {what}: {e}"))?;
+        Ok(s.trim_end_matches('\n').to_string())
+    };
+    let magic = line("first line")?;
+    if magic != MAGIC {
+        return Err(format!("its first line is `{magic}`, not `{MAGIC}`"));
+    }
+    let field = |s: String, name: &str| -> Result<String, String> {
+        s.strip_prefix(name)
+            .and_then(|v| v.strip_prefix(' '))
+            .map(String::from)
+            .ok_or_else(|| format!("`{s}` where its `{name}` line should be"))
+    };
+    let theirs = field(line("game")?, "game")?;
+    if theirs != game {
+        return Err(format!("it is a table of {theirs}, not of {game}"));
+    }
+    let key = field(line("key")?, "key")?;
+    if key != P::KIND {
+        return Err(format!(
+            "its positions are written as {key}, and {game}'s as {}",
+            P::KIND
+        ));
+    }
+    let count = field(line("entry count")?, "entries")?;
+    let entries = count
+        .parse()
+        .map_err(|_| format!("`{count}` is not a number of entries"))?;
+    if !line("blank line")?.is_empty() {
+        return Err("no blank line after its header".into());
+    }
+    Ok(entries)
+}
+
+fn read_entry<P: Record>(input: &mut impl Read) -> std::io::Result<(P, Nimber)> {
+    let p = P::read(input)?;
+    Ok((p, read_u32(input)?))
+}
+
+/// Readies `searcher` to keep its table per `plan`: it learns what the plan's file holds for
+/// `game` (the entries learned; 0 without a file), then saves every `plan.every` while it
+/// searches, and whenever `plan.now` asks.
+pub fn keep<G: Game>(
+    searcher: &mut (dyn Searcher<G> + '_),
+    game: &str,
+    plan: &Plan,
+) -> Result<u64, Error>
+where
+    G::Position: Record,
+{
+    let learned = load(&plan.path, game, |p, v| searcher.learn(p, v))?.unwrap_or(0);
+    searcher.set_hook(hook(plan.clone(), game.to_string()));
+    Ok(learned)
+}
+
+/// The hook that saves per `plan`.
+fn hook<P: Record>(plan: Plan, game: String) -> Hook<P> {
+    let mut last = Instant::now();
+    Box::new(move |known| {
+        let asked = plan.now.load(Ordering::Relaxed);
+        if asked || last.elapsed() >= plan.every {
+            let saved = save(&plan.path, &game, known);
+            last = Instant::now();
+            plan.now.store(false, Ordering::Relaxed);
+            (plan.on_save)(&saved);
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::board::{Chomp, Cram};
+    use crate::game::spec;
+    use crate::sg::engine::all_search_engines;
+    use crate::sg::naive::Naive;
+    use crate::sg::SearchConfig;
+    use std::sync::Mutex;
+
+    /// Every engine, with and without its reductions, saves its table mid-search (at its
+    /// first pause) and once done: each entry saved is the position's value by the reference,
+    /// and a new searcher that learns the mid-search file answers alike, in no more nodes.
+    fn saves_true_values_and_resumes<G: Game>(game: &G, name: &str, start: G::Position)
+    where
+        G::Position: Record,
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let mut reference = Naive::new(game, SearchConfig::default());
+        let mut check = |path: &Path, what: &str| {
+            let mut n = 0u64;
+            load(path, name, |p: G::Position, v| {
+                assert_eq!(reference.nimber(p.clone()), v, "{what}: {p:?}");
+                n += 1;
+            })
+            .unwrap()
+            .expect("a file");
+            n
+        };
+        for engine in all_search_engines() {
+            for (cfg, how) in [
+                (SearchConfig::default(), ""),
+                (SearchConfig::bare(), " bare"),
+            ] {
+                let what = format!("{name} {engine}{how}");
+                let mid = dir.path().join("mid.table");
+                let _ = std::fs::remove_file(&mid);
+                let mut first = engine.searcher(game, cfg);
+                let (path, beats) = (mid.clone(), Arc::new(Mutex::new(0)));
+                let counted = Arc::clone(&beats);
+                let game_name = name.to_string();
+                first.set_hook(Box::new(move |known| {
+                    let mut beats = counted.lock().unwrap();
+                    *beats += 1;
+                    if *beats == 1 {
+                        save(&path, &game_name, known).unwrap();
+                    }
+                }));
+                let v = first.nimber(start.clone());
+                assert!(*beats.lock().unwrap() >= 1, "{what}: a save mid-search");
+                let saved = check(&mid, &what);
+                let done = dir.path().join("done.table");
+                save(&done, name, first.known()).unwrap();
+                let all = check(&done, &what);
+                assert!(all >= saved.max(1), "{what}: {all} entries at the end");
+
+                let mut again = engine.searcher(game, cfg);
+                let plan = Plan::new(&mid, Duration::MAX);
+                assert_eq!(keep(again.as_mut(), name, &plan).unwrap(), saved, "{what}");
+                assert_eq!(again.nimber(start.clone()), v, "{what}");
+                let (before, after) = (first.stats().nodes, again.stats().nodes);
+                assert!(after <= before, "{what}: {after} nodes after {before}");
+            }
+        }
+    }
+
+    #[test]
+    fn engines_save_true_values_and_resume() {
+        let cram = Cram::<u64>::new("cram:4x5", 4, 5).unwrap();
+        saves_true_values_and_resumes(&cram, "cram:4x5", cram.full());
+        let wide = Cram::<u128>::new("cram:4x5", 4, 5).unwrap();
+        saves_true_values_and_resumes(&wide, "cram:4x5", wide.full());
+        let chomp = Chomp::new("chomp:5x6", 5, 6).unwrap();
+        saves_true_values_and_resumes(&chomp, "chomp:5x6", chomp.pack(&[5; 6]));
+        let path = spec::parse_hypergraph("path:3").unwrap();
+        saves_true_values_and_resumes(&path, "path:3", [3, 4, 3].into_iter().collect());
+    }
+
+    /// The plan's hook saves when asked (`now`), clears the request, and reports each save.
+    #[test]
+    fn a_plan_saves_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        let game = Cram::<u64>::new("cram:4x5", 4, 5).unwrap();
+        let mut plan = Plan::new(&path, Duration::MAX);
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&heard);
+        plan.on_save = Arc::new(move |s| log.lock().unwrap().push(s.as_ref().unwrap().entries));
+        plan.now.store(true, Ordering::Relaxed);
+        let engine: crate::sg::SearchEngine = "cut_cEA".parse().unwrap();
+        let mut s = engine.searcher(&game, SearchConfig::default());
+        assert_eq!(keep(s.as_mut(), "cram:4x5", &plan).unwrap(), 0);
+        assert_eq!(s.nimber(game.full()), 2);
+        assert!(!plan.now.load(Ordering::Relaxed), "the request was met");
+        let heard = heard.lock().unwrap();
+        assert_eq!(heard.len(), 1, "once asked, never due otherwise");
+        assert_eq!(
+            load(&path, "cram:4x5", |_: u64, _| {}).unwrap(),
+            Some(heard[0])
+        );
+    }
+
+    /// A table as a list, for the tests.
+    struct List<P>(Vec<(P, Nimber)>);
+
+    impl<P> Known<P> for List<P> {
+        fn each_known(&self, f: &mut dyn FnMut(&P, Nimber)) {
+            for (p, v) in &self.0 {
+                f(p, *v);
+            }
+        }
+    }
+
+    fn round_trip<P: Record + Clone + PartialEq + std::fmt::Debug>(entries: Vec<(P, Nimber)>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        let saved = save(&path, "g:1", &List(entries.clone())).unwrap();
+        assert_eq!(saved.entries, entries.len() as u64);
+        let mut back = Vec::new();
+        let n = load(&path, "g:1", |p, v| back.push((p, v))).unwrap();
+        assert_eq!(n, Some(entries.len() as u64));
+        assert_eq!(back, entries);
+    }
+
+    #[test]
+    fn tables_read_back_as_written() {
+        round_trip(vec![(5u64, 1), (u64::MAX, MAX_VALUE), (0, 0)]);
+        round_trip(vec![(1u128 << 100 | 7, 3)]);
+        round_trip::<u64>(vec![]);
+        let stones = |v: &[u32]| v.iter().copied().collect::<Stones>();
+        round_trip(vec![
+            (stones(&[3, 0, 3]), 0),
+            (stones(&[]), 0),
+            (stones(&[9; 12]), 1),
+        ]);
+    }
+
+    #[test]
+    fn no_file_is_no_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let got = load::<u64>(&dir.path().join("none"), "g", |_, _| panic!("no entry"));
+        assert_eq!(got.unwrap(), None);
+    }
+
+    /// A file of another game or key, cut short, damaged or grown is refused, and nothing of
+    /// it is learned.
+    #[test]
+    fn other_or_damaged_tables_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        let entries: Vec<(u64, Nimber)> = (0..100).map(|i| (i * 7919, (i % 5) as u32)).collect();
+        save(&path, "cram:4x5", &List(entries)).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let refused = |bytes: &[u8], game: &str| {
+            std::fs::write(&path, bytes).unwrap();
+            let mut learned = 0;
+            let got = load::<u64>(&path, game, |_, _| learned += 1);
+            assert_eq!(learned, 0);
+            match got {
+                Err(e @ Error::Data { .. }) => e.to_string(),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert!(refused(&good, "cram:5x4").contains("a table of cram:4x5, not of cram:5x4"));
+        assert!(
+            load::<u128>(&path, "cram:4x5", |_, _| {}).is_err(),
+            "another key"
+        );
+        assert!(refused(&good[..good.len() - 1], "cram:4x5").contains("checksum"));
+        assert!(refused(&good[..good.len() - 9], "cram:4x5").contains("an entry"));
+        let mut flipped = good.clone();
+        let at = good.len() - 30;
+        flipped[at] ^= 4;
+        assert!(refused(&flipped, "cram:4x5").contains("damaged"));
+        let mut longer = good.clone();
+        longer.push(0);
+        assert!(refused(&longer, "cram:4x5").contains("follow"));
+        assert!(refused(b"hello\n", "cram:4x5").contains("first line"));
+        assert!(refused(b"", "cram:4x5").contains("first line"));
+    }
+
+    /// A save that cannot be made leaves the last one whole.
+    #[test]
+    fn a_failed_save_keeps_the_last_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        save(&path, "g", &List(vec![(1u64, 2)])).unwrap();
+        assert!(save(
+            &dir.path().join("no/such/dir/t"),
+            "g",
+            &List(vec![(1u64, 2)])
+        )
+        .is_err());
+        let mut back = Vec::new();
+        load(&path, "g", |p: u64, v| back.push((p, v))).unwrap();
+        assert_eq!(back, [(1, 2)]);
+    }
+}

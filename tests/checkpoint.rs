@@ -1,0 +1,110 @@
+//! `sg --checkpoint`: a search keeps its table in a file, and the same command goes on from it.
+
+mod common;
+
+use common::{grundy, json_with_code, one_line};
+
+/// The first run saves its table; the second learns it, answers alike and searches less.
+#[test]
+fn a_search_goes_on_from_its_saved_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cram5x7.table");
+    let f = file.to_str().unwrap();
+    let first = json_with_code(&["sg", "cram:5x7", "--checkpoint", f], 0);
+    assert_eq!(first["checkpoint"]["learned"], 0);
+    let saved = first["checkpoint"]["saved"].as_u64().unwrap();
+    assert!(saved > 1000, "{first}");
+    let text = std::fs::read(&file).unwrap();
+    assert!(text.starts_with(b"grundy table 1\ngame cram:5x7\nkey u64\n"));
+    let again = json_with_code(&["sg", "cram:5x7", "--checkpoint", f], 0);
+    assert_eq!(again["nimber"], first["nimber"]);
+    assert_eq!(again["checkpoint"]["learned"].as_u64(), Some(saved));
+    let (before, after) = (first["nodes"].as_u64(), again["nodes"].as_u64());
+    assert!(after < before, "{after:?} nodes after {before:?}");
+    // Another engine reads it too: every entry is a value, whoever found it.
+    let lv = json_with_code(&["sg", "cram:5x7", "--engine", "lv", "--checkpoint", f], 0);
+    assert_eq!(lv["nimber"], first["nimber"]);
+    // Heap games keep theirs, positions written as counts.
+    let heaps = dir.path().join("heaps.table");
+    let h = heaps.to_str().unwrap();
+    let args = [
+        "sg",
+        "subtraction:1,2,3",
+        "5,6,8",
+        "--checkpoint",
+        h,
+        "--bare",
+    ];
+    let sum = json_with_code(&args, 0);
+    assert_eq!(sum["nimber"], 3, "1 ^ 2 ^ 0: n mod 4 for each heap");
+    assert!(sum["checkpoint"]["saved"].as_u64().unwrap() > 0);
+    let out = grundy().args(args).arg("--stats").output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("checkpoint: "), "{text}");
+    assert!(text.contains("learned "), "{text}");
+}
+
+/// At its time limit `sg` saves the table before it gives up, and says where.
+#[test]
+fn sg_saves_its_table_when_time_runs_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cram7x9.table");
+    let f = file.to_str().unwrap();
+    let args = ["sg", "cram:7x9", "--timeout", "1", "--checkpoint", f];
+    let e = json_with_code(&args, 3);
+    assert_eq!(e["kind"], "timeout");
+    assert_eq!(e["checkpoint"]["path"], f);
+    let entries = e["checkpoint"]["entries"].as_u64().unwrap();
+    assert!(entries > 0, "{e}");
+    let text = std::fs::read(&file).unwrap();
+    let header = format!("entries {entries:020}\n\n");
+    assert!(
+        text.windows(header.len()).any(|w| w == header.as_bytes()),
+        "the file holds what the error says"
+    );
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1, "no partial file left behind");
+    let line = one_line(&args, 3, "timed out");
+    assert!(line.contains("is saved in"), "{line}");
+}
+
+/// A file that is not a table, another game's table, and a table where none is kept are
+/// refused with one line.
+#[test]
+fn bad_tables_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.table");
+    std::fs::write(&junk, "hello\n").unwrap();
+    let j = junk.to_str().unwrap();
+    one_line(
+        &["sg", "cram:4x5", "--checkpoint", j],
+        2,
+        "not a saved table",
+    );
+    let e = json_with_code(&["sg", "cram:4x5", "--checkpoint", j], 2);
+    assert_eq!(e["kind"], "bad_input");
+
+    let other = dir.path().join("cram4x5.table");
+    let o = other.to_str().unwrap();
+    json_with_code(&["sg", "cram:4x5", "--checkpoint", o], 0);
+    one_line(
+        &["sg", "cram:5x4", "--checkpoint", o],
+        2,
+        "a table of cram:4x5, not of cram:5x4",
+    );
+    let args = [
+        "sg",
+        "path:3",
+        "3,3,3",
+        "--engine",
+        "table",
+        "--checkpoint",
+        o,
+    ];
+    one_line(&args, 2, "pick a search engine");
+    one_line(
+        &["sg", "cram:4x5", "--checkpoint-every", "5"],
+        2,
+        "--checkpoint",
+    );
+}
