@@ -21,6 +21,18 @@ fn a_search_goes_on_from_its_saved_table() {
     assert_eq!(again["checkpoint"]["learned"].as_u64(), Some(saved));
     let (before, after) = (first["nodes"].as_u64(), again["nodes"].as_u64());
     assert!(after < before, "{after:?} nodes after {before:?}");
+    assert_eq!(again["checkpoint"]["in_file"].as_u64(), Some(saved));
+    // A smaller table takes a share, and says so (valuing a small board of the same game).
+    let out = grundy()
+        .args(["sg", "cram:5x7", "......./......./#######/#######/#######"])
+        .args(["--tt", "100", "--json", "--checkpoint", f])
+        .output()
+        .unwrap();
+    let small: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(small["checkpoint"]["learned"], 100, "{small}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("has room for 100 of the"), "{err}");
+    json_with_code(&["sg", "cram:5x7", "--checkpoint", f], 0);
     // Another engine reads it too: every entry is a value, whoever found it.
     let lv = json_with_code(&["sg", "cram:5x7", "--engine", "lv", "--checkpoint", f], 0);
     assert_eq!(lv["nimber"], first["nimber"]);

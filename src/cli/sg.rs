@@ -64,6 +64,16 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
             let saved = saved.as_ref().ok().copied();
             let _ = send.send(Heard::Saved(saved));
         });
+        let shown = path.display().to_string();
+        plan.on_load = Arc::new(move |loaded| {
+            if loaded.learned < loaded.entries {
+                eprintln!(
+                    "grundy: warning: the table has room for {} of the {} entries in {shown} \
+                     (raise --mem-limit or --tt); its saves keep only what it holds",
+                    loaded.learned, loaded.entries
+                );
+            }
+        });
         plan
     });
     let s = match args.timeout {
@@ -92,7 +102,8 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         if let (Some(path), Some(kept)) = (&args.checkpoint, &s.kept) {
             obj["checkpoint"] = serde_json::json!({
                 "path": path,
-                "learned": kept.learned,
+                "in_file": kept.loaded.entries,
+                "learned": kept.loaded.learned,
                 "saved": kept.saved.map(|s| s.entries),
                 "save_seconds": kept.saved.map(|s| s.seconds),
             });
@@ -121,7 +132,7 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
             out.line(format_args!(
                 "checkpoint: {}: learned {} entries, {saved}",
                 path.display(),
-                kept.learned
+                kept.loaded.learned
             ))?;
         }
     }

@@ -7,7 +7,7 @@
 //! default that works for any game, which a game overrides where it knows better (hypergraph
 //! nim tabulates whole boxes by its own recurrence and prices `auto`'s choice).
 
-use super::checkpoint::{self, Plan, Saved};
+use super::checkpoint::{self, Loaded, Plan, Saved};
 use super::engine::{Engine, SearchEngine};
 use super::solve::Choice;
 use super::sweep::sweep;
@@ -26,9 +26,9 @@ pub trait PositionSearcher {
     fn nimber(&mut self, p: Stones) -> Nimber;
     /// Work done so far.
     fn stats(&self) -> Stats;
-    /// Keeps the table in `plan`'s file as a table of `game` ([`checkpoint::keep`]): the
-    /// entries learned from it.
-    fn keep(&mut self, game: &str, plan: &Plan) -> Result<u64, Error>;
+    /// Keeps the table in `plan`'s file as a table of `game` ([`checkpoint::keep`]): what it
+    /// learned there.
+    fn keep(&mut self, game: &str, plan: &Plan) -> Result<Loaded, Error>;
     /// Saves the table to `plan`'s file now.
     fn save(&self, game: &str, plan: &Plan) -> Result<Saved, Error>;
 }
@@ -254,7 +254,7 @@ impl<G: Game<Position = Stones>> PositionSearcher for Erased<'_, G> {
         self.0.stats()
     }
 
-    fn keep(&mut self, game: &str, plan: &Plan) -> Result<u64, Error> {
+    fn keep(&mut self, game: &str, plan: &Plan) -> Result<Loaded, Error> {
         checkpoint::keep(self.0.as_mut(), game, plan)
     }
 

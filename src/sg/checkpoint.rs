@@ -119,6 +119,8 @@ pub struct Plan {
     /// gives up on a search (a time limit) keeps what it learned.
     pub now: Arc<AtomicBool>,
     pub on_save: OnSave,
+    /// Told what the search learned from the file, before it starts.
+    pub on_load: Arc<dyn Fn(&Loaded) + Send + Sync>,
 }
 
 impl Plan {
@@ -129,6 +131,7 @@ impl Plan {
             every,
             now: Arc::new(AtomicBool::new(false)),
             on_save: Arc::new(|_| {}),
+            on_load: Arc::new(|_| {}),
         }
     }
 }
@@ -198,13 +201,55 @@ fn write_table<P: Record>(
     Ok(entries)
 }
 
-/// Reads a table of `game` from `path` and hands each entry to `learn`, once the whole file is
-/// checked: the number of entries learned, or `None` when there is no file yet.
+/// What a load took: the entries the file holds, and those learned (fewer when the table had
+/// no room for them all: a smaller `--mem-limit` or `--tt` than the search that saved them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Loaded {
+    pub entries: u64,
+    pub learned: u64,
+}
+
+/// Where a loaded table goes: a closure taking each entry, or a search.
+pub trait Learner<P> {
+    /// Told how many entries the file holds, before the first: how many of them to hand over.
+    fn room(&mut self, entries: u64) -> u64 {
+        entries
+    }
+    /// Takes one entry.
+    fn learn(&mut self, p: P, v: Nimber);
+}
+
+impl<P, F: FnMut(P, Nimber)> Learner<P> for F {
+    fn learn(&mut self, p: P, v: Nimber) {
+        self(p, v)
+    }
+}
+
+/// A search as a [`Learner`]: its table makes room for the whole file at once.
+struct SearchLearner<'s, 'g, G: Game>(&'s mut (dyn Searcher<G> + 'g));
+
+impl<G: Game> Learner<G::Position> for SearchLearner<'_, '_, G> {
+    fn room(&mut self, entries: u64) -> u64 {
+        let room = self
+            .0
+            .reserve(usize::try_from(entries).unwrap_or(usize::MAX));
+        u64::try_from(room).unwrap_or(u64::MAX)
+    }
+
+    fn learn(&mut self, p: G::Position, v: Nimber) {
+        self.0.learn(p, v);
+    }
+}
+
+/// Reads a table of `game` from `path` and hands its entries to `learner`, once the whole file
+/// is checked: how many it held and how many were learned, or `None` when there is no file yet. A learner
+/// with room for fewer than the file holds gets every k-th entry, which spreads them over its
+/// table as evenly as the file does.
 pub fn load<P: Record>(
     path: &Path,
     game: &str,
-    mut learn: impl FnMut(P, Nimber),
-) -> Result<Option<u64>, Error> {
+    learner: &mut impl Learner<P>,
+) -> Result<Option<Loaded>, Error> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -242,11 +287,23 @@ pub fn load<P: Record>(
     input
         .seek(SeekFrom::Start(start))
         .map_err(|e| Error::io(path, e))?;
-    for _ in 0..entries {
-        let (p, v) = read_entry::<P>(&mut input).map_err(|e| Error::io(path, e))?;
-        learn(p, v);
+    let room = learner.room(entries);
+    if room == 0 {
+        return Ok(Some(Loaded {
+            entries,
+            learned: 0,
+        }));
     }
-    Ok(Some(entries))
+    let step = entries.div_ceil(room);
+    let mut learned = 0;
+    for i in 0..entries {
+        let (p, v) = read_entry::<P>(&mut input).map_err(|e| Error::io(path, e))?;
+        if i % step == 0 {
+            learner.learn(p, v);
+            learned += 1;
+        }
+    }
+    Ok(Some(Loaded { entries, learned }))
 }
 
 /// Checks the header against `game` and the position type; the number of entries.
@@ -295,19 +352,20 @@ fn read_entry<P: Record>(input: &mut impl Read) -> std::io::Result<(P, Nimber)> 
 }
 
 /// Readies `searcher` to keep its table per `plan`: it learns what the plan's file holds for
-/// `game` (the entries learned; 0 without a file), then saves every `plan.every` while it
-/// searches, and whenever `plan.now` asks.
+/// `game` (nothing without a file), then saves every `plan.every` while it searches, and
+/// whenever `plan.now` asks.
 pub fn keep<G: Game>(
     searcher: &mut (dyn Searcher<G> + '_),
     game: &str,
     plan: &Plan,
-) -> Result<u64, Error>
+) -> Result<Loaded, Error>
 where
     G::Position: Record,
 {
-    let learned = load(&plan.path, game, |p, v| searcher.learn(p, v))?.unwrap_or(0);
+    let loaded = load(&plan.path, game, &mut SearchLearner(&mut *searcher))?.unwrap_or_default();
+    (plan.on_load)(&loaded);
     searcher.set_hook(hook(plan.clone(), game.to_string()));
-    Ok(learned)
+    Ok(loaded)
 }
 
 /// The hook that saves per `plan`.
@@ -345,7 +403,7 @@ mod tests {
         let mut reference = Naive::new(game, SearchConfig::default());
         let mut check = |path: &Path, what: &str| {
             let mut n = 0u64;
-            load(path, name, |p: G::Position, v| {
+            load(path, name, &mut |p: G::Position, v| {
                 assert_eq!(reference.nimber(p.clone()), v, "{what}: {p:?}");
                 n += 1;
             })
@@ -382,7 +440,8 @@ mod tests {
 
                 let mut again = engine.searcher(game, cfg);
                 let plan = Plan::new(&mid, Duration::MAX);
-                assert_eq!(keep(again.as_mut(), name, &plan).unwrap(), saved, "{what}");
+                let loaded = keep(again.as_mut(), name, &plan).unwrap();
+                assert_eq!((loaded.entries, loaded.learned), (saved, saved), "{what}");
                 assert_eq!(again.nimber(start.clone()), v, "{what}");
                 let (before, after) = (first.stats().nodes, again.stats().nodes);
                 assert!(after <= before, "{what}: {after} nodes after {before}");
@@ -415,13 +474,18 @@ mod tests {
         plan.now.store(true, Ordering::Relaxed);
         let engine: crate::sg::SearchEngine = "cut_cEA".parse().unwrap();
         let mut s = engine.searcher(&game, SearchConfig::default());
-        assert_eq!(keep(s.as_mut(), "cram:4x5", &plan).unwrap(), 0);
+        assert_eq!(
+            keep(s.as_mut(), "cram:4x5", &plan).unwrap(),
+            Loaded::default()
+        );
         assert_eq!(s.nimber(game.full()), 2);
         assert!(!plan.now.load(Ordering::Relaxed), "the request was met");
         let heard = heard.lock().unwrap();
         assert_eq!(heard.len(), 1, "once asked, never due otherwise");
         assert_eq!(
-            load(&path, "cram:4x5", |_: u64, _| {}).unwrap(),
+            load(&path, "cram:4x5", &mut |_: u64, _| {})
+                .unwrap()
+                .map(|l| l.entries),
             Some(heard[0])
         );
     }
@@ -443,8 +507,8 @@ mod tests {
         let saved = save(&path, "g:1", &List(entries.clone())).unwrap();
         assert_eq!(saved.entries, entries.len() as u64);
         let mut back = Vec::new();
-        let n = load(&path, "g:1", |p, v| back.push((p, v))).unwrap();
-        assert_eq!(n, Some(entries.len() as u64));
+        let n = load(&path, "g:1", &mut |p, v| back.push((p, v))).unwrap();
+        assert_eq!(n.map(|l| l.learned), Some(entries.len() as u64));
         assert_eq!(back, entries);
     }
 
@@ -461,10 +525,43 @@ mod tests {
         ]);
     }
 
+    /// A learner with room for fewer entries than the file holds gets every k-th.
+    #[test]
+    fn a_small_learner_gets_an_even_share() {
+        struct Small(Vec<u64>);
+        impl Learner<u64> for Small {
+            fn room(&mut self, entries: u64) -> u64 {
+                assert_eq!(entries, 100);
+                10
+            }
+            fn learn(&mut self, p: u64, _: Nimber) {
+                self.0.push(p);
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        save(&path, "g", &List((0..100u64).map(|i| (i, 0)).collect())).unwrap();
+        let mut small = Small(Vec::new());
+        let loaded = load(&path, "g", &mut small).unwrap();
+        assert_eq!(
+            loaded,
+            Some(Loaded {
+                entries: 100,
+                learned: 10
+            })
+        );
+        assert_eq!(small.0, (0..100).step_by(10).collect::<Vec<u64>>());
+        let mut seen = Vec::new();
+        load(&path, "g", &mut |p: u64, _| seen.push(p)).unwrap();
+        assert_eq!(seen, (0..100).collect::<Vec<u64>>(), "a closure takes all");
+    }
+
     #[test]
     fn no_file_is_no_table() {
         let dir = tempfile::tempdir().unwrap();
-        let got = load::<u64>(&dir.path().join("none"), "g", |_, _| panic!("no entry"));
+        let got = load::<u64>(&dir.path().join("none"), "g", &mut |_, _| {
+            panic!("no entry")
+        });
         assert_eq!(got.unwrap(), None);
     }
 
@@ -480,7 +577,7 @@ mod tests {
         let refused = |bytes: &[u8], game: &str| {
             std::fs::write(&path, bytes).unwrap();
             let mut learned = 0;
-            let got = load::<u64>(&path, game, |_, _| learned += 1);
+            let got = load::<u64>(&path, game, &mut |_, _| learned += 1);
             assert_eq!(learned, 0);
             match got {
                 Err(e @ Error::Data { .. }) => e.to_string(),
@@ -489,7 +586,7 @@ mod tests {
         };
         assert!(refused(&good, "cram:5x4").contains("a table of cram:4x5, not of cram:5x4"));
         assert!(
-            load::<u128>(&path, "cram:4x5", |_, _| {}).is_err(),
+            load::<u128>(&path, "cram:4x5", &mut |_, _| {}).is_err(),
             "another key"
         );
         assert!(refused(&good[..good.len() - 1], "cram:4x5").contains("checksum"));
@@ -518,7 +615,7 @@ mod tests {
         )
         .is_err());
         let mut back = Vec::new();
-        load(&path, "g", |p: u64, v| back.push((p, v))).unwrap();
+        load(&path, "g", &mut |p: u64, v| back.push((p, v))).unwrap();
         assert_eq!(back, [(1, 2)]);
     }
 }

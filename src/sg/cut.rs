@@ -525,6 +525,10 @@ impl<G: Game> Searcher<G> for CutSearch<'_, G> {
         self.store_exact(p, v);
     }
 
+    fn reserve(&mut self, additional: usize) -> usize {
+        self.tt.reserve(additional)
+    }
+
     fn set_hook(&mut self, hook: Hook<G::Position>) {
         self.pulse.set(hook, self.nodes);
     }

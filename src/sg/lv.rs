@@ -153,6 +153,10 @@ impl<G: Game> Searcher<G> for Lv<'_, G> {
         self.tt.put(p, v);
     }
 
+    fn reserve(&mut self, additional: usize) -> usize {
+        self.tt.reserve(additional)
+    }
+
     fn set_hook(&mut self, hook: Hook<G::Position>) {
         self.pulse.set(hook, self.nodes);
     }

@@ -96,6 +96,9 @@ pub trait Searcher<G: Game> {
     /// Takes `v` as the nimber of `p`, found by an earlier search of the same game (a saved
     /// table, [`checkpoint`]): the search answers `p` from its table from now on.
     fn learn(&mut self, p: G::Position, v: Nimber);
+    /// Makes room for `additional` entries about to be learned: how many of them the table
+    /// can hold without giving any up.
+    fn reserve(&mut self, additional: usize) -> usize;
     /// Has the search call `hook` every [`HOOK_NODES`] nodes or so, between two nodes.
     fn set_hook(&mut self, hook: Hook<G::Position>);
     /// The exact values the table holds.

@@ -107,6 +107,10 @@ impl<G: Game> Searcher<G> for Naive<'_, G> {
         self.memo.put(p, v);
     }
 
+    fn reserve(&mut self, additional: usize) -> usize {
+        self.memo.reserve(additional)
+    }
+
     fn set_hook(&mut self, hook: Hook<G::Position>) {
         self.pulse.set(hook, self.nodes);
     }

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use super::any::AnyGame;
-use super::checkpoint::{Plan, Saved};
+use super::checkpoint::{Loaded, Plan, Saved};
 use super::engine::{Engine, SearchEngine};
 use super::table::{self, TableOptions};
 use super::{with_deep_stack, with_stack_for, SearchConfig, Stats};
@@ -42,12 +42,11 @@ pub struct Solution {
     pub kept: Option<Kept>,
 }
 
-/// What a search kept in its file ([`super::checkpoint`]): the entries it learned there at the
-/// start, and its last save, at the end (`None` when that failed: the plan's `on_save` heard
-/// why).
+/// What a search kept in its file ([`super::checkpoint`]): what it learned there at the start,
+/// and its last save, at the end (`None` when that failed: the plan's `on_save` heard why).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Kept {
-    pub learned: u64,
+    pub loaded: Loaded,
     pub saved: Option<Saved>,
 }
 
@@ -323,7 +322,7 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
         }
         Engine::Search(s) => with_stack_for(game.depth(p), || {
             let mut searcher = game.searcher(s, cfg);
-            let learned = match plan {
+            let loaded = match plan {
                 Some(plan) => Some(searcher.keep(game.name(), plan)?),
                 None => None,
             };
@@ -334,11 +333,11 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
                 .into_iter()
                 .filter(|q| searcher.nimber(q.clone()) == 0)
                 .collect();
-            let kept = plan.zip(learned).map(|(plan, learned)| {
+            let kept = plan.zip(loaded).map(|(plan, loaded)| {
                 let saved = searcher.save(game.name(), plan);
                 (plan.on_save)(&saved);
                 Kept {
-                    learned,
+                    loaded,
                     saved: saved.ok(),
                 }
             });

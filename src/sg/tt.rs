@@ -160,13 +160,9 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
             Store::Unbounded(map) if map.len() >= self.flat_from => {
                 // As much room as hashbrown had, at once: the tables coexist while it fills, but
                 // the new one does not grow meanwhile.
-                let mut flat = FlatMap::with_capacity(map.capacity(), self.memory);
-                for (k, v) in std::mem::take(map) {
-                    flat.insert(k, v);
-                }
-                let left = flat.insert(key, value);
-                self.store = Store::Large(flat);
-                left
+                let room = map.capacity();
+                self.go_flat(room);
+                self.put(key, value)
             }
             Store::Unbounded(map) => map.insert(key, value),
             Store::Large(map) => map.insert(key, value),
@@ -209,6 +205,39 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
                 Some(evicted)
             }
         }
+    }
+
+    /// Makes room for `additional` more entries at once, for a table about to learn them from
+    /// a file ([`FlatMap::reserve`] says why): how many of them it can hold without giving any
+    /// up.
+    pub fn reserve(&mut self, additional: usize) -> usize {
+        match &mut self.store {
+            Store::None => 0,
+            Store::Unbounded(map) => {
+                let want = map.len().saturating_add(additional);
+                if want <= self.flat_from {
+                    map.reserve(additional);
+                    return additional;
+                }
+                self.go_flat(want);
+                self.reserve(additional)
+            }
+            Store::Large(map) => map.reserve(additional),
+            Store::Fifo { map, cap, .. } => cap.saturating_sub(map.len()).min(additional),
+            Store::Clock { slots, cap, .. } => cap.saturating_sub(slots.len()).min(additional),
+        }
+    }
+
+    /// Moves the small unbounded table's entries to a flat table with room for `room`
+    /// entries (within the memory limit), which takes its place.
+    fn go_flat(&mut self, room: usize) {
+        let mut flat = FlatMap::with_capacity(room, self.memory);
+        if let Store::Unbounded(map) = &mut self.store {
+            for (k, v) in std::mem::take(map) {
+                flat.insert(k, v);
+            }
+        }
+        self.store = Store::Large(flat);
     }
 
     /// Asks for `key`'s place in the table to be brought into the cache, ahead of a look-up
@@ -336,6 +365,28 @@ mod tests {
             for (k, v) in seen {
                 assert_eq!(t.get(&k), Some(v));
             }
+        }
+    }
+
+    /// Each table names the room it has: all of it when unbounded (a large reservation moves
+    /// it to the flat table at once), what is left of a capacity otherwise.
+    #[test]
+    fn tables_name_their_room() {
+        let mut t = Tt::new(TtConfig::default());
+        t.put(0u64, 0u64);
+        assert_eq!(t.reserve(10), 10);
+        assert!(matches!(t.store, Store::Unbounded(_)));
+        assert_eq!(t.reserve(2 * FLAT_FROM), 2 * FLAT_FROM);
+        assert!(matches!(t.store, Store::Large(_)));
+        assert_eq!(t.get(&0), Some(0), "what it held moved with it");
+        for (capacity, room) in [(Some(0), 0), (Some(5), 4), (Some(500), 99)] {
+            let mut t = Tt::new(TtConfig {
+                capacity,
+                policy: Policy::Fifo,
+                memory: None,
+            });
+            t.put(1u64, 1u64);
+            assert_eq!(t.reserve(99), room, "{capacity:?}");
         }
     }
 

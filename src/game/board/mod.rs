@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::game::hypergraph::Stones;
 use crate::game::{Game, Nimber};
 use crate::sg::any::PositionSearcher;
-use crate::sg::checkpoint::{self, Plan, Record, Saved};
+use crate::sg::checkpoint::{self, Loaded, Plan, Record, Saved};
 use crate::sg::solve::Choice;
 use crate::sg::{Engine, SearchConfig, SearchEngine, Searcher, Stats};
 
@@ -41,7 +41,7 @@ impl<G: Packing> PositionSearcher for Packed<'_, G> {
         self.inner.stats()
     }
 
-    fn keep(&mut self, game: &str, plan: &Plan) -> Result<u64, Error> {
+    fn keep(&mut self, game: &str, plan: &Plan) -> Result<Loaded, Error> {
         checkpoint::keep(self.inner.as_mut(), game, plan)
     }
 
