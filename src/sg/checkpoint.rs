@@ -6,8 +6,8 @@
 //! it had finished answered at its root. Any engine, and any of the search's switches, may read
 //! a file another wrote: each key is still a position of the game, each value still its nimber.
 //!
-//! The file is written beside its final name (`.partial` appended) and renamed over it once
-//! complete, so a save cut short leaves the previous one whole. It names the game and how positions are written, and a
+//! The file is written beside its final name and renamed over it once complete
+//! ([`OutputFile`]), so a save cut short leaves the previous one whole. It names the game and how positions are written, and a
 //! CRC-32 of the entries ends it: a file of another game, cut short or damaged is refused
 //! before a single entry is learned.
 //!
@@ -21,7 +21,7 @@
 //! ```
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use super::{Hook, Known, Searcher};
 use crate::error::Error;
+use crate::files::OutputFile;
 use crate::game::hypergraph::Stones;
 use crate::game::{Game, Nimber};
 
@@ -136,49 +137,41 @@ impl Plan {
     }
 }
 
-/// Writes the exact values `known` holds to `path` as a table of `game`, whole or not at all.
+/// Writes the exact values `known` holds to `path` as a table of `game`, whole or not at all
+/// ([`OutputFile`]: beside it first, renamed over it once complete).
 pub fn save<P: Record>(path: &Path, game: &str, known: &dyn Known<P>) -> Result<Saved, Error> {
     let start = Instant::now();
-    let io = |e| Error::io(path, e);
-    let partial = partial_path(path);
-    let io_partial = |e| Error::io(&partial, e);
-    let mut file = File::create(&partial).map_err(io_partial)?;
-    let written = write_table(&mut file, game, known).map_err(io_partial);
-    drop(file);
-    let renamed = written.and_then(|entries| {
-        std::fs::rename(&partial, path).map_err(io)?;
-        Ok(entries)
-    });
-    match renamed {
-        Ok(entries) => Ok(Saved {
-            entries,
-            seconds: start.elapsed().as_secs_f64(),
-        }),
-        Err(e) => {
-            let _ = std::fs::remove_file(&partial);
-            Err(e)
-        }
+    // Counted first, so that the header can say it: the table does not change meanwhile.
+    let mut entries = 0u64;
+    known.each_known(&mut |_, _| entries += 1);
+    let mut file = OutputFile::create(path)?;
+    let written =
+        write_table(file.writer(), game, entries, known).map_err(|e| Error::io(path, e))?;
+    if written != entries {
+        return Err(Error::internal(format!(
+            "a table of {entries} entries wrote {written}"
+        )));
     }
+    file.commit()?;
+    Ok(Saved {
+        entries,
+        seconds: start.elapsed().as_secs_f64(),
+    })
 }
 
-/// Where a table is written before it takes its name: beside it, `.partial` appended.
-fn partial_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".partial");
-    PathBuf::from(name)
-}
-
-/// Writes a whole table to `file` and flushes it to the disk: the entries written.
+/// Writes a table of `entries` entries: the entries written.
 fn write_table<P: Record>(
-    file: &mut File,
+    out: &mut dyn Write,
     game: &str,
+    entries: u64,
     known: &dyn Known<P>,
 ) -> std::io::Result<u64> {
-    // The count goes last, in the room left for it once the entries are counted.
-    let head = format!("{MAGIC}\ngame {game}\nkey {}\nentries ", P::KIND);
-    let mut out = BufWriter::with_capacity(1 << 20, &mut *file);
-    write!(out, "{head}{:020}\n\n", 0)?;
-    let (mut entries, mut crc, mut buf) = (0u64, crc32fast::Hasher::new(), Vec::new());
+    write!(
+        out,
+        "{MAGIC}\ngame {game}\nkey {}\nentries {entries:020}\n\n",
+        P::KIND
+    )?;
+    let (mut written, mut crc, mut buf) = (0u64, crc32fast::Hasher::new(), Vec::new());
     let mut failed = Ok(());
     known.each_known(&mut |p, v| {
         if failed.is_err() {
@@ -188,17 +181,12 @@ fn write_table<P: Record>(
         p.write(&mut buf);
         v.write_to(&mut buf);
         crc.update(&buf);
-        entries += 1;
+        written += 1;
         failed = out.write_all(&buf);
     });
     failed?;
     out.write_all(&crc.finalize().to_le_bytes())?;
-    out.flush()?;
-    drop(out);
-    file.seek(SeekFrom::Start(head.len() as u64))?;
-    write!(file, "{entries:020}")?;
-    file.sync_all()?;
-    Ok(entries)
+    Ok(written)
 }
 
 /// What a load took: the entries the file holds, and those learned (fewer when the table had
