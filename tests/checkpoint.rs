@@ -120,3 +120,36 @@ fn bad_tables_are_refused() {
         "--checkpoint",
     );
 }
+
+/// SIGTERM (a batch system's notice) has the search save its table before it ends.
+#[cfg(unix)]
+#[test]
+fn a_signal_saves_the_table_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cram7x9.table");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["sg", "cram:7x9", "--checkpoint", file.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(128 + 15));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("saving the table"), "{err}");
+    let text = std::fs::read(&file).unwrap();
+    assert!(text.starts_with(b"grundy table 1\ngame cram:7x9\n"));
+    let entries: u64 = String::from_utf8_lossy(&text[..120])
+        .lines()
+        .find_map(|l| l.strip_prefix("entries "))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(entries > 0);
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1, "no partial file left behind");
+}

@@ -3,9 +3,12 @@
 //! code is 128 plus the signal's number, as shells report it (130 for Ctrl-C).
 //!
 //! A command that can answer with what it has ([`answer_on_ctrl_c`]: `synth`) takes the first
-//! Ctrl-C as "stop and report"; a second one ends the process as above.
+//! Ctrl-C as "stop and report"; a second one ends the process as above. A search that keeps its
+//! table in a file ([`save_on_signal`]: `sg --checkpoint`) saves it first; a second signal does
+//! not wait for the save.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -15,6 +18,59 @@ static ANSWER_ON_CTRL_C: AtomicBool = AtomicBool::new(false);
 
 /// The exit code of the outcome already reported, or -1 while the command runs.
 static ANSWERED: AtomicI32 = AtomicI32::new(-1);
+
+/// How to have the running search save its table: the flag that asks for a save, and a
+/// count of the saves made, which grows when one is done.
+pub struct SaveOnSignal {
+    pub now: Arc<AtomicBool>,
+    pub saves: Arc<(Mutex<u64>, Condvar)>,
+}
+
+/// The search's way to save, once one registered ([`save_on_signal`]).
+static SAVE: Mutex<Option<SaveOnSignal>> = Mutex::new(None);
+
+/// A signal from now on first has the search save its table, then ends the process.
+pub fn save_on_signal(save: SaveOnSignal) {
+    if let Ok(mut slot) = SAVE.lock() {
+        *slot = Some(save);
+    }
+}
+
+/// Signals end the process at once again: the search that would save has ended.
+pub fn no_save_on_signal() {
+    if let Ok(mut slot) = SAVE.lock() {
+        *slot = None;
+    }
+}
+
+/// Asks for a save and ends the process with `code` once it is made, on a thread of its own,
+/// so that the handler still hears a second signal. False when no search registered.
+fn save_then_exit(code: i32, tell: impl Fn(&str) + Send + 'static) -> bool {
+    let Some(save) = SAVE.lock().ok().and_then(|mut slot| slot.take()) else {
+        return false;
+    };
+    tell("grundy: saving the table before ending (again to end now)");
+    let spawned = std::thread::Builder::new()
+        .name("grundy-last-save".into())
+        .spawn(move || {
+            let (count, done) = &*save.saves;
+            let Ok(mut n) = count.lock() else {
+                return;
+            };
+            let before = *n;
+            save.now.store(true, Ordering::Relaxed);
+            while *n == before {
+                match done.wait(n) {
+                    Ok(next) => n = next,
+                    Err(_) => return,
+                }
+            }
+            crate::files::remove_partial();
+            tell("grundy: interrupted");
+            std::process::exit(code);
+        });
+    spawned.is_ok()
+}
 
 /// The command has reported its outcome, which exits with `code`: a signal from now on ends
 /// the process silently with that code. Under mpirun the ranks finish one after another, and
@@ -55,8 +111,11 @@ pub fn install(speak: bool) {
                     tell("grundy: stopping to report what is established (Ctrl-C again quits)");
                     continue;
                 }
-                crate::files::remove_partial();
                 let code = ANSWERED.load(Ordering::Relaxed);
+                if code < 0 && save_then_exit(128 + signal, tell) {
+                    continue;
+                }
+                crate::files::remove_partial();
                 if code >= 0 {
                     std::process::exit(code);
                 }

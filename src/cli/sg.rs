@@ -3,11 +3,12 @@
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::interrupt;
 use super::output::Out;
 use super::{SearchArgs, Status};
 use crate::error::{Error, SavedTable, Undecided};
@@ -57,12 +58,21 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
     let plan = args.checkpoint.as_ref().map(|path| {
         let mut plan = Plan::new(path, Duration::from_secs_f64(args.checkpoint_every));
         let send = send.clone();
+        let saves = Arc::new((Mutex::new(0u64), Condvar::new()));
+        interrupt::save_on_signal(interrupt::SaveOnSignal {
+            now: Arc::clone(&plan.now),
+            saves: Arc::clone(&saves),
+        });
         plan.on_save = Arc::new(move |saved| {
             if let Err(e) = saved {
                 eprintln!("grundy: warning: the table was not saved: {e}");
             }
-            let saved = saved.as_ref().ok().copied();
-            let _ = send.send(Heard::Saved(saved));
+            let _ = send.send(Heard::Saved(saved.as_ref().ok().copied()));
+            let (count, done) = &*saves;
+            if let Ok(mut n) = count.lock() {
+                *n += 1;
+                done.notify_all();
+            }
         });
         let shown = path.display().to_string();
         plan.on_load = Arc::new(move |loaded| {
@@ -85,6 +95,7 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
             Err(saved) => return Err(undecided(game.as_ref(), &p, limit, args, saved)),
         },
     };
+    interrupt::no_save_on_signal();
     let mut out = Out::new();
     if args.json {
         let mut obj = serde_json::json!({
