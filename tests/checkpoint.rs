@@ -127,7 +127,7 @@ fn bad_tables_are_refused() {
 fn a_signal_saves_the_table_first() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("cram7x9.table");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(["sg", "cram:7x9", "--checkpoint", file.to_str().unwrap()])
         .stderr(std::process::Stdio::piped())
         .spawn()
