@@ -55,37 +55,7 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
     let (game, p) = super::game_and_position(&args.game, &args.position, "sg")?;
     let game: Arc<dyn AnyGame> = Arc::from(game);
     let (send, receive) = mpsc::channel();
-    let plan = args.checkpoint.as_ref().map(|path| {
-        let mut plan = Plan::new(path, Duration::from_secs_f64(args.checkpoint_every));
-        let send = send.clone();
-        let saves = Arc::new((Mutex::new(0u64), Condvar::new()));
-        interrupt::save_on_signal(interrupt::SaveOnSignal {
-            now: Arc::clone(&plan.now),
-            saves: Arc::clone(&saves),
-        });
-        plan.on_save = Arc::new(move |saved| {
-            if let Err(e) = saved {
-                eprintln!("grundy: warning: the table was not saved: {e}");
-            }
-            let _ = send.send(Heard::Saved(saved.as_ref().ok().copied()));
-            let (count, done) = &*saves;
-            if let Ok(mut n) = count.lock() {
-                *n += 1;
-                done.notify_all();
-            }
-        });
-        let shown = path.display().to_string();
-        plan.on_load = Arc::new(move |loaded| {
-            if loaded.learned < loaded.entries {
-                eprintln!(
-                    "grundy: warning: the table has room for {} of the {} entries in {shown} \
-                     (raise --mem-limit or --tt); its saves keep only what it holds",
-                    loaded.learned, loaded.entries
-                );
-            }
-        });
-        plan
-    });
+    let plan = checkpoint_plan(args, &send);
     let s = match args.timeout {
         None => args
             .search
@@ -160,6 +130,43 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         }
     }
     Ok(Status::Answered)
+}
+
+/// How `sg --checkpoint` keeps its table: saves heard on `send` (by [`within`]) and by the
+/// signal handler, which has the search save before a signal ends it; a failed save or a file
+/// too large for the table is a warning, as the answer does not depend on it.
+fn checkpoint_plan(args: &SgArgs, send: &mpsc::Sender<Heard>) -> Option<Plan> {
+    args.checkpoint.as_ref().map(|path| {
+        let mut plan = Plan::new(path, Duration::from_secs_f64(args.checkpoint_every));
+        let send = send.clone();
+        let saves = Arc::new((Mutex::new(0u64), Condvar::new()));
+        interrupt::save_on_signal(interrupt::SaveOnSignal {
+            now: Arc::clone(&plan.now),
+            saves: Arc::clone(&saves),
+        });
+        plan.on_save = Arc::new(move |saved| {
+            if let Err(e) = saved {
+                eprintln!("grundy: warning: the table was not saved: {e}");
+            }
+            let _ = send.send(Heard::Saved(saved.as_ref().ok().copied()));
+            let (count, done) = &*saves;
+            if let Ok(mut n) = count.lock() {
+                *n += 1;
+                done.notify_all();
+            }
+        });
+        let shown = path.display().to_string();
+        plan.on_load = Arc::new(move |loaded| {
+            if loaded.learned < loaded.entries {
+                eprintln!(
+                    "grundy: warning: the table has room for {} of the {} entries in {shown} \
+                     (raise --mem-limit or --tt); its saves keep only what it holds",
+                    loaded.learned, loaded.entries
+                );
+            }
+        });
+        plan
+    })
 }
 
 /// What the thread of [`within`] hears: the search's end, or a save of its table (`None`
