@@ -40,7 +40,8 @@ pub struct SgArgs {
     timeout: Option<f64>,
     /// Keep the search's table in FILE, so that a long search can stop and go on: what FILE
     /// holds is learned first, and the table is saved there as the search goes, when it ends,
-    /// and when --timeout gives up on it. The file names its game; another game's is refused.
+    /// when --timeout gives up on it, and before a signal ends it. The file names its game;
+    /// another game's is refused.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Seconds between two saves of --checkpoint's file while the search runs.
