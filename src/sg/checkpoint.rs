@@ -72,9 +72,9 @@ word_record!(u128);
 impl Record for Stones {
     const KIND: &'static str = "counts";
     fn write(&self, out: &mut Vec<u8>) {
-        (self.len() as u32).write_to(out);
-        for x in self {
-            x.write_to(out);
+        push_u32(out, self.len() as u32);
+        for &x in self {
+            push_u32(out, x);
         }
     }
     fn read(input: &mut impl Read) -> std::io::Result<Self> {
@@ -84,14 +84,8 @@ impl Record for Stones {
 }
 
 /// A little-endian u32 appended.
-trait WriteTo {
-    fn write_to(self, out: &mut Vec<u8>);
-}
-
-impl WriteTo for u32 {
-    fn write_to(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
+fn push_u32(out: &mut Vec<u8>, x: u32) {
+    out.extend_from_slice(&x.to_le_bytes());
 }
 
 fn read_u32(input: &mut impl Read) -> std::io::Result<u32> {
@@ -179,7 +173,7 @@ fn write_table<P: Record>(
         }
         buf.clear();
         p.write(&mut buf);
-        v.write_to(&mut buf);
+        push_u32(&mut buf, v);
         crc.update(&buf);
         written += 1;
         failed = out.write_all(&buf);
@@ -260,7 +254,7 @@ pub fn load<P: Record>(
         }
         buf.clear();
         p.write(&mut buf);
-        v.write_to(&mut buf);
+        push_u32(&mut buf, v);
         crc.update(&buf);
     }
     let stored = read_u32(&mut input).map_err(|e| bad(format!("its checksum: {e}")))?;
