@@ -1,10 +1,17 @@
 //! Engines checked against each other and against known theorems on every built-in game.
 
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::checkpoint::{keep, load, save, Plan, Record};
 use super::cut::{CutSearch, Variant};
 use super::engine::all_search_engines;
+use super::naive::Naive;
 use super::tree::tree_size;
 use super::tt::{Policy, TtConfig};
 use super::{SearchConfig, SearchEngine, Searcher};
+use crate::game::board::{Chomp, Cram};
 use crate::game::hypergraph::Stones;
 use crate::game::{spec, Game, HypergraphNim, MoveOrder, Nimber};
 
@@ -440,4 +447,73 @@ fn node_counts_match_the_pruning_paper() {
             "{at}: the paper's figures"
         );
     }
+}
+
+/// Every engine, with and without its reductions, saves its table mid-search (at its
+/// first pause) and once done: each entry saved is the position's value by the reference,
+/// and a new searcher that learns the mid-search file answers alike, in no more nodes.
+fn saves_true_values_and_resumes<G: Game>(game: &G, name: &str, start: G::Position)
+where
+    G::Position: Record,
+{
+    let dir = tempfile::tempdir().unwrap();
+    let mut reference = Naive::new(game, SearchConfig::default());
+    let mut check = |path: &Path, what: &str| {
+        let mut n = 0u64;
+        load(path, name, &mut |p: G::Position, v| {
+            assert_eq!(reference.nimber(p.clone()), v, "{what}: {p:?}");
+            n += 1;
+        })
+        .unwrap()
+        .expect("a file");
+        n
+    };
+    for engine in all_search_engines() {
+        for (cfg, how) in [
+            (SearchConfig::default(), ""),
+            (SearchConfig::bare(), " bare"),
+        ] {
+            let what = format!("{name} {engine}{how}");
+            let mid = dir.path().join("mid.table");
+            let _ = std::fs::remove_file(&mid);
+            let mut first = engine.searcher(game, cfg);
+            let (path, beats) = (mid.clone(), Arc::new(Mutex::new(0)));
+            let counted = Arc::clone(&beats);
+            let game_name = name.to_string();
+            first.set_hook(Box::new(move |known| {
+                let mut beats = counted.lock().unwrap();
+                *beats += 1;
+                if *beats == 1 {
+                    save(&path, &game_name, known).unwrap();
+                }
+            }));
+            let v = first.nimber(start.clone());
+            assert!(*beats.lock().unwrap() >= 1, "{what}: a save mid-search");
+            let saved = check(&mid, &what);
+            let done = dir.path().join("done.table");
+            save(&done, name, first.known()).unwrap();
+            let all = check(&done, &what);
+            assert!(all >= saved.max(1), "{what}: {all} entries at the end");
+
+            let mut again = engine.searcher(game, cfg);
+            let plan = Plan::new(&mid, Duration::MAX);
+            let loaded = keep(again.as_mut(), name, &plan).unwrap();
+            assert_eq!((loaded.entries, loaded.learned), (saved, saved), "{what}");
+            assert_eq!(again.nimber(start.clone()), v, "{what}");
+            let (before, after) = (first.stats().nodes, again.stats().nodes);
+            assert!(after <= before, "{what}: {after} nodes after {before}");
+        }
+    }
+}
+
+#[test]
+fn engines_save_true_values_and_resume() {
+    let cram = Cram::<u64>::new("cram:4x5", 4, 5).unwrap();
+    saves_true_values_and_resumes(&cram, "cram:4x5", cram.full());
+    let wide = Cram::<u128>::new("cram:4x5", 4, 5).unwrap();
+    saves_true_values_and_resumes(&wide, "cram:4x5", wide.full());
+    let chomp = Chomp::new("chomp:5x6", 5, 6).unwrap();
+    saves_true_values_and_resumes(&chomp, "chomp:5x6", chomp.pack(&[5; 6]));
+    let path = spec::parse_hypergraph("path:3").unwrap();
+    saves_true_values_and_resumes(&path, "path:3", [3, 4, 3].into_iter().collect());
 }
