@@ -63,7 +63,8 @@ pub struct Undecided {
     pub table: Option<SavedTable>,
 }
 
-/// A search's table, saved when its time ran out: the same command goes on from there.
+/// A search's table, saved when its time ran out or a signal ended it: the same command goes
+/// on from there.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SavedTable {
     pub path: PathBuf,
@@ -83,19 +84,21 @@ impl std::fmt::Display for Undecided {
             _ => write!(f, ": {} is undecided", self.what),
         }?;
         match &self.table {
-            Some(SavedTable {
-                path,
-                entries: Some(n),
-            }) => write!(
-                f,
-                "; its table ({n} entries) is saved in {}, where the same command goes on",
-                path.display()
-            ),
-            Some(SavedTable {
-                path,
-                entries: None,
-            }) => write!(f, "; its table could not be saved in {}", path.display()),
+            Some(table) => write!(f, "; {table}"),
             None => Ok(()),
+        }
+    }
+}
+
+impl std::fmt::Display for SavedTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.path.display();
+        match self.entries {
+            Some(n) => write!(
+                f,
+                "its table ({n} entries) is saved in {path}, where the same command goes on"
+            ),
+            None => write!(f, "its table could not be saved in {path}"),
         }
     }
 }

@@ -121,14 +121,22 @@ fn bad_tables_are_refused() {
     );
 }
 
-/// SIGTERM (a batch system's notice) has the search save its table before it ends.
+/// SIGTERM (a batch system's notice) has the search save its table before it ends, and
+/// report where (with `--json`, as its one object).
 #[cfg(unix)]
 #[test]
 fn a_signal_saves_the_table_first() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("cram7x9.table");
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["sg", "cram:7x9", "--checkpoint", file.to_str().unwrap()])
+        .args([
+            "sg",
+            "cram:7x9",
+            "--json",
+            "--checkpoint",
+            file.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -150,6 +158,16 @@ fn a_signal_saves_the_table_first() {
         .and_then(|n| n.parse().ok())
         .unwrap();
     assert!(entries > 0);
+    let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(said["kind"], "interrupted", "{said}");
+    assert_eq!(said["signal"], 15);
+    assert_eq!(
+        said["checkpoint"]["entries"].as_u64(),
+        Some(entries),
+        "{said}"
+    );
+    assert_eq!(said["checkpoint"]["path"].as_str(), file.to_str());
+    assert!(err.contains("is saved in"), "{err}");
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(names.len(), 1, "no partial file left behind");
 }

@@ -155,15 +155,24 @@ fn two_outputs_in_one_file_are_refused_before_the_work() {
     );
 }
 
-/// SIGTERM while the table is being written: the temporary file is removed, nothing is left.
+/// SIGTERM while the table is being written: the temporary file is removed, nothing is left,
+/// and `--json` reports the interruption as its one object.
 #[cfg(unix)]
 #[test]
 fn an_interrupted_table_leaves_no_partial_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("big.tsv");
-    let mut child = Process::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["table", "projective-plane", "--max", "14", "--out"])
+    let child = Process::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "table",
+            "projective-plane",
+            "--max",
+            "14",
+            "--json",
+            "--out",
+        ])
         .arg(&out)
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
@@ -189,8 +198,13 @@ fn an_interrupted_table_leaves_no_partial_file() {
         .status()
         .unwrap()
         .success());
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(128 + 15), "SIGTERM");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(128 + 15), "SIGTERM");
+    let said: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&said["kind"], &said["signal"]),
+        (&"interrupted".into(), &15.into())
+    );
     let left: Vec<String> = fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

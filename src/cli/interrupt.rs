@@ -1,17 +1,24 @@
 //! Ctrl-C, SIGTERM and SIGHUP: temporary output files are removed before the process ends, so
 //! an interrupted `table --out` leaves neither a partial file nor its temporary behind. The exit
-//! code is 128 plus the signal's number, as shells report it (130 for Ctrl-C).
+//! code is 128 plus the signal's number, as shells report it (130 for Ctrl-C); with `--json`
+//! the command's one JSON object says so too (`kind` `interrupted`), unless it printed its
+//! outcome already.
 //!
 //! A command that can answer with what it has ([`answer_on_ctrl_c`]: `synth`) takes the first
 //! Ctrl-C as "stop and report"; a second one ends the process as above. A search that keeps its
-//! table in a file ([`save_on_signal`]: `sg --checkpoint`) saves it first; a second signal does
-//! not wait for the save.
+//! table in a file ([`save_on_signal`]: `sg --checkpoint`) saves it first, and the report names
+//! it; a second signal does not wait for the save.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{mpsc, Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
+
+use super::output::Out;
+use crate::error::SavedTable;
 
 /// Whether the first Ctrl-C asks the search to stop and report rather than ending the process.
 static ANSWER_ON_CTRL_C: AtomicBool = AtomicBool::new(false);
@@ -19,11 +26,23 @@ static ANSWER_ON_CTRL_C: AtomicBool = AtomicBool::new(false);
 /// The exit code of the outcome already reported, or -1 while the command runs.
 static ANSWERED: AtomicI32 = AtomicI32::new(-1);
 
-/// How to have the running search save its table: the flag that asks for a save, and a
-/// count of the saves made, which grows when one is done.
+/// Whether the command prints its outcome as JSON (`--json`).
+static JSON: AtomicBool = AtomicBool::new(false);
+
+/// How to have the running search save its table: the file, the flag that asks for a save,
+/// and the saves made, which grow when one is done.
 pub struct SaveOnSignal {
+    pub path: PathBuf,
     pub now: Arc<AtomicBool>,
-    pub saves: Arc<(Mutex<u64>, Condvar)>,
+    pub saves: Arc<(Mutex<Saves>, Condvar)>,
+}
+
+/// The saves a search made of its table.
+#[derive(Default)]
+pub struct Saves {
+    pub count: u64,
+    /// The entries of the last save; `None` when it failed.
+    pub entries: Option<u64>,
 }
 
 /// The search's way to save, once one registered ([`save_on_signal`]).
@@ -43,33 +62,86 @@ pub fn no_save_on_signal() {
     }
 }
 
-/// Asks for a save and ends the process with `code` once it is made, on a thread of its own,
-/// so that the handler still hears a second signal. False when no search registered.
-fn save_then_exit(code: i32, tell: impl Fn(&str) + Send + 'static) -> bool {
+/// Asks for a save and ends the process once it is made, on a thread of its own, so that the
+/// handler still hears a second signal. False when no search registered.
+fn save_then_exit(signal: i32, speak: bool) -> bool {
     let Some(save) = SAVE.lock().ok().and_then(|mut slot| slot.take()) else {
         return false;
     };
-    tell("grundy: saving the table before ending (again to end now)");
+    if speak {
+        say("grundy: saving the table before ending (again to end now)");
+    }
     let spawned = std::thread::Builder::new()
         .name("grundy-last-save".into())
         .spawn(move || {
-            let (count, done) = &*save.saves;
-            let Ok(mut n) = count.lock() else {
+            let (saves, done) = &*save.saves;
+            let Ok(mut s) = saves.lock() else {
                 return;
             };
-            let before = *n;
+            let before = s.count;
             save.now.store(true, Ordering::Relaxed);
-            while *n == before {
-                match done.wait(n) {
-                    Ok(next) => n = next,
+            while s.count == before {
+                match done.wait(s) {
+                    Ok(next) => s = next,
                     Err(_) => return,
                 }
             }
-            crate::files::remove_partial();
-            tell("grundy: interrupted");
-            std::process::exit(code);
+            let table = SavedTable {
+                path: save.path,
+                entries: s.entries,
+            };
+            end(signal, Some(table), speak);
         });
     spawned.is_ok()
+}
+
+/// Ends the process for `signal`: the partial files removed, a line on standard error and,
+/// with `--json`, one object on standard output, unless the command printed its own.
+fn end(signal: i32, table: Option<SavedTable>, speak: bool) -> ! {
+    crate::files::remove_partial();
+    if speak {
+        let name = match signal {
+            SIGINT => "SIGINT",
+            SIGTERM => "SIGTERM",
+            SIGHUP => "SIGHUP",
+            _ => "a signal",
+        };
+        let message = match &table {
+            Some(table) => format!("interrupted by {name}; {table}"),
+            None => format!("interrupted by {name}"),
+        };
+        say(&format!("grundy: {message}"));
+        if JSON.load(Ordering::Relaxed) {
+            let mut obj = serde_json::json!({
+                "error": message,
+                "kind": "interrupted",
+                "signal": signal,
+            });
+            if let Some(table) = table {
+                obj["checkpoint"] = serde_json::json!(table);
+            }
+            print_once(obj);
+        }
+    }
+    std::process::exit(128 + signal);
+}
+
+/// Prints `obj` as the command's JSON outcome unless it printed one: on a thread of its own,
+/// waited for a second at most, since the command may hold standard output (a table's rows).
+fn print_once(obj: serde_json::Value) {
+    let (sent, printed) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("grundy-last-words".into())
+        .spawn(move || {
+            let mut out = Out::new();
+            if !out.outcome_printed() {
+                let _ = out.json(&obj);
+            }
+            let _ = sent.send(());
+        });
+    if spawned.is_ok() {
+        let _ = printed.recv_timeout(Duration::from_secs(1));
+    }
 }
 
 /// The command has reported its outcome, which exits with `code`: a signal from now on ends
@@ -86,6 +158,11 @@ pub fn answer_on_ctrl_c() {
     ANSWER_ON_CTRL_C.store(true, Ordering::Relaxed);
 }
 
+/// With `--json`, a signal's report is a JSON object too.
+pub fn json_outcome(json: bool) {
+    JSON.store(json, Ordering::Relaxed);
+}
+
 /// Installs the handler once, at start-up: a thread waits for the signals. `speak` is false
 /// on the ranks of an MPI job other than 0, which end silently: when rank 0 exits, mpirun
 /// ends the others with SIGTERM, and their last words would add to rank 0's one line.
@@ -93,11 +170,6 @@ pub fn install(speak: bool) {
     // Failing to install (no thread, or handlers refused) only loses the clean-up.
     let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
-    };
-    let tell = move |line: &str| {
-        if speak {
-            say(line);
-        }
     };
     let _ = std::thread::Builder::new()
         .name("grundy-signals".into())
@@ -108,19 +180,20 @@ pub fn install(speak: bool) {
                     && !crate::synth::solver::stop_requested()
                 {
                     crate::synth::solver::request_stop();
-                    tell("grundy: stopping to report what is established (Ctrl-C again quits)");
+                    if speak {
+                        say("grundy: stopping to report what is established (Ctrl-C again quits)");
+                    }
                     continue;
                 }
                 let code = ANSWERED.load(Ordering::Relaxed);
-                if code < 0 && save_then_exit(128 + signal, tell) {
-                    continue;
-                }
-                crate::files::remove_partial();
                 if code >= 0 {
+                    crate::files::remove_partial();
                     std::process::exit(code);
                 }
-                tell("grundy: interrupted");
-                std::process::exit(128 + signal);
+                if save_then_exit(signal, speak) {
+                    continue;
+                }
+                end(signal, None, speak);
             }
         });
 }

@@ -318,6 +318,7 @@ pub fn main() -> i32 {
         Err(e) => return quiet_usage_error(&e),
     };
     let json = cli.command.json();
+    interrupt::json_outcome(json);
     let team = match crate::cluster::join() {
         Ok(team) => team,
         Err(e) if root => return report_error(&e, json),

@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::Error;
 use crate::game::Nimber;
@@ -65,6 +66,9 @@ impl Format {
     }
 }
 
+/// Set once a JSON outcome is written, while standard output is locked.
+static OUTCOME_PRINTED: AtomicBool = AtomicBool::new(false);
+
 /// Standard output for answers. Every write is checked, so a full disk or a closed pipe is an
 /// [`Error`] (one line, or silence for the pipe) rather than a panic.
 pub struct Out(io::StdoutLock<'static>);
@@ -83,9 +87,17 @@ impl Out {
             .map_err(stdout_error)
     }
 
-    /// Writes one JSON object on one line.
+    /// Writes one JSON object on one line: the command's outcome with `--json`.
     pub fn json(&mut self, value: &serde_json::Value) -> Result<(), Error> {
+        // Under the lock this writer holds, so the signal handler's check sees it.
+        OUTCOME_PRINTED.store(true, Ordering::Relaxed);
         self.line(format_args!("{value}"))
+    }
+
+    /// Whether a JSON outcome is printed already ([`Out::json`]): a signal's report then
+    /// keeps quiet, as `--json` prints one object. Reliable only under an `Out`'s lock.
+    pub fn outcome_printed(&self) -> bool {
+        OUTCOME_PRINTED.load(Ordering::Relaxed)
     }
 
     /// The raw writer, for bulk output; the caller flushes.

@@ -140,8 +140,9 @@ fn checkpoint_plan(args: &SgArgs, send: &mpsc::Sender<Heard>) -> Option<Plan> {
     args.checkpoint.as_ref().map(|path| {
         let mut plan = Plan::new(path, Duration::from_secs_f64(args.checkpoint_every));
         let send = send.clone();
-        let saves = Arc::new((Mutex::new(0u64), Condvar::new()));
+        let saves = Arc::new((Mutex::new(interrupt::Saves::default()), Condvar::new()));
         interrupt::save_on_signal(interrupt::SaveOnSignal {
+            path: path.clone(),
             now: Arc::clone(&plan.now),
             saves: Arc::clone(&saves),
         });
@@ -150,9 +151,10 @@ fn checkpoint_plan(args: &SgArgs, send: &mpsc::Sender<Heard>) -> Option<Plan> {
                 eprintln!("grundy: warning: the table was not saved: {e}");
             }
             let _ = send.send(Heard::Saved(saved.as_ref().ok().copied()));
-            let (count, done) = &*saves;
-            if let Ok(mut n) = count.lock() {
-                *n += 1;
+            let (made, done) = &*saves;
+            if let Ok(mut made) = made.lock() {
+                made.count += 1;
+                made.entries = saved.as_ref().ok().map(|s| s.entries);
                 done.notify_all();
             }
         });

@@ -275,13 +275,15 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
     } = store;
 
     let done: AHashSet<String> = done.into_iter().collect();
-    let mut out = Out::new();
     // The rows found by earlier runs (rank 0 alone has any); the ranks learn whether printing
-    // them failed before they take their next step together.
-    let printed = rows
-        .iter()
-        .filter(|r| filter.accepts(r))
-        .try_for_each(|r| out.line(format_args!("{}", json_line(r)?)));
+    // them failed before they take their next step together. Standard output is locked only
+    // while rows are printed, so that a signal's report can follow the last of them.
+    let printed = {
+        let mut out = Out::new();
+        rows.iter()
+            .filter(|r| filter.accepts(r))
+            .try_for_each(|r| out.line(format_args!("{}", json_line(r)?)))
+    };
     team.settle(printed)?;
     let bar = Bar::new(root);
     let todo = members.len() - done.len();
@@ -297,6 +299,7 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
                 .and_then(|_| file.flush())
                 .map_err(|e| Error::io(path, e))?;
         }
+        let mut out = Out::new();
         for r in chunk.iter().filter(|r| filter.accepts(r)) {
             out.line(format_args!("{}", json_line(r)?))?;
         }
