@@ -208,8 +208,8 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
     }
 
     /// Makes room for `additional` more entries at once, for a table about to learn them from
-    /// a file ([`FlatMap::reserve`] says why): how many of them it can hold without giving any
-    /// up.
+    /// a file (keys in another table's bucket order, inserted into a table still growing, pile
+    /// up in long runs): how many of them it can hold without giving any up.
     pub fn reserve(&mut self, additional: usize) -> usize {
         match &mut self.store {
             Store::None => 0,

@@ -186,7 +186,7 @@ impl Game for Chomp {
         }
     }
 
-    /// An L is nim with two heaps ([`Chomp::l_value`]).
+    /// An L (the first column and the bottom row) is nim with two heaps.
     fn known_value(&self, p: &u64) -> Option<Nimber> {
         self.l_value(*p)
     }
