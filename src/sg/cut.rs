@@ -20,7 +20,7 @@ use std::num::NonZeroU32;
 use std::str::FromStr;
 
 use super::nimset::NimSet;
-use super::tt::Tt;
+use super::tt::{weight, Tt, Weight, LEARNED};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, MoveOrder, Nimber};
 
@@ -305,14 +305,14 @@ impl<'g, G: Game> CutSearch<'g, G> {
         }
     }
 
-    /// Stores an exact value.
-    fn store_exact(&mut self, s: G::Position, v: Nimber) {
-        let left = self.tt.put(s, Entry::exact(v));
+    /// Stores an exact value, which cost `weight` to find.
+    fn store_exact(&mut self, s: G::Position, v: Nimber, weight: Weight) {
+        let left = self.tt.put(s, Entry::exact(v), weight);
         self.release(left);
     }
 
-    /// Stores a resumable set.
-    fn store_partial(&mut self, s: G::Position, p: NimSet) {
+    /// Stores a resumable set, which cost `weight` to find.
+    fn store_partial(&mut self, s: G::Position, p: NimSet, weight: Weight) {
         let i = match self.free.pop() {
             Some(i) => {
                 self.partials[i] = p;
@@ -323,7 +323,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
                 self.partials.len() - 1
             }
         };
-        let left = self.tt.put(s, Entry::partial(i));
+        let left = self.tt.put(s, Entry::partial(i), weight);
         self.release(left);
     }
 
@@ -429,6 +429,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
             self.beat();
         }
         let v = self.variant;
+        let start = self.nodes;
         let max_r = r.map(|r| r.max().unwrap_or(0));
         let resumed = match self.tt.get(&s).map(Entry::held) {
             Some(Held::Exact(x)) => return Some(x),
@@ -489,13 +490,13 @@ impl<'g, G: Game> CutSearch<'g, G> {
 
         if cut_off {
             if v.resume && (exact || p.max() <= max_r) {
-                self.store_partial(s, p);
+                self.store_partial(s, p, weight(self.nodes - start));
             }
             return None;
         }
         let result = p.only().expect("after every successor P has one member");
         if exact || max_r.is_none_or(|mr| result <= mr) {
-            self.store_exact(s, result);
+            self.store_exact(s, result, weight(self.nodes - start));
             Some(result)
         } else {
             None
@@ -522,7 +523,7 @@ impl<G: Game> Searcher<G> for CutSearch<'_, G> {
     }
 
     fn learn(&mut self, p: G::Position, v: Nimber) {
-        self.store_exact(p, v);
+        self.store_exact(p, v, LEARNED);
     }
 
     fn reserve(&mut self, additional: usize) -> usize {

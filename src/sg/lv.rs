@@ -5,7 +5,7 @@
 //! known to be winning (Listing 9 of Beling & Rogalski). A sum p1 + ... + pk is decided by
 //! valuing all but the heaviest part and shifting n by their nim-sum (Algorithm 2).
 
-use super::tt::Tt;
+use super::tt::{weight, Tt, LEARNED};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, Nimber};
 
@@ -92,6 +92,7 @@ impl<'g, G: Game> Lv<'g, G> {
         if let Some(v) = self.tt.get(p) {
             return v == n;
         }
+        let start = self.nodes;
         let mut moves = self.buffers.take();
         super::list_moves(self.game, &self.cfg, p, &mut moves);
         let mut kept = 0;
@@ -121,7 +122,7 @@ impl<'g, G: Game> Lv<'g, G> {
         }
         self.buffers.give(moves);
         if losing {
-            self.tt.put(p.clone(), n);
+            self.tt.put(p.clone(), n, weight(self.nodes - start));
         }
         losing
     }
@@ -150,7 +151,7 @@ impl<G: Game> Searcher<G> for Lv<'_, G> {
     }
 
     fn learn(&mut self, p: G::Position, v: Nimber) {
-        self.tt.put(p, v);
+        self.tt.put(p, v, LEARNED);
     }
 
     fn reserve(&mut self, additional: usize) -> usize {

@@ -4,7 +4,7 @@
 //! symmetry removal, early stops) for benchmarks.
 
 use super::nimset::NimSet;
-use super::tt::Tt;
+use super::tt::{weight, Tt, LEARNED};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, Nimber, Parts};
 
@@ -70,6 +70,7 @@ impl<'g, G: Game> Naive<'g, G> {
         if let Some(v) = self.memo.get(&p) {
             return v;
         }
+        let start = self.nodes;
         let mut moves = self.buffers.take();
         super::list_moves(self.game, &self.cfg, &p, &mut moves);
         let mut seen = NimSet::new();
@@ -78,14 +79,15 @@ impl<'g, G: Game> Naive<'g, G> {
         }
         self.buffers.give(moves);
         let v = seen.mex();
+        let w = weight(self.nodes - start);
         if self.orbits {
             let mut images = Parts::new();
             self.game.images(&p, &mut images);
             for q in images {
-                self.memo.put(q, v);
+                self.memo.put(q, v, w);
             }
         }
-        self.memo.put(p, v);
+        self.memo.put(p, v, w);
         v
     }
 }
@@ -104,7 +106,7 @@ impl<G: Game> Searcher<G> for Naive<'_, G> {
     }
 
     fn learn(&mut self, p: G::Position, v: Nimber) {
-        self.memo.put(p, v);
+        self.memo.put(p, v, LEARNED);
     }
 
     fn reserve(&mut self, additional: usize) -> usize {

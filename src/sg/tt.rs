@@ -21,6 +21,19 @@ pub enum Policy {
     Clock,
 }
 
+/// What an entry cost to learn, for a full table's choice of which entry gives way: the bits
+/// of the number of nodes its search spent ([`weight`]).
+pub type Weight = u8;
+
+/// The weight of an entry whose search spent `nodes`.
+pub fn weight(nodes: u64) -> Weight {
+    (u64::BITS - nodes.leading_zeros()) as Weight
+}
+
+/// The weight of an entry learned from a file, whose cost is unknown: as heavy as any, so
+/// that it is kept while the search's own entries turn over.
+pub const LEARNED: Weight = Weight::MAX;
+
 /// A table's size: `None` is unbounded, `Some(0)` is no table at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtConfig {
@@ -45,8 +58,9 @@ impl Default for TtConfig {
 enum Store<K, V> {
     None,
     /// The unbounded table while small: hashbrown's tag array, a byte per slot, stays in the
-    /// cache and answers most look-ups of absent keys without touching the entries.
-    Unbounded(AHashMap<K, V>),
+    /// cache and answers most look-ups of absent keys without touching the entries. The
+    /// weights go with the entries to the flat table.
+    Unbounded(AHashMap<K, (V, Weight)>),
     /// The unbounded table once it holds [`FLAT_FROM`] entries: a look-up then waits on memory
     /// whatever it reads, and the flat table reads one place (which a search can prefetch).
     Large(FlatMap<K, V>),
@@ -134,7 +148,11 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
     pub fn get(&mut self, key: &K) -> Option<V> {
         match &mut self.store {
             Store::None => None,
-            Store::Unbounded(map) | Store::Fifo { map, .. } => {
+            Store::Unbounded(map) => {
+                self.lookups += 1;
+                map.get(key).map(|(v, _)| v.clone())
+            }
+            Store::Fifo { map, .. } => {
                 self.lookups += 1;
                 map.get(key).cloned()
             }
@@ -151,10 +169,12 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
         }
     }
 
-    /// Stores `value` for `key`, evicting by policy when full. Updating a key keeps its age.
-    /// Returns the value that left the table, if any: the key's old one, the evicted entry's,
-    /// or `value` itself when there is no table (so that a caller can free what it points to).
-    pub fn put(&mut self, key: K, value: V) -> Option<V> {
+    /// Stores `value` for `key`, which cost `weight` to learn, evicting by policy when full:
+    /// a bounded table by its own (updating a key keeps its age), an unbounded one at its
+    /// memory limit the lightest entry where the key goes. Returns the value that left the
+    /// table, if any: the key's old one, the evicted entry's, or `value` itself when there is
+    /// no table (so that a caller can free what it points to).
+    pub fn put(&mut self, key: K, value: V, weight: Weight) -> Option<V> {
         match &mut self.store {
             Store::None => Some(value),
             Store::Unbounded(map) if map.len() >= self.flat_from => {
@@ -162,10 +182,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
                 // the new one does not grow meanwhile.
                 let room = map.capacity();
                 self.go_flat(room);
-                self.put(key, value)
+                self.put(key, value, weight)
             }
-            Store::Unbounded(map) => map.insert(key, value),
-            Store::Large(map) => map.insert(key, value),
+            Store::Unbounded(map) => map.insert(key, (value, weight)).map(|(v, _)| v),
+            Store::Large(map) => map.insert(key, value, weight),
             Store::Fifo { map, order, cap } => {
                 if let Some(slot) = map.get_mut(&key) {
                     return Some(std::mem::replace(slot, value));
@@ -233,8 +253,8 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
     fn go_flat(&mut self, room: usize) {
         let mut flat = FlatMap::with_capacity(room, self.memory);
         if let Store::Unbounded(map) = &mut self.store {
-            for (k, v) in std::mem::take(map) {
-                flat.insert(k, v);
+            for (k, (v, w)) in std::mem::take(map) {
+                flat.insert(k, v, w);
             }
         }
         self.store = Store::Large(flat);
@@ -257,7 +277,8 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
     pub fn len(&self) -> usize {
         match &self.store {
             Store::None => 0,
-            Store::Unbounded(map) | Store::Fifo { map, .. } => map.len(),
+            Store::Unbounded(map) => map.len(),
+            Store::Fifo { map, .. } => map.len(),
             Store::Large(map) => map.len(),
             Store::Clock { slots, .. } => slots.len(),
         }
@@ -267,9 +288,8 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
     pub fn for_each(&self, mut f: impl FnMut(&K, &V)) {
         match &self.store {
             Store::None => {}
-            Store::Unbounded(map) | Store::Fifo { map, .. } => {
-                map.iter().for_each(|(k, v)| f(k, v))
-            }
+            Store::Unbounded(map) => map.iter().for_each(|(k, (v, _))| f(k, v)),
+            Store::Fifo { map, .. } => map.iter().for_each(|(k, v)| f(k, v)),
             Store::Large(map) => map.iter().for_each(|(k, v)| f(k, v)),
             Store::Clock { slots, .. } => slots.iter().for_each(|(k, v, _)| f(k, v)),
         }
@@ -306,11 +326,15 @@ mod tests {
             policy: Policy::Fifo,
             memory: None,
         });
-        t.put(1, 'a');
-        t.put(2, 'b');
+        t.put(1, 'a', 0);
+        t.put(2, 'b', 0);
         assert_eq!(t.get(&1), Some('a'));
-        assert_eq!(t.put(3, 'c'), Some('a'), "the evicted value comes back");
-        assert_eq!(t.put(3, 'd'), Some('c'), "and so does an overwritten one");
+        assert_eq!(t.put(3, 'c', 0), Some('a'), "the evicted value comes back");
+        assert_eq!(
+            t.put(3, 'd', 0),
+            Some('c'),
+            "and so does an overwritten one"
+        );
         assert_eq!(
             t.get(&1),
             None,
@@ -328,10 +352,10 @@ mod tests {
             policy: Policy::Clock,
             memory: None,
         });
-        t.put(1, 'a');
-        t.put(2, 'b');
+        t.put(1, 'a', 0);
+        t.put(2, 'b', 0);
         assert_eq!(t.get(&1), Some('a'));
-        assert_eq!(t.put(3, 'c'), Some('b'));
+        assert_eq!(t.put(3, 'c', 0), Some('b'));
         assert_eq!(t.get(&1), Some('a'));
         assert_eq!(t.get(&2), None);
         assert_eq!(t.get(&3), Some('c'));
@@ -354,7 +378,7 @@ mod tests {
             });
             // Past the flat table's threshold, so the unbounded one moves.
             for i in 0..2 * FLAT_FROM as u64 {
-                t.put(i, i * 3);
+                t.put(i, i * 3, 0);
             }
             let mut seen = Vec::new();
             t.for_each(|&k, &v| seen.push((k, v)));
@@ -373,7 +397,7 @@ mod tests {
     #[test]
     fn tables_name_their_room() {
         let mut t = Tt::new(TtConfig::default());
-        t.put(0u64, 0u64);
+        t.put(0u64, 0u64, 0);
         assert_eq!(t.reserve(10), 10);
         assert!(matches!(t.store, Store::Unbounded(_)));
         assert_eq!(t.reserve(2 * FLAT_FROM), 2 * FLAT_FROM);
@@ -385,7 +409,7 @@ mod tests {
                 policy: Policy::Fifo,
                 memory: None,
             });
-            t.put(1u64, 1u64);
+            t.put(1u64, 1u64, 0);
             assert_eq!(t.reserve(99), room, "{capacity:?}");
         }
     }
@@ -397,7 +421,7 @@ mod tests {
             policy: Policy::Fifo,
             memory: None,
         });
-        assert_eq!(t.put(1, 1), Some(1), "nothing is kept");
+        assert_eq!(t.put(1, 1, 0), Some(1), "nothing is kept");
         assert_eq!(t.get(&1), None);
         assert!(!t.enabled());
         assert_eq!(t.lookups(), 0);
@@ -407,7 +431,7 @@ mod tests {
     fn unbounded_keeps_everything() {
         let mut t = Tt::new(TtConfig::default());
         for i in 0..1000 {
-            t.put(i, i);
+            t.put(i, i, 0);
         }
         assert_eq!(t.len(), 1000);
         assert_eq!(t.get(&0), Some(0));
@@ -417,18 +441,18 @@ mod tests {
     fn a_large_unbounded_table_turns_flat_and_keeps_everything() {
         let mut t = Tt::new(TtConfig::default());
         for i in 0..FLAT_FROM {
-            assert_eq!(t.put(i, i), None);
+            assert_eq!(t.put(i, i, 0), None);
         }
         assert!(matches!(t.store, Store::Unbounded(_)));
         assert_eq!(
-            t.put(7, 70),
+            t.put(7, 70, 0),
             Some(7),
             "the move happens on this put, an update"
         );
         assert!(matches!(t.store, Store::Large(_)));
         let n = 3 * FLAT_FROM;
         for i in FLAT_FROM..n {
-            assert_eq!(t.put(i, i), None);
+            assert_eq!(t.put(i, i, 0), None);
         }
         assert_eq!(t.len(), n);
         for i in 0..n {
