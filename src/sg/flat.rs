@@ -269,6 +269,14 @@ mod tests {
         assert_eq!(capped.reserve(5), 0);
     }
 
+    /// The cut engines' entries (a board word, a four-byte entry with a niche, a weight) fill
+    /// a bucket of one cache line: the weight sits in what was padding.
+    #[test]
+    fn a_bucket_of_board_entries_is_one_cache_line() {
+        use std::num::NonZeroU32;
+        assert_eq!(std::mem::size_of::<Bucket<u64, NonZeroU32>>(), 64);
+    }
+
     #[test]
     fn holds_what_it_was_given_through_growth() {
         let mut m = FlatMap::new();
