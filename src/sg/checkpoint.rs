@@ -7,17 +7,20 @@
 //! a file another wrote: each key is still a position of the game, each value still its nimber.
 //!
 //! The file is written beside its final name and renamed over it once complete
-//! ([`OutputFile`]), so a save cut short leaves the previous one whole. It names the game and how positions are written, and a
-//! CRC-32 of the entries ends it: a file of another game, cut short or damaged is refused
-//! before a single entry is learned.
+//! ([`OutputFile`]), so a save cut short leaves the previous one whole. It names the game and
+//! how positions are written, and a CRC-32 of the entries ends it: a file of another game, cut
+//! short or damaged is refused before a single entry is learned. Each entry keeps what it cost
+//! to find ([`Weight`]), so that a table at its memory limit goes on giving up the cheapest
+//! entries after a resume; a file of the first version, without weights, is still read (its
+//! entries weigh [`UNKNOWN`]).
 //!
 //! ```text
-//! grundy table 1
+//! grundy table 2
 //! game cram:7x8
 //! key u64
 //! entries 00000000000123456789
 //!
-//! (key, nimber as u32) little-endian, once per entry; then the entries' CRC-32
+//! (key, nimber as u32, weight as u8) little-endian, once per entry; then the entries' CRC-32
 //! ```
 
 use std::fs::File;
@@ -27,6 +30,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::tt::{Weight, UNKNOWN};
 use super::{Hook, Known, Searcher};
 use crate::error::Error;
 use crate::files::OutputFile;
@@ -34,7 +38,10 @@ use crate::game::hypergraph::Stones;
 use crate::game::{Game, Nimber};
 
 /// The format's first line; a change in how entries are written gets a new number.
-const MAGIC: &str = "grundy table 1";
+const MAGIC: &str = "grundy table 2";
+
+/// The first version's first line: entries without a weight.
+const MAGIC_1: &str = "grundy table 1";
 
 /// The largest nimber a file may hold: what every engine's table can store.
 const MAX_VALUE: Nimber = (1 << 31) - 1;
@@ -137,7 +144,7 @@ pub fn save<P: Record>(path: &Path, game: &str, known: &dyn Known<P>) -> Result<
     let start = Instant::now();
     // Counted first, so that the header can say it: the table does not change meanwhile.
     let mut entries = 0u64;
-    known.each_known(&mut |_, _| entries += 1);
+    known.each_known(&mut |_, _, _| entries += 1);
     let mut file = OutputFile::create(path)?;
     let written =
         write_table(file.writer(), game, entries, known).map_err(|e| Error::io(path, e))?;
@@ -167,13 +174,14 @@ fn write_table<P: Record>(
     )?;
     let (mut written, mut crc, mut buf) = (0u64, crc32fast::Hasher::new(), Vec::new());
     let mut failed = Ok(());
-    known.each_known(&mut |p, v| {
+    known.each_known(&mut |p, v, w| {
         if failed.is_err() {
             return;
         }
         buf.clear();
         p.write(&mut buf);
         push_u32(&mut buf, v);
+        buf.push(w);
         crc.update(&buf);
         written += 1;
         failed = out.write_all(&buf);
@@ -197,13 +205,13 @@ pub trait Learner<P> {
     fn room(&mut self, entries: u64) -> u64 {
         entries
     }
-    /// Takes one entry.
-    fn learn(&mut self, p: P, v: Nimber);
+    /// Takes one entry, which cost `w` to find.
+    fn learn(&mut self, p: P, v: Nimber, w: Weight);
 }
 
-impl<P, F: FnMut(P, Nimber)> Learner<P> for F {
-    fn learn(&mut self, p: P, v: Nimber) {
-        self(p, v)
+impl<P, F: FnMut(P, Nimber, Weight)> Learner<P> for F {
+    fn learn(&mut self, p: P, v: Nimber, w: Weight) {
+        self(p, v, w)
     }
 }
 
@@ -218,8 +226,8 @@ impl<G: Game> Learner<G::Position> for SearchLearner<'_, '_, G> {
         u64::try_from(room).unwrap_or(u64::MAX)
     }
 
-    fn learn(&mut self, p: G::Position, v: Nimber) {
-        self.0.learn(p, v);
+    fn learn(&mut self, p: G::Position, v: Nimber, w: Weight) {
+        self.0.learn(p, v, w);
     }
 }
 
@@ -242,19 +250,23 @@ pub fn load<P: Record>(
         msg: format!("not a saved table grundy can use: {msg}"),
     };
     let mut input = BufReader::with_capacity(1 << 20, file);
-    let entries = read_header::<P>(&mut input, game).map_err(bad)?;
+    let (entries, weighed) = read_header::<P>(&mut input, game).map_err(bad)?;
     let start = input.stream_position().map_err(|e| Error::io(path, e))?;
     // The first pass checks, the second learns: nothing from a damaged file is ever used.
     let mut crc = crc32fast::Hasher::new();
     let mut buf = Vec::new();
     for _ in 0..entries {
-        let (p, v) = read_entry::<P>(&mut input).map_err(|e| bad(format!("an entry: {e}")))?;
+        let (p, v, w) = read_entry::<P>(&mut input, weighed)
+            .map_err(|e| bad(format!("an entry: {e}")))?;
         if v > MAX_VALUE {
             return Err(bad(format!("a nimber of {v}, past {MAX_VALUE}")));
         }
         buf.clear();
         p.write(&mut buf);
         push_u32(&mut buf, v);
+        if weighed {
+            buf.push(w);
+        }
         crc.update(&buf);
     }
     let stored = read_u32(&mut input).map_err(|e| bad(format!("its checksum: {e}")))?;
@@ -279,17 +291,18 @@ pub fn load<P: Record>(
     let step = entries.div_ceil(room);
     let mut learned = 0;
     for i in 0..entries {
-        let (p, v) = read_entry::<P>(&mut input).map_err(|e| Error::io(path, e))?;
+        let (p, v, w) = read_entry::<P>(&mut input, weighed).map_err(|e| Error::io(path, e))?;
         if i % step == 0 {
-            learner.learn(p, v);
+            learner.learn(p, v, w);
             learned += 1;
         }
     }
     Ok(Some(Loaded { entries, learned }))
 }
 
-/// Checks the header against `game` and the position type; the number of entries.
-fn read_header<P: Record>(input: &mut impl BufRead, game: &str) -> Result<u64, String> {
+/// Checks the header against `game` and the position type; the number of entries, and
+/// whether they carry weights (the second version).
+fn read_header<P: Record>(input: &mut impl BufRead, game: &str) -> Result<(u64, bool), String> {
     let mut line = |what: &str| -> Result<String, String> {
         let mut s = String::new();
         input
@@ -298,9 +311,11 @@ fn read_header<P: Record>(input: &mut impl BufRead, game: &str) -> Result<u64, S
         Ok(s.trim_end_matches('\n').to_string())
     };
     let magic = line("first line")?;
-    if magic != MAGIC {
-        return Err(format!("its first line is `{magic}`, not `{MAGIC}`"));
-    }
+    let weighed = match magic.as_str() {
+        MAGIC => true,
+        MAGIC_1 => false,
+        _ => return Err(format!("its first line is `{magic}`, not `{MAGIC}`")),
+    };
     let field = |s: String, name: &str| -> Result<String, String> {
         s.strip_prefix(name)
             .and_then(|v| v.strip_prefix(' '))
@@ -325,12 +340,25 @@ fn read_header<P: Record>(input: &mut impl BufRead, game: &str) -> Result<u64, S
     if !line("blank line")?.is_empty() {
         return Err("no blank line after its header".into());
     }
-    Ok(entries)
+    Ok((entries, weighed))
 }
 
-fn read_entry<P: Record>(input: &mut impl Read) -> std::io::Result<(P, Nimber)> {
+/// One entry, with its weight when the file has them.
+fn read_entry<P: Record>(
+    input: &mut impl Read,
+    weighed: bool,
+) -> std::io::Result<(P, Nimber, Weight)> {
     let p = P::read(input)?;
-    Ok((p, read_u32(input)?))
+    let v = read_u32(input)?;
+    let w = match weighed {
+        true => {
+            let mut byte = [0];
+            input.read_exact(&mut byte)?;
+            byte[0]
+        }
+        false => UNKNOWN,
+    };
+    Ok((p, v, w))
 }
 
 /// Readies `searcher` to keep its table per `plan`: it learns what the plan's file holds for
@@ -393,7 +421,7 @@ mod tests {
         let heard = heard.lock().unwrap();
         assert_eq!(heard.len(), 1, "once asked, never due otherwise");
         assert_eq!(
-            load(&path, "cram:4x5", &mut |_: u64, _| {})
+            load(&path, "cram:4x5", &mut |_: u64, _, _| {})
                 .unwrap()
                 .map(|l| l.entries),
             Some(heard[0])
@@ -401,38 +429,69 @@ mod tests {
     }
 
     /// A table as a list, for the tests.
-    struct List<P>(Vec<(P, Nimber)>);
+    struct List<P>(Vec<(P, Nimber, Weight)>);
+
+    /// A list of entries that weigh 7.
+    fn list<P>(entries: impl IntoIterator<Item = (P, Nimber)>) -> List<P> {
+        List(entries.into_iter().map(|(p, v)| (p, v, 7)).collect())
+    }
 
     impl<P> Known<P> for List<P> {
-        fn each_known(&self, f: &mut dyn FnMut(&P, Nimber)) {
-            for (p, v) in &self.0 {
-                f(p, *v);
+        fn each_known(&self, f: &mut dyn FnMut(&P, Nimber, Weight)) {
+            for (p, v, w) in &self.0 {
+                f(p, *v, *w);
             }
         }
     }
 
-    fn round_trip<P: Record + Clone + PartialEq + std::fmt::Debug>(entries: Vec<(P, Nimber)>) {
+    fn round_trip<P: Record + Clone + PartialEq + std::fmt::Debug>(
+        entries: Vec<(P, Nimber, Weight)>,
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");
         let saved = save(&path, "g:1", &List(entries.clone())).unwrap();
         assert_eq!(saved.entries, entries.len() as u64);
         let mut back = Vec::new();
-        let n = load(&path, "g:1", &mut |p, v| back.push((p, v))).unwrap();
+        let n = load(&path, "g:1", &mut |p, v, w| back.push((p, v, w))).unwrap();
         assert_eq!(n.map(|l| l.learned), Some(entries.len() as u64));
         assert_eq!(back, entries);
     }
 
     #[test]
     fn tables_read_back_as_written() {
-        round_trip(vec![(5u64, 1), (u64::MAX, MAX_VALUE), (0, 0)]);
-        round_trip(vec![(1u128 << 100 | 7, 3)]);
+        round_trip(vec![(5u64, 1, 3), (u64::MAX, MAX_VALUE, UNKNOWN), (0, 0, 0)]);
+        round_trip(vec![(1u128 << 100 | 7, 3, 40)]);
         round_trip::<u64>(vec![]);
         let stones = |v: &[u32]| v.iter().copied().collect::<Stones>();
         round_trip(vec![
-            (stones(&[3, 0, 3]), 0),
-            (stones(&[]), 0),
-            (stones(&[9; 12]), 1),
+            (stones(&[3, 0, 3]), 0, 1),
+            (stones(&[]), 0, 0),
+            (stones(&[9; 12]), 1, 20),
         ]);
+    }
+
+    /// A file of the first version (entries without weights) is read, each entry of unknown
+    /// weight; its checksum is still checked.
+    #[test]
+    fn first_version_tables_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        let mut bytes = b"grundy table 1\ngame g\nkey u64\nentries 00000000000000000002\n\n".to_vec();
+        let mut body = Vec::new();
+        for (p, v) in [(9u64, 2u32), (4, 0)] {
+            body.extend_from_slice(&p.to_le_bytes());
+            body.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.extend_from_slice(&body);
+        bytes.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let mut back = Vec::new();
+        load(&path, "g", &mut |p: u64, v, w| back.push((p, v, w))).unwrap();
+        assert_eq!(back, [(9, 2, UNKNOWN), (4, 0, UNKNOWN)]);
+        let at = bytes.len() - 6;
+        bytes[at] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(load(&path, "g", &mut |_: u64, _, _| {}).is_err(), "damaged");
     }
 
     /// A learner with room for fewer entries than the file holds gets every k-th.
@@ -444,13 +503,13 @@ mod tests {
                 assert_eq!(entries, 100);
                 10
             }
-            fn learn(&mut self, p: u64, _: Nimber) {
+            fn learn(&mut self, p: u64, _: Nimber, _: Weight) {
                 self.0.push(p);
             }
         }
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");
-        save(&path, "g", &List((0..100u64).map(|i| (i, 0)).collect())).unwrap();
+        save(&path, "g", &list((0..100u64).map(|i| (i, 0)))).unwrap();
         let mut small = Small(Vec::new());
         let loaded = load(&path, "g", &mut small).unwrap();
         assert_eq!(
@@ -462,14 +521,14 @@ mod tests {
         );
         assert_eq!(small.0, (0..100).step_by(10).collect::<Vec<u64>>());
         let mut seen = Vec::new();
-        load(&path, "g", &mut |p: u64, _| seen.push(p)).unwrap();
+        load(&path, "g", &mut |p: u64, _, _| seen.push(p)).unwrap();
         assert_eq!(seen, (0..100).collect::<Vec<u64>>(), "a closure takes all");
     }
 
     #[test]
     fn no_file_is_no_table() {
         let dir = tempfile::tempdir().unwrap();
-        let got = load::<u64>(&dir.path().join("none"), "g", &mut |_, _| {
+        let got = load::<u64>(&dir.path().join("none"), "g", &mut |_, _, _| {
             panic!("no entry")
         });
         assert_eq!(got.unwrap(), None);
@@ -482,12 +541,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");
         let entries: Vec<(u64, Nimber)> = (0..100).map(|i| (i * 7919, (i % 5) as u32)).collect();
-        save(&path, "cram:4x5", &List(entries)).unwrap();
+        save(&path, "cram:4x5", &list(entries)).unwrap();
         let good = std::fs::read(&path).unwrap();
         let refused = |bytes: &[u8], game: &str| {
             std::fs::write(&path, bytes).unwrap();
             let mut learned = 0;
-            let got = load::<u64>(&path, game, &mut |_, _| learned += 1);
+            let got = load::<u64>(&path, game, &mut |_, _, _| learned += 1);
             assert_eq!(learned, 0);
             match got {
                 Err(e @ Error::Data { .. }) => e.to_string(),
@@ -496,7 +555,7 @@ mod tests {
         };
         assert!(refused(&good, "cram:5x4").contains("a table of cram:4x5, not of cram:5x4"));
         assert!(
-            load::<u128>(&path, "cram:4x5", &mut |_, _| {}).is_err(),
+            load::<u128>(&path, "cram:4x5", &mut |_, _, _| {}).is_err(),
             "another key"
         );
         assert!(refused(&good[..good.len() - 1], "cram:4x5").contains("checksum"));
@@ -517,15 +576,10 @@ mod tests {
     fn a_failed_save_keeps_the_last_one() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");
-        save(&path, "g", &List(vec![(1u64, 2)])).unwrap();
-        assert!(save(
-            &dir.path().join("no/such/dir/t"),
-            "g",
-            &List(vec![(1u64, 2)])
-        )
-        .is_err());
+        save(&path, "g", &list([(1u64, 2)])).unwrap();
+        assert!(save(&dir.path().join("no/such/dir/t"), "g", &list([(1u64, 2)])).is_err());
         let mut back = Vec::new();
-        load(&path, "g", &mut |p: u64, v| back.push((p, v))).unwrap();
+        load(&path, "g", &mut |p: u64, v, _| back.push((p, v))).unwrap();
         assert_eq!(back, [(1, 2)]);
     }
 }

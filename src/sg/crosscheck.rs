@@ -8,6 +8,7 @@ use super::checkpoint::{keep, load, save, Plan, Record};
 use super::cut::{CutSearch, Variant};
 use super::engine::all_search_engines;
 use super::naive::Naive;
+use super::tt::UNKNOWN;
 use super::tree::tree_size;
 use super::tt::{Policy, TtConfig};
 use super::{SearchConfig, SearchEngine, Searcher};
@@ -460,12 +461,16 @@ where
     let mut reference = Naive::new(game, SearchConfig::default());
     let mut check = |path: &Path, what: &str| {
         let mut n = 0u64;
-        load(path, name, &mut |p: G::Position, v| {
+        let mut heaviest = 0;
+        load(path, name, &mut |p: G::Position, v, w| {
             assert_eq!(reference.nimber(p.clone()), v, "{what}: {p:?}");
+            assert_ne!(w, UNKNOWN, "{what}: an unbounded table weighs its entries");
+            heaviest = heaviest.max(w);
             n += 1;
         })
         .unwrap()
         .expect("a file");
+        assert!(n == 0 || heaviest > 1, "{what}: weights are the nodes spent");
         n
     };
     for engine in all_search_engines() {

@@ -20,7 +20,7 @@ use std::num::NonZeroU32;
 use std::str::FromStr;
 
 use super::nimset::NimSet;
-use super::tt::{weight, Tt, Weight, LEARNED};
+use super::tt::{weight, Tt, Weight};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, MoveOrder, Nimber};
 
@@ -522,8 +522,8 @@ impl<G: Game> Searcher<G> for CutSearch<'_, G> {
         }
     }
 
-    fn learn(&mut self, p: G::Position, v: Nimber) {
-        self.store_exact(p, v, LEARNED);
+    fn learn(&mut self, p: G::Position, v: Nimber, w: Weight) {
+        self.store_exact(p, v, w);
     }
 
     fn reserve(&mut self, additional: usize) -> usize {
@@ -541,12 +541,12 @@ impl<G: Game> Searcher<G> for CutSearch<'_, G> {
 
 /// The exact entries, and the resumable sets down to one value.
 impl<G: Game> Known<G::Position> for CutSearch<'_, G> {
-    fn each_known(&self, f: &mut dyn FnMut(&G::Position, Nimber)) {
-        self.tt.for_each(|p, e| match e.held() {
-            Held::Exact(v) => f(p, v),
+    fn each_known(&self, f: &mut dyn FnMut(&G::Position, Nimber, Weight)) {
+        self.tt.for_each(|p, e, w| match e.held() {
+            Held::Exact(v) => f(p, v, w),
             Held::Partial(i) => {
                 if let Some(v) = self.partials[i].only() {
-                    f(p, v);
+                    f(p, v, w);
                 }
             }
         });

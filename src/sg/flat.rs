@@ -209,11 +209,11 @@ impl<K: Hash + Eq, V> FlatMap<K, V> {
         }
     }
 
-    /// Every entry, in no particular order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+    /// Every entry and its weight, in no particular order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&K, &V, Weight)> {
         self.buckets
             .iter()
-            .flat_map(|b| b.0.iter().flatten().map(|(k, v, _)| (k, v)))
+            .flat_map(|b| b.0.iter().flatten().map(|(k, v, w)| (k, v, *w)))
     }
 
     /// Asks the processor to bring `key`'s first bucket into the cache, without waiting: a
@@ -250,8 +250,8 @@ mod tests {
         m.insert(1, 1, 0);
         assert_eq!(m.reserve(big.len()), big.len());
         let buckets = m.buckets.len();
-        for (&k, &v) in big.iter() {
-            m.insert(k, v, 0);
+        for (&k, &v, w) in big.iter() {
+            m.insert(k, v, w);
         }
         assert_eq!(m.buckets.len(), buckets, "no growth while it filled");
         assert_eq!(m.len(), big.len() + 1);
@@ -296,7 +296,7 @@ mod tests {
             assert_eq!(m.get(&(k * 977)), Some(&want));
             assert_eq!(m.get(&(k * 977 + 1)), None);
         }
-        let mut all: Vec<(u64, u64)> = m.iter().map(|(&k, &v)| (k, v)).collect();
+        let mut all: Vec<(u64, u64)> = m.iter().map(|(&k, &v, _)| (k, v)).collect();
         all.sort_unstable();
         let want: Vec<(u64, u64)> = (0..10_000u64)
             .map(|k| (k * 977, if k == 1 { 5 } else { k }))

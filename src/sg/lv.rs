@@ -5,7 +5,7 @@
 //! known to be winning (Listing 9 of Beling & Rogalski). A sum p1 + ... + pk is decided by
 //! valuing all but the heaviest part and shifting n by their nim-sum (Algorithm 2).
 
-use super::tt::{weight, Tt, LEARNED};
+use super::tt::{weight, Tt, Weight};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, Nimber};
 
@@ -150,8 +150,8 @@ impl<G: Game> Searcher<G> for Lv<'_, G> {
         }
     }
 
-    fn learn(&mut self, p: G::Position, v: Nimber) {
-        self.tt.put(p, v, LEARNED);
+    fn learn(&mut self, p: G::Position, v: Nimber, w: Weight) {
+        self.tt.put(p, v, w);
     }
 
     fn reserve(&mut self, additional: usize) -> usize {
@@ -169,7 +169,7 @@ impl<G: Game> Searcher<G> for Lv<'_, G> {
 
 /// The table holds values only: a position is stored once found losing beside a heap of n.
 impl<G: Game> Known<G::Position> for Lv<'_, G> {
-    fn each_known(&self, f: &mut dyn FnMut(&G::Position, Nimber)) {
-        self.tt.for_each(|p, &v| f(p, v));
+    fn each_known(&self, f: &mut dyn FnMut(&G::Position, Nimber, Weight)) {
+        self.tt.for_each(|p, &v, w| f(p, v, w));
     }
 }

@@ -93,9 +93,9 @@ pub trait Searcher<G: Game> {
     fn nimber(&mut self, p: G::Position) -> Nimber;
     /// Work done so far.
     fn stats(&self) -> Stats;
-    /// Takes `v` as the nimber of `p`, found by an earlier search of the same game (a saved
-    /// table, [`checkpoint`]): the search answers `p` from its table from now on.
-    fn learn(&mut self, p: G::Position, v: Nimber);
+    /// Takes `v` as the nimber of `p`, found by an earlier search of the same game at the cost
+    /// `w` (a saved table, [`checkpoint`]): the search answers `p` from its table from now on.
+    fn learn(&mut self, p: G::Position, v: Nimber, w: tt::Weight);
     /// Makes room for `additional` entries about to be learned: how many of them the table
     /// can hold without giving any up.
     fn reserve(&mut self, additional: usize) -> usize;
@@ -107,8 +107,9 @@ pub trait Searcher<G: Game> {
 
 /// The exact values a search's table holds: what a saved table keeps ([`checkpoint`]).
 pub trait Known<P> {
-    /// Calls `f` on each position the table values exactly, as the table keys it.
-    fn each_known(&self, f: &mut dyn FnMut(&P, Nimber));
+    /// Calls `f` on each position the table values exactly, as the table keys it, with the
+    /// value's weight.
+    fn each_known(&self, f: &mut dyn FnMut(&P, Nimber, tt::Weight));
 }
 
 /// What a search calls now and then with what its table knows: how a search of hours saves its

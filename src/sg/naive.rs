@@ -4,7 +4,7 @@
 //! symmetry removal, early stops) for benchmarks.
 
 use super::nimset::NimSet;
-use super::tt::{weight, Tt, LEARNED};
+use super::tt::{weight, Tt, Weight};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, Nimber, Parts};
 
@@ -105,8 +105,8 @@ impl<G: Game> Searcher<G> for Naive<'_, G> {
         }
     }
 
-    fn learn(&mut self, p: G::Position, v: Nimber) {
-        self.memo.put(p, v, LEARNED);
+    fn learn(&mut self, p: G::Position, v: Nimber, w: Weight) {
+        self.memo.put(p, v, w);
     }
 
     fn reserve(&mut self, additional: usize) -> usize {
@@ -124,7 +124,7 @@ impl<G: Game> Searcher<G> for Naive<'_, G> {
 
 /// The memo holds values only.
 impl<G: Game> Known<G::Position> for Naive<'_, G> {
-    fn each_known(&self, f: &mut dyn FnMut(&G::Position, Nimber)) {
-        self.memo.for_each(|p, &v| f(p, v));
+    fn each_known(&self, f: &mut dyn FnMut(&G::Position, Nimber, Weight)) {
+        self.memo.for_each(|p, &v, w| f(p, v, w));
     }
 }

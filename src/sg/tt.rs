@@ -30,9 +30,10 @@ pub fn weight(nodes: u64) -> Weight {
     (u64::BITS - nodes.leading_zeros()) as Weight
 }
 
-/// The weight of an entry learned from a file, whose cost is unknown: as heavy as any, so
-/// that it is kept while the search's own entries turn over.
-pub const LEARNED: Weight = Weight::MAX;
+/// The weight of an entry whose cost is unknown (one from a file of the first version, or one
+/// a bounded table held, which keeps none): as heavy as any, so that it is kept while the
+/// search's own entries turn over.
+pub const UNKNOWN: Weight = Weight::MAX;
 
 /// A table's size: `None` is unbounded, `Some(0)` is no table at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -284,14 +285,15 @@ impl<K: Hash + Eq + Clone, V: Clone> Tt<K, V> {
         }
     }
 
-    /// Calls `f` on every entry held, in no particular order (a saved table's source).
-    pub fn for_each(&self, mut f: impl FnMut(&K, &V)) {
+    /// Calls `f` on every entry held and its weight, in no particular order (a saved table's
+    /// source).
+    pub fn for_each(&self, mut f: impl FnMut(&K, &V, Weight)) {
         match &self.store {
             Store::None => {}
-            Store::Unbounded(map) => map.iter().for_each(|(k, (v, _))| f(k, v)),
-            Store::Fifo { map, .. } => map.iter().for_each(|(k, v)| f(k, v)),
-            Store::Large(map) => map.iter().for_each(|(k, v)| f(k, v)),
-            Store::Clock { slots, .. } => slots.iter().for_each(|(k, v, _)| f(k, v)),
+            Store::Unbounded(map) => map.iter().for_each(|(k, (v, w))| f(k, v, *w)),
+            Store::Fifo { map, .. } => map.iter().for_each(|(k, v)| f(k, v, UNKNOWN)),
+            Store::Large(map) => map.iter().for_each(|(k, v, w)| f(k, v, w)),
+            Store::Clock { slots, .. } => slots.iter().for_each(|(k, v, _)| f(k, v, UNKNOWN)),
         }
     }
 
@@ -381,7 +383,7 @@ mod tests {
                 t.put(i, i * 3, 0);
             }
             let mut seen = Vec::new();
-            t.for_each(|&k, &v| seen.push((k, v)));
+            t.for_each(|&k, &v, _| seen.push((k, v)));
             assert_eq!(seen.len(), t.len(), "{capacity:?}");
             seen.sort_unstable();
             seen.dedup();
