@@ -256,8 +256,8 @@ pub fn load<P: Record>(
     let mut crc = crc32fast::Hasher::new();
     let mut buf = Vec::new();
     for _ in 0..entries {
-        let (p, v, w) = read_entry::<P>(&mut input, weighed)
-            .map_err(|e| bad(format!("an entry: {e}")))?;
+        let (p, v, w) =
+            read_entry::<P>(&mut input, weighed).map_err(|e| bad(format!("an entry: {e}")))?;
         if v > MAX_VALUE {
             return Err(bad(format!("a nimber of {v}, past {MAX_VALUE}")));
         }
@@ -459,7 +459,11 @@ mod tests {
 
     #[test]
     fn tables_read_back_as_written() {
-        round_trip(vec![(5u64, 1, 3), (u64::MAX, MAX_VALUE, UNKNOWN), (0, 0, 0)]);
+        round_trip(vec![
+            (5u64, 1, 3),
+            (u64::MAX, MAX_VALUE, UNKNOWN),
+            (0, 0, 0),
+        ]);
         round_trip(vec![(1u128 << 100 | 7, 3, 40)]);
         round_trip::<u64>(vec![]);
         let stones = |v: &[u32]| v.iter().copied().collect::<Stones>();
@@ -476,7 +480,8 @@ mod tests {
     fn first_version_tables_are_read() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");
-        let mut bytes = b"grundy table 1\ngame g\nkey u64\nentries 00000000000000000002\n\n".to_vec();
+        let mut bytes =
+            b"grundy table 1\ngame g\nkey u64\nentries 00000000000000000002\n\n".to_vec();
         let mut body = Vec::new();
         for (p, v) in [(9u64, 2u32), (4, 0)] {
             body.extend_from_slice(&p.to_le_bytes());

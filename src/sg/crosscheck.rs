@@ -8,9 +8,8 @@ use super::checkpoint::{keep, load, save, Plan, Record};
 use super::cut::{CutSearch, Variant};
 use super::engine::all_search_engines;
 use super::naive::Naive;
-use super::tt::UNKNOWN;
 use super::tree::tree_size;
-use super::tt::{Policy, TtConfig};
+use super::tt::{Policy, TtConfig, UNKNOWN};
 use super::{SearchConfig, SearchEngine, Searcher};
 use crate::game::board::{Chomp, Cram};
 use crate::game::hypergraph::Stones;
@@ -470,7 +469,10 @@ where
         })
         .unwrap()
         .expect("a file");
-        assert!(n == 0 || heaviest > 1, "{what}: weights are the nodes spent");
+        assert!(
+            n == 0 || heaviest > 1,
+            "{what}: weights are the nodes spent"
+        );
         n
     };
     for engine in all_search_engines() {
