@@ -151,6 +151,58 @@ fn all_but_sets_have_proved_arithmetic_periods() {
     );
 }
 
+/// Hex codes that leave three heaps grow arithmetically, proved by the slices' check: 0.C
+/// (take one, leave two or three heaps) has G(n) = floor((n - 1) / 2), checked here from the
+/// definition; 0.8F's first period reaches its saltus, so it stays observed, unproved.
+#[test]
+fn hex_codes_have_proved_arithmetic_periods() {
+    let (code, v) = json(&["period", "hex:0.C"]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(
+        (
+            v["preperiod"].as_u64(),
+            v["period"].as_u64(),
+            v["saltus"].as_u64()
+        ),
+        (Some(1), Some(2), Some(1)),
+        "{v}"
+    );
+    assert_eq!(v["criterion"]["name"], "slices", "{v}");
+    let end = v["checked_up_to"].as_u64().unwrap() as usize;
+    // By the definition: the options of n are G(a) ^ G(b) and G(a) ^ G(b) ^ G(c) over the
+    // ways of splitting n - 1 into two or three non-empty heaps.
+    let mut g: Vec<u64> = vec![0];
+    for n in 1..(4 * end).max(120) {
+        let r = n - 1;
+        let mut opts = Vec::new();
+        for a in 1..r {
+            opts.push(g[a] ^ g[r - a]);
+            for b in 1..r - a {
+                opts.push(g[a] ^ g[b] ^ g[r - a - b]);
+            }
+        }
+        g.push((0..).find(|x| !opts.contains(x)).unwrap());
+    }
+    assert!((1..g.len()).all(|n| g[n] == (n as u64 - 1) / 2));
+    let out = grundy().args(["period", "hex:0.C"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("G(n + 2) = G(n) + 1 for every n >= 1") && text.contains("Proof."),
+        "{text}"
+    );
+    let (code, v) = json(&["period", "hex:0.8F", "--max-heap", "300"]);
+    assert_eq!(code, Some(3), "{v}");
+    assert_eq!(v["status"], "unsettled", "{v}");
+    assert_eq!(
+        (
+            v["observed"]["period"].as_u64(),
+            v["observed"]["saltus"].as_u64()
+        ),
+        (Some(7), Some(4)),
+        "{v}"
+    );
+}
+
 #[test]
 fn bad_heap_specs_are_one_line_and_exit_2() {
     one_line(&["period", "octal:0.78"], 2, "not an octal digit");

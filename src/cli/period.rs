@@ -274,6 +274,37 @@ fn proof(name: &str, p: &Period) -> String {
             p.saltus,
             relation(per, p.saltus),
         ),
+        Criterion::Slices {
+            from,
+            block,
+            saltus,
+            window,
+            end,
+            ..
+        } => format!(
+            "In {name}, {}. The values G(0), ..., G({}) were computed from the definition: \
+             those before {} are below s, and G(n + {block}) = G(n) + {saltus} for {from} <= n \
+             < {}. By induction on N >= {end}, with the claim true below N: the heaps an \
+             option leaves have eta summing to at most eta(N), so no option reaches \
+             s (eta(N) + 1); in the top slice [s eta(N), s (eta(N) + 1)) their eta have \
+             disjoint bits, so moving all blocks onto one big heap keeps the value, and adding \
+             {block} to that heap matches these options one to one with those of N - {block} \
+             in its top slice, whose mex is lambda(N - {block}) = lambda(N); and every value \
+             below s eta(N) is an option, as the values show for {window} <= N < {} by \
+             options with a heap y >= {from} whose other heaps' eta xor to 0 (slice 0 by such \
+             options whose other heaps include two of equal eta, both >= {from}), which adding \
+             {block} to y (or to both of the pair) carries to N + {block} one slice up (or to \
+             N + {} in place). So G(N) = s eta(N) + lambda(N) = G(N - {block}) + {saltus}. \
+             Over one stretch of {block} heaps from {from} the differences G(n + d) - G(n) \
+             are constant for d = {per} and for no smaller divisor d of {block}; arithmetic \
+             periods are closed under gcd, so {per} is the least. {least}",
+            p.criterion.describe(),
+            p.checked_up_to,
+            from + block,
+            end - block,
+            window + 2 * block,
+            2 * block,
+        ),
         c => format!(
             "In {name}, {}. So if G(n + p) = G(n) holds for {n0} <= n < {} (= {}, with \
              n0 = {n0}, p = {per}), it holds for every n >= {n0}. The values G(0), ..., G({}) \
@@ -330,6 +361,41 @@ fn latex(name: &str, a: &Analysis) -> String {
             tt(name),
             p.checked_up_to,
             at + repeat,
+        ),
+        Criterion::Slices {
+            from,
+            block,
+            saltus,
+            window,
+            end,
+            ..
+        } => format!(
+            "In {}, {}. The values $G(0), \\dots, G({})$, computed from the definition, are \
+             below $s$ before ${}$ and satisfy $G(n + {block}) = G(n) + {saltus}$ for \
+             ${from} \\le n < {}$. By induction on $N \\ge {end}$: the heaps an option leaves \
+             have $\\eta$ summing to at most $\\eta(N)$, so no option reaches \
+             $s(\\eta(N) + 1)$; in the top slice their $\\eta$ have disjoint bits, so moving \
+             all blocks onto one heap keeps the value, and adding ${block}$ to it matches \
+             these options with those of $N - {block}$ in its top slice, whose mex is \
+             $\\lambda(N - {block}) = \\lambda(N)$; every value below $s\\,\\eta(N)$ is an \
+             option, as the values show for ${window} \\le N < {}$ by options with a heap \
+             $y \\ge {from}$ whose other heaps' $\\eta$ xor to $0$ (slice $0$ by such \
+             options whose other heaps include two of equal $\\eta$, both $\\ge {from}$), \
+             which adding ${block}$ to $y$ (or to both of the pair) carries to $N + {block}$ \
+             one slice up (or to $N + {}$ in place). So $G(N) = G(N - {block}) + {saltus}$. \
+             The differences $G(n + d) - G(n)$ over one stretch of ${block}$ heaps from \
+             ${from}$ are constant for $d = {per}$ and for no smaller divisor of ${block}$; \
+             arithmetic periods are closed under gcd, so ${per}$ is the least. {least}",
+            tt(name),
+            p.criterion
+                .describe()
+                .replace("eta", "$\\eta$")
+                .replace("lambda", "$\\lambda$"),
+            p.checked_up_to,
+            from + block,
+            end - block,
+            window + 2 * block,
+            2 * block,
         ),
         c => format!(
             "In {}, {}. Hence if $G(n + p) = G(n)$ for ${n0} \\le n < {}$ ($= {}$, with \

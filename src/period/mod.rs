@@ -13,12 +13,17 @@
 //!   range, and the options of n and n + p match one to one. For octal games this is
 //!   Winning Ways' 2 n0 + p + t, values compared up to 2 (n0 + p) + t.
 //!
+//! * Codes that leave three heaps (hex codes) may instead grow arithmetically,
+//!   G(n + p) = G(n) + s; when s is a power of two above the first values, [`slices`] proves
+//!   it from a window of heaps whose options fill the values below their own.
+//!
 //! The smallest p whose check passes is the least period, and its n0 the preperiod: a period
 //! found this way is a true one, every true period is a multiple of the least, and the
 //! preperiod is the same for all of them.
 
 pub mod contraction;
 pub mod report;
+pub mod slices;
 pub mod state;
 pub mod survey;
 
@@ -42,6 +47,19 @@ pub enum Criterion {
         at: usize,
         repeat: usize,
         shift: Nimber,
+    },
+    /// Moves take at most `take` tokens and leave at most `heaps` heaps, and from `from` on
+    /// the values grow by the power of two `saltus` every `block` heaps, above every value
+    /// before `from + block`; the slices below each heap's own are full for the heaps of
+    /// `window .. window + 2 block` ([`slices`]). The values read end at `end`.
+    Slices {
+        take: usize,
+        heaps: usize,
+        from: usize,
+        block: usize,
+        saltus: Nimber,
+        window: usize,
+        end: usize,
     },
 }
 
@@ -72,6 +90,7 @@ impl Criterion {
             Criterion::GuySmith { take, heaps } => heaps * n0.max(1) + (heaps - 1) * p + take,
             // Not a stretch to check but a recurrence; the values it read end there.
             Criterion::RepeatedState { at, repeat, .. } => (at + repeat).max(n0 + p),
+            Criterion::Slices { end, .. } => end,
         }
     }
 
@@ -93,6 +112,21 @@ impl Criterion {
                  each less mu(n) (or marked as below it); and that state fixes the next \
                  state and mu(n + 1) - mu(n)"
             ),
+            Criterion::Slices {
+                take,
+                heaps,
+                from,
+                block,
+                saltus,
+                ..
+            } => format!(
+                "moves take at most t = {take} tokens and leave at most h = {heaps} heaps of \
+                 any sizes, and s = {saltus}, a power of two, exceeds every value before \
+                 n0 + P (n0 = {from}, P = {block}); so G(x) = s eta(x) + lambda(x), with \
+                 eta(x) = floor((x - n0) / P) from n0 + P on (0 before) and lambda < s \
+                 repeating with period P from n0, and an option's value is s times the xor \
+                 of its heaps' eta plus the xor of their lambda"
+            ),
         }
     }
 
@@ -113,6 +147,7 @@ impl Criterion {
                 format!("{heaps} max(n0, 1) + {p} + t")
             }
             Criterion::RepeatedState { .. } => "the repeated state".into(),
+            Criterion::Slices { .. } => "max(A + 2 P, n0 + 2 P, n0 + P + t, t + 1)".into(),
         }
     }
 }
@@ -247,7 +282,8 @@ pub fn analyse_until(
     progress: &dyn Progress,
     stop: &dyn Fn() -> bool,
 ) -> Analysis {
-    let criterion = rule.bounds().map(Criterion::of);
+    let bounds = rule.bounds();
+    let criterion = bounds.map(Criterion::of);
     let open_tail = rule.open_tail();
     // G(0) whatever the time limit, so that every answer has values to state.
     let mut values: Vec<Nimber> = nim_sequence(rule, 0);
@@ -259,10 +295,22 @@ pub fn analyse_until(
         progress.advance((values.len() - before) as u64);
         let stopped = values.len() <= upto;
         let mut hint = None;
-        let proved = if let Some(c) = criterion {
+        let proved = if let (Some(c), Some(b)) = (criterion, bounds) {
             let (proved, wanted) = examine(&values, c);
             hint = wanted;
-            proved
+            // A code that leaves three heaps may grow arithmetically instead: the slices'
+            // check. (Finite codes that leave at most two never do.)
+            proved.or_else(|| {
+                if b.heaps < 3 {
+                    return None;
+                }
+                let grows = slices::prove(rule, b, &values, stop);
+                hint = match (hint, grows.wanted) {
+                    (Some(a), Some(w)) => Some(a.min(w)),
+                    (a, w) => a.or(w),
+                };
+                grows.proved
+            })
         } else {
             open_tail.as_ref().and_then(|t| state::prove(&values, t))
         };

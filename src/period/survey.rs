@@ -140,7 +140,7 @@ pub struct Row {
     /// a plain repetition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saltus: Option<u32>,
-    /// The check that proves it: `window`, `guy-smith` or `repeated-state`.
+    /// The check that proves it: `window`, `guy-smith`, `repeated-state` or `slices`.
     pub criterion: Option<String>,
     /// The largest heap the proof compared.
     pub checked_up_to: Option<usize>,
@@ -172,6 +172,7 @@ impl Row {
                     Criterion::Window { .. } => "window",
                     Criterion::GuySmith { .. } => "guy-smith",
                     Criterion::RepeatedState { .. } => "repeated-state",
+                    Criterion::Slices { .. } => "slices",
                 }
                 .into(),
             );

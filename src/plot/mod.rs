@@ -38,6 +38,8 @@ pub struct SequenceChart {
     pub values: Vec<Nimber>,
     /// (preperiod, period, proved).
     pub period: Option<(usize, usize, bool)>,
+    /// What each period adds to the values (0 for plain periodicity).
+    pub saltus: Nimber,
 }
 
 /// The picture's size in pixels.
@@ -189,24 +191,41 @@ impl SequenceChart {
     /// The chart of `values` (G(0), G(1), ...) of the rule `name`, with the period `a`
     /// proved or, failing that, observed; its title says which.
     pub fn of(name: &str, values: Vec<Nimber>, a: &crate::period::Analysis) -> Self {
-        let proved = a.proved.as_ref().map(|p| (p.preperiod, p.period, true));
-        let period = proved.or(a.observed.as_ref().map(|o| (o.preperiod, o.period, false)));
-        SequenceChart {
-            title: format!("{name}: nim sequence ({})", Self::note_of(period)),
+        let proved = a
+            .proved
+            .as_ref()
+            .map(|p| ((p.preperiod, p.period, true), p.saltus));
+        let (period, saltus) = match proved.or(a
+            .observed
+            .as_ref()
+            .map(|o| ((o.preperiod, o.period, false), o.saltus)))
+        {
+            Some((period, saltus)) => (Some(period), saltus),
+            None => (None, 0),
+        };
+        let mut chart = SequenceChart {
+            title: String::new(),
             values,
             period,
-        }
+            saltus,
+        };
+        chart.title = format!("{name}: nim sequence ({})", chart.note());
+        chart
     }
 
-    /// The period in words: "preperiod 71, period 12, proved".
+    /// The period in words: "preperiod 71, period 12, proved" (with the saltus of an
+    /// arithmetic period: "preperiod 1, period 53, saltus 16, proved").
     pub fn note(&self) -> String {
-        Self::note_of(self.period)
-    }
-
-    fn note_of(period: Option<(usize, usize, bool)>) -> String {
-        match period {
-            Some((n0, p, true)) => format!("preperiod {n0}, period {p}, proved"),
-            Some((n0, p, false)) => format!("preperiod {n0}, period {p}, observed, not proved"),
+        let saltus = if self.saltus > 0 {
+            format!(", saltus {}", self.saltus)
+        } else {
+            String::new()
+        };
+        match self.period {
+            Some((n0, p, true)) => format!("preperiod {n0}, period {p}{saltus}, proved"),
+            Some((n0, p, false)) => {
+                format!("preperiod {n0}, period {p}{saltus}, observed, not proved")
+            }
             None => "no period found".into(),
         }
     }
