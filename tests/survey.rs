@@ -156,3 +156,44 @@ fn the_committed_report_is_current() {
         "{{1..k}}, runs, {{1,3,4}}"
     );
 }
+
+/// Hex codes of one digit: 0.8 and 0.C grow arithmetically and are proved by the slices'
+/// check, with their saltus in the rows and the report.
+#[test]
+fn hex_surveys_prove_arithmetic_periods() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("hex.md");
+    let out = grundy()
+        .args(["survey", "hex", "--digits", "1", "--max-heap", "200"])
+        .args(["--report", report.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 15);
+    for (game, period) in [("hex:0.8", 3), ("hex:0.C", 2)] {
+        let row = rows.iter().find(|r| r["game"] == game).unwrap();
+        assert_eq!(
+            (
+                &row["status"],
+                &row["criterion"],
+                &row["saltus"],
+                &row["period"]
+            ),
+            (
+                &"proved".into(),
+                &"slices".into(),
+                &1.into(),
+                &period.into()
+            ),
+            "{row}"
+        );
+    }
+    let text = std::fs::read_to_string(&report).unwrap();
+    assert!(text.contains("of them arithmetic"), "{text}");
+    assert!(text.contains("| saltus |"), "{text}");
+}

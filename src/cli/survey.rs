@@ -23,6 +23,9 @@ enum Kind {
     Subtraction,
     /// Octal codes 0.d1..dk of --digits digits.
     Octal,
+    /// Hex codes 0.d1..dk of --digits digits (three-heap splits make each value quadratic
+    /// in the heap: give a --max-heap of a few hundred).
+    Hex,
 }
 
 #[derive(Args, Debug)]
@@ -36,8 +39,13 @@ pub struct SurveyArgs {
     /// The largest element of a subtraction set.
     #[arg(long, value_name = "M", required_if_eq("family", "subtraction"))]
     max_element: Option<usize>,
-    /// Digits of an octal code after the point.
-    #[arg(long, value_name = "D", required_if_eq("family", "octal"))]
+    /// Digits of an octal or hex code after the point.
+    #[arg(
+        long,
+        value_name = "D",
+        required_if_eq("family", "octal"),
+        required_if_eq("family", "hex")
+    )]
     digits: Option<usize>,
     /// Value heaps up to N per game before calling it unsettled.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
@@ -84,11 +92,14 @@ impl SurveyArgs {
                     max_element: need(self.max_element, "max-element")?,
                 }
             }
-            Kind::Octal => {
+            Kind::Octal | Kind::Hex => {
                 stray(self.size, "size")?;
                 stray(self.max_element, "max-element")?;
-                Family::Octal {
-                    digits: need(self.digits, "digits")?,
+                let digits = need(self.digits, "digits")?;
+                if self.family == Kind::Hex {
+                    Family::Hex { digits }
+                } else {
+                    Family::Octal { digits }
                 }
             }
         })

@@ -128,9 +128,18 @@ pub fn write(
             rows.len()
         )
     };
+    let arithmetic = rows
+        .iter()
+        .filter(|r| r.status == Outcome::Proved && r.saltus.is_some())
+        .count();
+    let arithmetic = if arithmetic > 0 {
+        format!(" ({arithmetic} of them arithmetic, with a saltus)")
+    } else {
+        String::new()
+    };
     blocks.push(Block::Para(format!(
-        "{members} games, each valued up to heap {}: {} periods proved, {} repetitions observed \
-         but not proved, {} unsettled.{complete}",
+        "{members} games, each valued up to heap {}: {} periods proved{arithmetic}, {} \
+         repetitions observed but not proved, {} unsettled.{complete}",
         header.max_heap,
         count(Outcome::Proved),
         count(Outcome::Observed),
@@ -184,15 +193,21 @@ pub fn write(
             .collect();
         blocks.push(Block::Table(vec!["value", "games"], table));
     }
+    // A saltus column only where some proved row grows arithmetically.
+    let saltus = proved.iter().any(|r| r.saltus.is_some());
     let row_cells = |r: &&Row| {
-        vec![
-            r.game.clone(),
-            opt(r.preperiod),
-            opt(r.period),
-            opt(r.checked_up_to),
-        ]
+        let mut cells = vec![r.game.clone(), opt(r.preperiod), opt(r.period)];
+        if saltus {
+            cells.push(r.saltus.map_or("-".into(), |s| s.to_string()));
+        }
+        cells.push(opt(r.checked_up_to));
+        cells
     };
-    let columns = vec!["game", "preperiod", "period", "checked up to"];
+    let columns = if saltus {
+        vec!["game", "preperiod", "period", "saltus", "checked up to"]
+    } else {
+        vec!["game", "preperiod", "period", "checked up to"]
+    };
     for (title, key) in [
         (
             "Longest periods",

@@ -1,5 +1,5 @@
 //! Surveys: the period of every game of a family (three-element subtraction sets with elements
-//! up to 20, octal codes of two digits), one row per game, resumable from the rows already
+//! up to 20, octal or hex codes of two digits), one row per game, resumable from the rows already
 //! written, and filtered by conditions on the rows.
 
 use std::fmt;
@@ -31,6 +31,8 @@ pub enum Family {
     Subtraction { size: usize, max_element: usize },
     /// Octal codes 0.d1...dk of `digits` digits, the last non-zero.
     Octal { digits: usize },
+    /// Hex codes 0.d1...dk of `digits` digits, the last non-zero.
+    Hex { digits: usize },
 }
 
 impl fmt::Display for Family {
@@ -41,6 +43,7 @@ impl fmt::Display for Family {
                 "subtraction sets of {size} elements from 1..{max_element}"
             ),
             Family::Octal { digits } => write!(f, "octal codes 0.d1..d{digits}"),
+            Family::Hex { digits } => write!(f, "hex codes 0.d1..d{digits}"),
         }
     }
 }
@@ -60,10 +63,13 @@ impl Family {
                 )))
             }
             Family::Subtraction { size, max_element } => binomial(max_element, size),
-            Family::Octal { digits: 0 } => {
+            Family::Octal { digits: 0 } | Family::Hex { digits: 0 } => {
                 return Err(Error::Usage("--digits must be at least 1".into()))
             }
-            Family::Octal { digits } => 7u64.saturating_mul(8u64.saturating_pow(digits as u32 - 1)),
+            Family::Octal { digits } | Family::Hex { digits } => {
+                let radix = self.radix() as u64;
+                (radix - 1).saturating_mul(radix.saturating_pow(digits as u32 - 1))
+            }
         };
         if count > MAX_MEMBERS {
             return Err(Error::Resource(format!(
@@ -90,19 +96,41 @@ impl Family {
                     }
                 }
             }
-            Family::Octal { digits } => {
-                for code in 0..8usize.pow(digits as u32) {
+            Family::Octal { digits } | Family::Hex { digits } => {
+                let (radix, kind) = (self.radix(), self.kind());
+                for code in 0..radix.pow(digits as u32) {
                     let d: String = (0..digits)
                         .rev()
-                        .map(|i| char::from(b'0' + (code / 8usize.pow(i as u32) % 8) as u8))
+                        .map(|i| {
+                            let digit = code / radix.pow(i as u32) % radix;
+                            char::from_digit(digit as u32, radix as u32)
+                                .expect("a digit below the radix")
+                                .to_ascii_uppercase()
+                        })
                         .collect();
                     if !d.ends_with('0') {
-                        out.push(format!("octal:0.{d}"));
+                        out.push(format!("{kind}:0.{d}"));
                     }
                 }
             }
         }
         Ok(out)
+    }
+
+    /// The digits' base of a family of codes.
+    fn radix(&self) -> usize {
+        match self {
+            Family::Hex { .. } => 16,
+            _ => 8,
+        }
+    }
+
+    /// The spec's prefix of a family of codes.
+    fn kind(&self) -> &'static str {
+        match self {
+            Family::Hex { .. } => "hex",
+            _ => "octal",
+        }
     }
 }
 
@@ -387,6 +415,10 @@ mod tests {
         assert_eq!(o.len(), 56);
         assert!(o.contains(&"octal:0.77".to_string()) && o.contains(&"octal:0.07".to_string()));
         assert!(!o.contains(&"octal:0.70".to_string()));
+        let h = Family::Hex { digits: 2 }.members().unwrap();
+        assert_eq!(h.len(), 240);
+        assert_eq!((h[0].as_str(), h[239].as_str()), ("hex:0.01", "hex:0.FF"));
+        assert!(h.contains(&"hex:0.29".to_string()) && !h.contains(&"hex:0.A0".to_string()));
         let huge = Family::Subtraction {
             size: 6,
             max_element: 200,
