@@ -124,8 +124,8 @@ fn pair_among(heaps: &[u32], etas: &[usize], skip: usize, n0: usize) -> bool {
 }
 
 /// The least arithmetic period that `values` (G(0), G(1), ...) prove for a take-and-break code
-/// with these bounds, by the slices' check; `stop` (asked before each heap's options are
-/// examined) cuts the search short.
+/// with these bounds (a rule whose [`HeapRule::bounds`] is `Some`), by the slices' check;
+/// `stop` (asked before each heap's options are examined) cuts the search short.
 pub fn prove(
     rule: &dyn HeapRule,
     bounds: MoveBounds,

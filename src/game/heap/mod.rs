@@ -60,7 +60,9 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
 
     /// What a finite periodicity check needs to know of the moves, or `None` when no such
     /// check applies (a move may take unboundedly many tokens, or the rule is not
-    /// take-and-break).
+    /// take-and-break). `Some` promises a take-and-break code: whether a move may take k
+    /// tokens and leave h heaps depends on k and h alone, never on the heaps' sizes, which
+    /// the checks' proofs rely on (they move tokens between the heaps an option leaves).
     fn bounds(&self) -> Option<MoveBounds>;
 
     /// For rules that take any amount past some w and never split (all-but subtraction
