@@ -3,7 +3,7 @@
 use predicates::prelude::*;
 
 mod common;
-use common::{grundy, json_ok};
+use common::{grundy, json_lines, json_ok};
 
 /// Runs and checks the failure is one line on stderr with exit code 2, and nothing on stdout.
 fn fails_with(args: &[&str], needle: &str) {
@@ -211,18 +211,9 @@ fn table_writes_positions_and_zeros() {
 
 #[test]
 fn table_orbits_keep_one_member_per_orbit() {
-    let out = grundy()
-        .args([
-            "table", "star:3", "--max", "3", "--orbits", "--format", "jsonl",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = json_lines(&[
+        "table", "star:3", "--max", "3", "--orbits", "--format", "jsonl",
+    ]);
     // Centre 0..3 times multisets of 3 leaves from {0,1,2}: 3 * C(5,3) = 30 orbits.
     assert_eq!(rows.len(), 30);
     for r in &rows {

@@ -2,7 +2,7 @@
 //! and the committed report of three-element subtraction sets.
 
 mod common;
-use common::{grundy, one_line};
+use common::{grundy, json_lines, one_line};
 
 fn survey(extra: &[&str]) -> String {
     let out = grundy()
@@ -163,17 +163,16 @@ fn the_committed_report_is_current() {
 fn hex_surveys_prove_arithmetic_periods() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("hex.md");
-    let out = grundy()
-        .args(["survey", "hex", "--digits", "1", "--max-heap", "200"])
-        .args(["--report", report.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = json_lines(&[
+        "survey",
+        "hex",
+        "--digits",
+        "1",
+        "--max-heap",
+        "200",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
     assert_eq!(rows.len(), 15);
     for (game, period) in [("hex:0.8", 3), ("hex:0.C", 2)] {
         let row = rows.iter().find(|r| r["game"] == game).unwrap();

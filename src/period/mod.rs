@@ -214,6 +214,31 @@ fn examine(values: &[Nimber], criterion: Criterion) -> (Option<Period>, Option<u
     (None, hint)
 }
 
+/// The least divisor d of `repeat` with G(n + d) - G(n) constant over from <= n < from +
+/// repeat, that constant, and how far below `from` the relation goes on holding: for values
+/// whose differences G(n + repeat) - G(n) are proved constant from `from` on, the least
+/// arithmetic period (periods are closed under gcd, so it divides `repeat`; the differences
+/// G(n + d) - G(n) repeat with period `repeat`, so one stretch decides each divisor) and its
+/// preperiod. Returns (preperiod, period, saltus).
+fn least_divisor(values: &[Nimber], from: usize, repeat: usize) -> (usize, usize, Nimber) {
+    let diff = |n: usize, d: usize| values[n + d] as i64 - values[n] as i64;
+    let (period, step) = (1..=repeat)
+        .filter(|d| repeat % d == 0)
+        .find_map(|d| {
+            let step = diff(from, d);
+            (from..from + repeat)
+                .all(|n| diff(n, d) == step)
+                .then_some((d, step))
+        })
+        .expect("the repeat itself is a period");
+    let mut preperiod = from;
+    while preperiod > 0 && diff(preperiod - 1, period) == step {
+        preperiod -= 1;
+    }
+    let saltus = Nimber::try_from(step).expect("the values grow by a share of the repeat's");
+    (preperiod, period, saltus)
+}
+
 /// A repetition the values show but nothing proves: G(n + period) = G(n) + saltus for
 /// preperiod <= n < the values' end (saltus 0: plain periodicity).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -354,6 +379,28 @@ mod tests {
     use super::*;
     use crate::game::heap::{nim_sequence, GrundysGame, TakeBreak};
     use crate::progress::Silent;
+
+    /// Checks a proved `p` on values computed far past its check: G(n + period) = G(n) +
+    /// saltus from the preperiod on, not from one heap earlier, and no smaller period holds
+    /// on the second half of the values.
+    pub(crate) fn assert_holds_on(name: &str, p: &Period, far: &[Nimber]) {
+        let s = p.saltus;
+        for n in p.preperiod..far.len() - p.period {
+            assert_eq!(far[n + p.period], far[n] + s, "{name} at {n}");
+        }
+        if p.preperiod > 0 {
+            let n = p.preperiod - 1;
+            assert_ne!(far[n + p.period], far[n] + s, "{name}");
+        }
+        let tail = far.len() / 2;
+        for d in 1..p.period {
+            let c = far[tail + d] as i64 - far[tail] as i64;
+            assert!(
+                (tail..far.len() - d).any(|n| far[n + d] as i64 - far[n] as i64 != c),
+                "{name}: {d} is a smaller period"
+            );
+        }
+    }
 
     fn analysed(rule: &dyn HeapRule) -> Period {
         analyse(rule, 1 << 12, &Silent)

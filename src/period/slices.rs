@@ -178,25 +178,12 @@ pub fn prove(
         };
     }
     // The least period divides P: one stretch of P heaps from n0 decides each divisor.
-    let diff = |n: usize, d: usize| values[n + d] as i64 - values[n] as i64;
-    let (period, step) = (1..=block)
-        .filter(|d| block % d == 0)
-        .find_map(|d| {
-            let step = diff(n0, d);
-            (n0..n0 + block)
-                .all(|n| diff(n, d) == step)
-                .then_some((d, step))
-        })
-        .expect("P itself is a period");
-    let mut preperiod = n0;
-    while preperiod > 0 && diff(preperiod - 1, period) == step {
-        preperiod -= 1;
-    }
+    let (preperiod, period, saltus) = super::least_divisor(values, n0, block);
     Outcome {
         proved: Some(Period {
             preperiod,
             period,
-            saltus: Nimber::try_from(step).expect("a divisor's step is a share of s > 0"),
+            saltus,
             criterion: Criterion::Slices {
                 take: t,
                 heaps: bounds.heaps,
@@ -262,22 +249,7 @@ mod tests {
             proved += 1;
             let rule = TakeBreak::hex("", code).unwrap();
             let far = nim_sequence(&rule, (2 * p.checked_up_to).max(400));
-            let s = p.saltus;
-            for n in p.preperiod..far.len() - p.period {
-                assert_eq!(far[n + p.period], far[n] + s, "{code} at {n}");
-            }
-            if p.preperiod > 0 {
-                let n = p.preperiod - 1;
-                assert_ne!(far[n + p.period], far[n] + s, "{code}");
-            }
-            let tail = far.len() / 2;
-            for d in 1..p.period {
-                let c = far[tail + d] as i64 - far[tail] as i64;
-                assert!(
-                    (tail..far.len() - d).any(|n| far[n + d] as i64 - far[n] as i64 != c),
-                    "{code}: {d} is a smaller period"
-                );
-            }
+            crate::period::tests::assert_holds_on(code, &p, &far);
         }
         assert!(proved >= 40, "only {proved} codes proved");
     }

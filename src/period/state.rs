@@ -31,24 +31,11 @@ pub fn prove(values: &[Nimber], tail: &OpenTail) -> Option<Period> {
     if len < from + 2 * repeat {
         return None;
     }
-    let diff = |n: usize, d: usize| values[n + d] as i64 - values[n] as i64;
-    let (period, step) = (1..=repeat)
-        .filter(|d| repeat % d == 0)
-        .find_map(|d| {
-            let c = diff(from, d);
-            (from..from + repeat)
-                .all(|n| diff(n, d) == c)
-                .then_some((d, c))
-        })
-        .expect("the repeat itself is a period");
-    let mut preperiod = from;
-    while preperiod > 0 && diff(preperiod - 1, period) == step {
-        preperiod -= 1;
-    }
+    let (preperiod, period, saltus) = super::least_divisor(values, from, repeat);
     Some(Period {
         preperiod,
         period,
-        saltus: Nimber::try_from(step).expect("mu never decreases, so neither do the values"),
+        saltus,
         criterion: Criterion::RepeatedState {
             window: tail.window,
             at: from,
@@ -150,22 +137,7 @@ mod tests {
             assert!(p.checked_up_to < 400, "{set}");
             let rule = TakeBreak::subtraction("", set).unwrap();
             let far = nim_sequence(&rule, 3 * p.checked_up_to + 200);
-            let s = p.saltus;
-            for n in p.preperiod..far.len() - p.period {
-                assert_eq!(far[n + p.period], far[n] + s, "{set} at {n}");
-            }
-            if p.preperiod > 0 {
-                let n = p.preperiod - 1;
-                assert_ne!(far[n + p.period], far[n] + s, "{set}");
-            }
-            let tail = far.len() / 2;
-            for d in 1..p.period {
-                let c = far[tail + d] as i64 - far[tail] as i64;
-                assert!(
-                    (tail..far.len() - d).any(|n| far[n + d] as i64 - far[n] as i64 != c),
-                    "{set}: {d} is a smaller period"
-                );
-            }
+            crate::period::tests::assert_holds_on(set, &p, &far);
         }
     }
 

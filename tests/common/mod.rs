@@ -47,6 +47,19 @@ pub fn json_ok(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// Runs `args`, checks it succeeded, and returns the JSON lines it printed (table rows of
+/// `--format jsonl`, survey rows).
+pub fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
+    let out = grundy().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {err}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// P3's table on [0,max)^3 written to `dir/p3.tsv`, as data for synth and verify.
 pub fn p3_table(dir: &Path, max: usize) -> PathBuf {
     let table = dir.join("p3.tsv");
