@@ -23,8 +23,7 @@ enum Kind {
     Subtraction,
     /// Octal codes 0.d1..dk of --digits digits.
     Octal,
-    /// Hex codes 0.d1..dk of --digits digits (three-heap splits make each value quadratic
-    /// in the heap: give a --max-heap of a few hundred).
+    /// Hex codes 0.d1..dk of --digits digits.
     Hex,
 }
 
@@ -47,9 +46,10 @@ pub struct SurveyArgs {
         required_if_eq("family", "hex")
     )]
     digits: Option<usize>,
-    /// Value heaps up to N per game before calling it unsettled.
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
-    max_heap: usize,
+    /// Value heaps up to N per game before calling it unsettled [default: 100000, and 1000
+    /// for hex codes, whose three-heap splits make each value quadratic in the heap].
+    #[arg(long, value_name = "N")]
+    max_heap: Option<usize>,
     /// Keep every row in FILE (JSON lines after a header line); a survey run again with the
     /// same FILE goes on where it stopped.
     #[arg(long, value_name = "FILE")]
@@ -252,13 +252,17 @@ fn write_report(
 pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
     let family = args.family()?;
     let (filter, filter_text) = args.filter()?;
-    if args.max_heap == 0 {
+    let max_heap = args.max_heap.unwrap_or(match family {
+        Family::Hex { .. } => 1_000,
+        _ => 100_000,
+    });
+    if max_heap == 0 {
         return Err(Error::Usage("--max-heap must be at least 1".into()));
     }
     let members = family.members()?;
     let header = Header {
         survey: family,
-        max_heap: args.max_heap,
+        max_heap,
     };
     if let (Some(out), Some(rep)) = (&args.out, &args.report) {
         files::check_outputs(
@@ -298,7 +302,7 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
     team.settle(printed)?;
     let bar = Bar::new(root);
     let todo = members.len() - done.len();
-    survey::run(&members, &done, args.max_heap, team, &bar, &mut |chunk| {
+    survey::run(&members, &done, max_heap, team, &bar, &mut |chunk| {
         if let Some((path, file)) = &mut store {
             let path: &Path = path;
             let mut text = String::new();

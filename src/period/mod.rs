@@ -324,7 +324,7 @@ pub fn analyse_until(
             let (proved, wanted) = examine(&values, c);
             hint = wanted;
             // A code that leaves three heaps may grow arithmetically instead: the slices'
-            // check. (Finite codes that leave at most two never do.)
+            // check. (Finite octal codes never do: Horrocks & Nowakowski, INTEGERS 3, 2003.)
             proved.or_else(|| {
                 if b.heaps < 3 {
                     return None;
