@@ -120,30 +120,32 @@ fn filters_and_reports() {
     );
 }
 
-/// docs/survey-subtraction-3.md is what the survey writes today, and its facts hold.
-#[test]
-fn the_committed_report_is_current() {
+/// The report `survey ARGS --report` writes today, and the committed one `doc` beside it.
+fn fresh_and_committed(args: &[&str], doc: &str) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("r.md");
     let out = grundy()
-        .args([
-            "survey",
-            "subtraction",
-            "--size",
-            "3",
-            "--max-element",
-            "20",
-            "--report",
-        ])
+        .arg("survey")
+        .args(args)
+        .arg("--report")
         .arg(&path)
         .output()
         .unwrap();
     assert!(out.status.success());
     let fresh = std::fs::read_to_string(&path).unwrap();
-    let committed = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/survey-subtraction-3.md"),
-    )
-    .unwrap();
+    let committed =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(doc))
+            .unwrap();
+    (fresh, committed)
+}
+
+/// docs/survey-subtraction-3.md is what the survey writes today, and its facts hold.
+#[test]
+fn the_committed_report_is_current() {
+    let (fresh, committed) = fresh_and_committed(
+        &["subtraction", "--size", "3", "--max-element", "20"],
+        "docs/survey-subtraction-3.md",
+    );
     assert_eq!(
         fresh, committed,
         "regenerate docs/survey-subtraction-3.md (see the README)"
@@ -155,6 +157,24 @@ fn the_committed_report_is_current() {
         3,
         "{{1..k}}, runs, {{1,3,4}}"
     );
+}
+
+/// docs/survey-hex-2.md is what the survey of two-digit hex codes writes today: Kayles and
+/// Dawson's Kayles among them as octal codes, and the arithmetic periods the slices' check
+/// proves.
+#[test]
+fn the_committed_hex_report_is_current() {
+    let (fresh, committed) = fresh_and_committed(
+        &["hex", "--digits", "2", "--max-heap", "300"],
+        "docs/survey-hex-2.md",
+    );
+    assert_eq!(
+        fresh, committed,
+        "regenerate docs/survey-hex-2.md (see the README)"
+    );
+    assert!(fresh.contains("(40 of them arithmetic, with a saltus)"));
+    assert!(!fresh.contains("FAILS"));
+    assert_eq!(fresh.matches("| holds |").count(), 2, "0.77 and 0.07");
 }
 
 /// Hex codes of one digit: 0.8 and 0.C grow arithmetically and are proved by the slices'

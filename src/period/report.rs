@@ -24,7 +24,7 @@ pub struct FactCheck {
 type Predict = fn(&Row) -> Option<(Option<usize>, usize)>;
 
 /// The known facts: S = {1..k}, runs {a..b}, two-element sets, {1,3,4}, and the octal games
-/// of Winning Ways.
+/// of Winning Ways (as octal or hex codes: digits below 8 mean the same in both).
 const FACTS: &[(&str, Predict)] = &[
     ("S = {1, ..., k}: preperiod 0, period k + 1", |r| {
         let s = r.set()?;
@@ -50,14 +50,14 @@ const FACTS: &[(&str, Predict)] = &[
         (r.set()? == [1, 3, 4]).then_some((Some(0), 7))
     }),
     ("Kayles (0.77): preperiod 71, period 12", |r| {
-        (r.game == "octal:0.77").then_some((Some(71), 12))
+        r.is_code("0.77").then_some((Some(71), 12))
     }),
     (
         "Dawson's Kayles (0.07): preperiod 53, period 34 (52 counted as Dawson's Chess)",
-        |r| (r.game == "octal:0.07").then_some((Some(53), 34)),
+        |r| r.is_code("0.07").then_some((Some(53), 34)),
     ),
     ("Dawson's Chess (0.137): preperiod 52, period 34", |r| {
-        (r.game == "octal:0.137").then_some((Some(52), 34))
+        r.is_code("0.137").then_some((Some(52), 34))
     }),
 ];
 
@@ -226,6 +226,19 @@ pub fn write(
                 top.iter().map(row_cells).collect(),
             ));
         }
+    }
+    // Every arithmetic period, in the survey's order: they are few, and each a theorem.
+    let arithmetic: Vec<&Row> = proved
+        .iter()
+        .copied()
+        .filter(|r| r.saltus.is_some())
+        .collect();
+    if !arithmetic.is_empty() {
+        blocks.push(Block::Heading("Arithmetic periods (proved)".into()));
+        blocks.push(Block::Table(
+            columns.clone(),
+            arithmetic.iter().map(row_cells).collect(),
+        ));
     }
     let open: Vec<&Row> = shown
         .iter()

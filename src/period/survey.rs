@@ -222,6 +222,13 @@ impl Row {
         }
     }
 
+    /// Whether the row's game is the octal code `code` (written as an octal or a hex code).
+    pub fn is_code(&self, code: &str) -> bool {
+        ["octal:", "hex:"]
+            .iter()
+            .any(|kind| self.game.strip_prefix(kind) == Some(code))
+    }
+
     /// The subtraction set, for rows of subtraction games.
     pub fn set(&self) -> Option<Vec<usize>> {
         let list = self.game.strip_prefix("subtraction:")?;
