@@ -30,9 +30,10 @@
 //! max(A + 2P, n0 + 2P, n0 + P + t, t + 1). The least period divides P (arithmetic periods
 //! are closed under gcd) and one stretch of P heaps decides each divisor.
 //!
-//! The check is sufficient, not necessary: codes whose first values reach the saltus (0.8F),
-//! whose saltus is not a power of two, or whose low slices are filled only by options whose
-//! blocks carry between bits (0.FF, G(n) = n) are left unproved.
+//! The check is sufficient, not necessary: codes whose first period reaches the saltus
+//! (0.8F), whose saltus is not a power of two (0.3F), whose repetition starts at heap 0 (0.FF,
+//! G(n) = n), or whose lower slices are filled only by options whose blocks carry between
+//! bits are left unproved.
 
 use super::{observe, Criterion, Period};
 use crate::game::heap::{HeapRule, MoveBounds};
