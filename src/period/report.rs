@@ -128,12 +128,12 @@ pub fn write(
             rows.len()
         )
     };
-    let arithmetic = rows
+    let grows = rows
         .iter()
         .filter(|r| r.status == Outcome::Proved && r.saltus.is_some())
         .count();
-    let arithmetic = if arithmetic > 0 {
-        format!(" ({arithmetic} of them arithmetic, with a saltus)")
+    let arithmetic = if grows > 0 {
+        format!(" ({grows} of them arithmetic, with a saltus)")
     } else {
         String::new()
     };
@@ -228,16 +228,15 @@ pub fn write(
         }
     }
     // Every arithmetic period, in the survey's order: they are few, and each a theorem.
-    let arithmetic: Vec<&Row> = proved
-        .iter()
-        .copied()
-        .filter(|r| r.saltus.is_some())
-        .collect();
-    if !arithmetic.is_empty() {
+    if saltus {
         blocks.push(Block::Heading("Arithmetic periods (proved)".into()));
         blocks.push(Block::Table(
             columns.clone(),
-            arithmetic.iter().map(row_cells).collect(),
+            proved
+                .iter()
+                .filter(|r| r.saltus.is_some())
+                .map(row_cells)
+                .collect(),
         ));
     }
     let open: Vec<&Row> = shown
