@@ -36,7 +36,11 @@ fn main() -> Result<(), grundy::Error> {
     for i in 0..table.len() {
         let p = table.grid().point(i);
         let cells: Vec<String> = p.iter().map(|x| x.to_string()).collect();
-        tsv += &format!("{}\t{}\n", cells.join("\t"), table.value_at(i));
+        tsv += &format!(
+            "{}\t{}\n",
+            cells.join("\t"),
+            table.value_at(i).expect("every point is a position")
+        );
     }
     let file = dir.path().join("table.tsv");
     std::fs::write(&file, tsv).expect("writing the table");
@@ -46,7 +50,7 @@ fn main() -> Result<(), grundy::Error> {
     assert_eq!(data.points.len(), table.len());
     for (p, &v) in data.points.iter().zip(&data.values) {
         let p: Vec<u32> = p.iter().map(|&x| x as u32).collect();
-        assert_eq!(table.get(&p), v, "{p:?}");
+        assert_eq!(table.get(&p), Some(v), "{p:?}");
     }
     let zeros = data.values.iter().filter(|&&v| v == 0).count();
     println!(

@@ -37,9 +37,9 @@ fn main() {
         let start = Instant::now();
         let table = tabulate(game.graph(), &[16; 6], &opts).unwrap();
         let secs = start.elapsed().as_secs_f64();
-        let zeros = table.values().iter().filter(|&&v| v == 0).count();
-        let checksum = table
-            .values()
+        let values = table.values().expect("every point is a position");
+        let zeros = values.iter().filter(|&&v| v == 0).count();
+        let checksum = values
             .iter()
             .fold(0u64, |h, &v| h.wrapping_mul(31).wrapping_add(v as u64));
         println!(

@@ -98,7 +98,7 @@ fn main() {
         let (a, b) = (x[0].min(x[1]) as f64, x[0].max(x[1]) as f64);
         let n = (b - a).round();
         let beatty = (n * phi).floor() == a && (n * phi * phi).floor() == b;
-        assert_eq!(table.value_at(i) == 0, beatty, "{x:?}");
+        assert_eq!(table.value_at(i) == Some(0), beatty, "{x:?}");
         zeros += usize::from(beatty);
     }
     println!("[0,40)^2: {zeros} zero positions, all Beatty pairs (floor(n phi), floor(n phi^2))");

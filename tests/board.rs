@@ -3,7 +3,7 @@
 //! bad input.
 
 mod common;
-use common::{grundy, json_ok, json_with_code, one_line};
+use common::{grundy, json_lines, json_ok, json_with_code, one_line};
 
 fn nimber(args: &[&str]) -> u64 {
     let mut all = vec!["sg"];
@@ -229,4 +229,68 @@ fn bad_boards_are_one_line() {
     assert_eq!(out.status.code(), Some(2));
     let obj: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(obj["kind"], "bad_input");
+}
+
+/// Chomp's boxes hold points that are not positions (an empty first column, a column higher
+/// than the one before it): `table` writes, `verify` checks and `synth` learns from its
+/// positions alone, and the table engine values them right (the second audit's first defect).
+#[test]
+fn chomp_boxes_hold_only_its_positions() {
+    let rows = json_lines(&["table", "chomp:3x3", "--max", "4", "--format", "jsonl"]);
+    assert_eq!(rows.len(), 19, "C(6,3) - 1 positions");
+    for r in &rows {
+        let p: Vec<u64> = serde_json::from_value(r["position"].clone()).unwrap();
+        assert!(p[0] >= 1 && p.windows(2).all(|w| w[0] >= w[1]), "{r}");
+        let text: Vec<String> = p.iter().map(|h| h.to_string()).collect();
+        let searched = nimber(&["chomp:3x3", &text.join(","), "--engine", "naive"]);
+        assert_eq!(r["nimber"].as_u64(), Some(searched), "{r}");
+    }
+    // The full board and (2,2,0), by the table engine, and its winning moves.
+    let v = json_ok(&["sg", "chomp:3x3", "3,3,3", "--engine", "table", "--moves"]);
+    assert_eq!(v["nimber"], 5, "{v}");
+    assert_eq!(nimber(&["chomp:3x3", "2,2,0", "--engine", "table"]), 2);
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert!(!moves.is_empty(), "{v}");
+    for m in moves {
+        let q: Vec<String> = m
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.to_string())
+            .collect();
+        assert_eq!(
+            nimber(&["chomp:3x3", &q.join(","), "--engine", "naive"]),
+            0,
+            "{m}"
+        );
+    }
+    let best = json_ok(&["best-move", "chomp:3x3", "3,3,3", "--engine", "table"]);
+    let q: Vec<String> = best["position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    assert_eq!(nimber(&["chomp:3x3", &q.join(",")]), 0, "{best}");
+    // Chomp 2 x 2: zero exactly at (1,0) and (2,1), where x0 - x1 = 1; the five positions of
+    // [0,3)^2 are checked, and a wrong program fails at a position.
+    let ok = json_ok(&[
+        "verify",
+        "chomp:2x2",
+        "--max",
+        "3",
+        "--program",
+        "Push(0) Push(1) Minus One Minus",
+    ]);
+    assert_eq!(ok["check"]["points"], 5, "{ok}");
+    assert!(ok["check"]["counterexample"].is_null(), "{ok}");
+    let bad = json_with_code(
+        &["verify", "chomp:2x2", "--max", "3", "--program", "Push(1)"],
+        1,
+    );
+    let why = bad["check"]["counterexample"].as_str().unwrap();
+    assert!(why.starts_with("(2,0) (SG 1)"), "{bad}");
+    // synth learns the same zero positions from the five.
+    let s = json_ok(&["synth", "chomp:2x2", "--max", "3", "--quiet"]);
+    assert_eq!(s["data_points"], 5, "{s}");
 }

@@ -172,7 +172,7 @@ struct SearchArgs {
 /// A time limit: a finite number of seconds, 0 or more.
 pub(crate) fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if (0.0..1e9).contains(&v) => Ok(v),
+        Ok(v) if (0.0..=1e9).contains(&v) => Ok(v),
         _ => Err(format!(
             "expected a number of seconds from 0 to 10^9, got `{s}`"
         )),
@@ -249,19 +249,22 @@ fn game_and_position(
 ) -> Result<(Box<dyn crate::sg::AnyGame>, crate::game::hypergraph::Stones), Error> {
     use crate::game::spec::{self, Heaps};
     // A heap game has as many heaps as the position has counts.
+    let counts = crate::sg::any::parse_counts(words);
     let heaps = Heaps {
         given: None,
-        typed: crate::sg::any::parse_counts(words).ok().map(|c| c.len()),
+        typed: counts.as_ref().ok().map(|c| c.len()),
     };
     let needs_position = || {
         Error::Usage(format!(
             "{spec} needs a position, e.g. `grundy {command} {spec} 3,0,3`"
         ))
     };
-    let game = match spec::parse(spec, heaps) {
+    let game = match (spec::parse(spec, heaps), counts) {
         // A heap game learns its number of heaps from the position.
-        Err(Error::Usage(_)) if words.is_empty() => return Err(needs_position()),
-        other => other?,
+        (Err(Error::Usage(_)), _) if words.is_empty() => return Err(needs_position()),
+        // ... and a position that does not parse says why, not that the heaps are unknown.
+        (Err(Error::Usage(_)), Err(bad)) => return Err(bad),
+        (other, _) => other?,
     };
     let p = match (words.is_empty(), game.start()) {
         (true, Some(start)) => start,

@@ -14,7 +14,7 @@ use super::{SearchArgs, Status};
 use crate::error::{Error, SavedTable, Undecided};
 use crate::game::hypergraph::Stones;
 use crate::sg::checkpoint::{Plan, Saved};
-use crate::sg::solve::Solution;
+use crate::sg::solve::{by_theorem, Solution};
 use crate::sg::AnyGame;
 
 #[derive(Args, Debug)]
@@ -61,10 +61,17 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         None => args
             .search
             .solve(game.as_ref(), &p, args.moves, !args.json, plan.as_ref())?,
-        Some(limit) => match within(limit, args, &game, &p, plan, send, receive) {
-            Ok(s) => s?,
-            Err(saved) => return Err(undecided(game.as_ref(), &p, limit, args, saved)),
-        },
+        Some(limit) => {
+            let cfg = args.search.config()?;
+            // What a theorem answers takes no time, whatever the limit (0 included).
+            match by_theorem(game.as_ref(), &p, args.search.engine, &cfg, args.moves) {
+                Some(s) => s,
+                None => match within(limit, args, &game, &p, plan, send, receive) {
+                    Ok(s) => s?,
+                    Err(saved) => return Err(undecided(game.as_ref(), &p, limit, args, saved)),
+                },
+            }
+        }
     };
     interrupt::no_save_on_signal();
     let mut out = Out::new();

@@ -14,10 +14,9 @@ use crate::cluster::Team;
 use crate::error::Error;
 use crate::files::{self, OutputFile};
 use crate::game::spec::{self, Heaps};
-use crate::game::{Grid, Nimber};
+use crate::game::Grid;
 use crate::sg::engine::Engine;
 use crate::sg::sweep::sweep;
-use crate::sg::table::BoxTable;
 use crate::sg::Stats;
 
 #[derive(Args, Debug)]
@@ -106,17 +105,17 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
     let mut zeros = zeros.as_deref().map(OutputFile::create).transpose()?;
 
     let start = Instant::now();
-    let (engine, stats, values) = match args.search.engine {
+    let (engine, stats, table) = match args.search.engine {
         Engine::Auto | Engine::Table => {
             let t = game.tabulate(grid.sides(), &opts)?;
             let stats = Stats {
-                nodes: t.len() as u64,
+                nodes: t.position_count() as u64,
                 ..Stats::default()
             };
-            ("table".to_string(), stats, Values::Table(t))
+            ("table".to_string(), stats, t)
         }
         Engine::Search(s) => {
-            let (stats, values) = sweep(
+            let (stats, table) = sweep(
                 game.as_ref(),
                 s,
                 args.search.config()?,
@@ -124,7 +123,7 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
                 opts.memory_limit,
                 opts.progress.as_ref(),
             )?;
-            (s.to_string(), stats, Values::Searched(values))
+            (s.to_string(), stats, table)
         }
     };
     let computed = start.elapsed().as_secs_f64();
@@ -161,8 +160,11 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
     }
     let (mut rows, mut zero_rows) = (0u64, 0u64);
     let mut p = vec![0u32; n];
-    for &v in values.as_slice() {
-        if !args.orbits || game.symmetry().is_canonical(&p) {
+    for v in table.entries() {
+        // Points of the box that are not positions of the game (Chomp's heights growing to
+        // the right) have no value and no row.
+        let shown = v.filter(|_| !args.orbits || game.symmetry().is_canonical(&p));
+        if let Some(v) = shown {
             if rows_wanted {
                 emit(args.format.row(w, &p, v), &mut rows_wanted)?;
             }
@@ -220,7 +222,7 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
     }
     if args.stats {
         eprintln!("engine: {engine}");
-        eprintln!("positions: {}", grid.len());
+        eprintln!("positions: {}", table.position_count());
         eprintln!("nodes: {}", stats.nodes);
         eprintln!("tt_lookups: {}", stats.tt_lookups);
         eprintln!("tt_evictions: {}", stats.tt_evictions);
@@ -231,19 +233,4 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
         }
     }
     Ok(Status::Answered)
-}
-
-/// The values of the box, row-major, however they were computed.
-enum Values {
-    Table(BoxTable),
-    Searched(Vec<Nimber>),
-}
-
-impl Values {
-    fn as_slice(&self) -> &[Nimber] {
-        match self {
-            Values::Table(t) => t.values(),
-            Values::Searched(v) => v,
-        }
-    }
 }

@@ -91,7 +91,7 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
         } else if c.counterexample.is_none() {
             let of = match &c.family {
                 Some(f) => format!("members of the family {f} in"),
-                None => "points of".to_string(),
+                None => "positions in".to_string(),
             };
             out.line(format_args!(
                 "ok: {} holds on all {} {of} [0,{max})^{} (values by {}, {:.2} s)",

@@ -67,8 +67,8 @@ impl<'g> Oracle<'g> {
     /// split in two leaves the box).
     pub fn nimber(&mut self, p: &Stones) -> Nimber {
         if let Some(t) = &self.table {
-            if let Some(i) = t.grid().index(p) {
-                return t.value_at(i);
+            if let Some(v) = t.grid().index(p).and_then(|i| t.value_at(i)) {
+                return v;
             }
         }
         self.searcher.nimber(p.clone())

@@ -83,6 +83,14 @@ pub trait AnyGame: Send + Sync {
             .collect()
     }
 
+    /// Whether the point `p` of a box is a position of the game: the box tables
+    /// ([`AnyGame::tabulate`]) value only those. By default, what [`AnyGame::position`]
+    /// accepts; a game whose every point is a position says so faster.
+    fn is_position(&self, p: &[u32]) -> bool {
+        let counts: Vec<u64> = p.iter().map(|&x| u64::from(x)).collect();
+        self.position(&counts).is_ok()
+    }
+
     /// The position a command takes when none is typed (a board game's full board).
     fn start(&self) -> Option<Stones> {
         None
@@ -178,8 +186,9 @@ pub trait AnyGame: Send + Sync {
         })
     }
 
-    /// Every value of the box `[0,dims[0]) x ... x [0,dims[n-1])`. By default each position
-    /// is searched, the engine's table shared between them.
+    /// Every value of the box `[0,dims[0]) x ... x [0,dims[n-1])`, none at the points that
+    /// are not positions ([`AnyGame::is_position`]). By default each position is searched,
+    /// the engine's table shared between them.
     fn tabulate(&self, dims: &[usize], opts: &TableOptions) -> Result<BoxTable, Error> {
         if dims.len() != self.variables() {
             return Err(Error::internal(format!(
@@ -190,7 +199,7 @@ pub trait AnyGame: Send + Sync {
             )));
         }
         let grid = Grid::new(dims)?;
-        let (_, values) = sweep(
+        let (_, table) = sweep(
             self,
             SearchEngine::Naive,
             SearchConfig::default(),
@@ -198,7 +207,7 @@ pub trait AnyGame: Send + Sync {
             opts.memory_limit,
             opts.progress.as_ref(),
         )?;
-        BoxTable::new(grid, values)
+        Ok(table)
     }
 
     /// This rank's part of the box table when `team` shares it (`sg::table::tabulate_part`):
@@ -222,22 +231,29 @@ pub trait AnyGame: Send + Sync {
     fn as_any(&self) -> &dyn std::any::Any;
 }
 
-/// Whole numbers separated by commas or whitespace, the words of a typed position.
+/// Whole numbers separated by commas or whitespace, the words of a typed position. A comma
+/// with no number before or after it (`1,,3`, `1,2,`) is refused, not skipped: a count left
+/// out by mistake would otherwise shift the others into the wrong places.
 pub fn parse_counts(words: &[String]) -> Result<Vec<u64>, Error> {
-    let mut out = Vec::new();
-    for item in words
-        .iter()
-        .flat_map(|w| w.split(|c: char| c == ',' || c.is_whitespace()))
-        .filter(|s| !s.is_empty())
-    {
-        match item.parse::<i64>() {
-            Ok(v) if v < 0 => return Err(Error::position(format!("negative entry `{item}`"))),
-            Ok(v) => out.push(v as u64),
-            Err(_) => return Err(Error::position(format!("`{item}` is not a whole number"))),
-        }
-    }
-    if out.is_empty() {
+    let text = words.join(" ");
+    if text.trim().is_empty() {
         return Err(Error::position("the position is empty"));
+    }
+    let mut out = Vec::new();
+    for field in text.split(',') {
+        if field.trim().is_empty() {
+            return Err(Error::position(format!(
+                "an empty entry in `{}`: write every count, 0 included",
+                text.trim()
+            )));
+        }
+        for item in field.split_whitespace() {
+            match item.parse::<i64>() {
+                Ok(v) if v < 0 => return Err(Error::position(format!("negative entry `{item}`"))),
+                Ok(v) => out.push(v as u64),
+                Err(_) => return Err(Error::position(format!("`{item}` is not a whole number"))),
+            }
+        }
     }
     Ok(out)
 }
@@ -293,6 +309,11 @@ impl AnyGame for HypergraphNim {
             "x0..x{last} are the stones on vertices 0..{last} of {}",
             self.name()
         )
+    }
+
+    /// Every point of a box is a position: stones on each vertex.
+    fn is_position(&self, p: &[u32]) -> bool {
+        p.len() == self.variables()
     }
 
     fn symmetry(&self) -> &Symmetry {

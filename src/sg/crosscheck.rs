@@ -370,7 +370,7 @@ fn tabulation_agrees_with_search_on_every_builtin() {
             t.position_of(i, &mut p);
             let q: Stones = p.iter().copied().collect();
             let want = naive.nimber(q.clone());
-            assert_eq!(t.value_at(i), want, "{name} {p:?}");
+            assert_eq!(t.value_at(i), Some(want), "{name} {p:?}");
             assert_eq!(cut.nimber(q), want, "{name} {p:?}");
         }
     }

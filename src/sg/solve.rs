@@ -247,6 +247,33 @@ pub fn solve<G: AnyGame + ?Sized>(
     solve_kept(game, p, engine, cfg, opts, moves, None)
 }
 
+/// `p` valued by a theorem of the game ([`AnyGame::theorem`]) when `auto` may use one: no
+/// searcher, no time. With `moves`, only a zero: it has no move to a zero, by the definition
+/// of the nimber. A caller with a time limit asks this first, so that a limit of 0 still
+/// answers what needs no search.
+pub fn by_theorem<G: AnyGame + ?Sized>(
+    game: &G,
+    p: &Stones,
+    engine: Engine,
+    cfg: &SearchConfig,
+    moves: bool,
+) -> Option<Solution> {
+    if engine != Engine::Auto || !cfg.shortcuts {
+        return None;
+    }
+    let start = Instant::now();
+    let (nimber, why) = game.theorem(p).filter(|&(v, _)| !moves || v == 0)?;
+    Some(Solution {
+        nimber,
+        engine: "theorem".into(),
+        reason: Some(why.into()),
+        stats: Stats::default(),
+        seconds: start.elapsed().as_secs_f64(),
+        winning_moves: moves.then(Vec::new),
+        kept: None,
+    })
+}
+
 /// [`solve`], and with a `plan` a search keeps its table in the plan's file: it learns what
 /// the file holds, saves as it goes, and once more at the end.
 pub fn solve_kept<G: AnyGame + ?Sized>(
@@ -259,20 +286,8 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
     plan: Option<&Plan>,
 ) -> Result<Solution, Error> {
     let start = Instant::now();
-    // A theorem that values `p` outright needs no searcher. With `moves`, only a zero: it has
-    // no move to a zero, by the definition of the nimber.
-    if engine == Engine::Auto && cfg.shortcuts {
-        if let Some((nimber, why)) = game.theorem(p).filter(|&(v, _)| !moves || v == 0) {
-            return Ok(Solution {
-                nimber,
-                engine: "theorem".into(),
-                reason: Some(why.into()),
-                stats: Stats::default(),
-                seconds: start.elapsed().as_secs_f64(),
-                winning_moves: moves.then(Vec::new),
-                kept: None,
-            });
-        }
+    if let Some(s) = by_theorem(game, p, engine, &cfg, moves) {
+        return Ok(s);
     }
     let Choice { engine, reason } = match engine {
         Engine::Auto => game.auto(p, &cfg, opts)?,
@@ -306,8 +321,8 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
             // A successor may leave the box (a heap split in two): it is searched instead.
             let winning: Vec<Stones> = with_deep_stack(|| {
                 let mut search = None;
-                let mut value = |q: &Stones| match t.grid().index(q) {
-                    Some(i) => t.value_at(i),
+                let mut value = |q: &Stones| match t.grid().index(q).and_then(|i| t.value_at(i)) {
+                    Some(v) => v,
                     None => search
                         .get_or_insert_with(|| game.searcher(AUTO_SEARCH, cfg))
                         .nimber(q.clone()),
@@ -318,7 +333,13 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
                 nodes: t.len() as u64,
                 ..Stats::default()
             };
-            (t.get(p), stats, winning, None)
+            let nimber = t.get(p).ok_or_else(|| {
+                Error::internal(format!(
+                    "{} has no value for its own position {p:?}",
+                    game.name()
+                ))
+            })?;
+            (nimber, stats, winning, None)
         }
         Engine::Search(s) => with_stack_for(game.depth(p), || {
             let mut searcher = game.searcher(s, cfg);

@@ -4,6 +4,7 @@
 //! program is never checked against the engine that produced its data.
 
 use super::any::AnyGame;
+use super::table::BoxTable;
 use super::{with_deep_stack, SearchConfig, SearchEngine, Stats};
 use crate::error::Error;
 use crate::game::hypergraph::Stones;
@@ -14,8 +15,9 @@ use crate::units::format_bytes;
 /// Positions between progress reports.
 const REPORT_EVERY: usize = 4096;
 
-/// Values every position of `grid` with `engine`, row-major; refuses up front when the values
-/// alone would exceed `memory_limit` bytes.
+/// Values every point of `grid` that is a position of the game ([`AnyGame::is_position`])
+/// with `engine`, as a table; refuses up front when the values alone would exceed
+/// `memory_limit` bytes.
 pub fn sweep<G: AnyGame + ?Sized>(
     game: &G,
     engine: SearchEngine,
@@ -23,9 +25,9 @@ pub fn sweep<G: AnyGame + ?Sized>(
     grid: &Grid,
     memory_limit: u64,
     progress: &dyn Progress,
-) -> Result<(Stats, Vec<Nimber>), Error> {
+) -> Result<(Stats, BoxTable), Error> {
     let count = grid.len();
-    let bytes = count as u64 * std::mem::size_of::<Nimber>() as u64;
+    let bytes = count as u64 * (std::mem::size_of::<Nimber>() + 1) as u64;
     if bytes > memory_limit {
         return Err(Error::Resource(format!(
             "the box needs {} for its values alone; the limit is {}",
@@ -38,17 +40,30 @@ pub fn sweep<G: AnyGame + ?Sized>(
         let mut searcher = game.searcher(engine, cfg);
         let mut p: Stones = std::iter::repeat_n(0, grid.dims()).collect();
         let mut values = Vec::with_capacity(count);
+        let mut positions = Vec::with_capacity(count);
         for i in 0..count {
-            values.push(searcher.nimber(p.clone()));
+            // A point that is no position is never searched: its "moves" may reach real
+            // positions and leave wrong values for them in the shared table.
+            let position = game.is_position(&p);
+            values.push(if position {
+                searcher.nimber(p.clone())
+            } else {
+                0
+            });
+            positions.push(position);
             grid.advance(&mut p);
             if (i + 1) % REPORT_EVERY == 0 {
                 progress.advance(REPORT_EVERY as u64);
             }
         }
-        (searcher.stats(), values)
+        (searcher.stats(), values, positions)
     });
     progress.finish();
-    Ok(result)
+    let (stats, values, positions) = result;
+    Ok((
+        stats,
+        BoxTable::with_positions(grid.clone(), values, positions)?,
+    ))
 }
 
 /// Values the given positions with `engine`, in order, its table shared between them: the

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use super::interp::run;
 use super::lang::Program;
 use super::problem::{Canonical, Target};
-use crate::game::{Grid, Nimber};
+use crate::sg::table::BoxTable;
 
 /// Positions per parallel chunk.
 const CHUNK: usize = 1 << 16;
@@ -47,29 +47,33 @@ struct Seen {
     all_boolean: bool,
 }
 
-/// The first requirement `program` fails on `grid` whose row-major values are `values`, under
-/// `target` at width `mask`; zero positions are grouped into orbits by `canonical` when given.
+/// The first requirement `program` fails on the positions of `table`, under `target` at
+/// width `mask`; zero positions are grouped into orbits by `canonical` when given. Points of
+/// the box that are not positions have no requirement.
 pub fn first_failure(
-    grid: &Grid,
-    values: &[Nimber],
+    table: &BoxTable,
     program: &Program,
     target: Target,
     mask: u64,
     canonical: Option<&Canonical<'_>>,
 ) -> Option<Failure> {
-    let chunks: Vec<(Option<usize>, Orbits)> = values
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map(|(c, vals)| {
+    let grid = table.grid();
+    let chunks: Vec<(Option<usize>, Orbits)> = (0..table.len().div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
             let start = c * CHUNK;
+            let end = (start + CHUNK).min(table.len());
             let mut p = grid.point(start);
             let mut x = vec![0u64; grid.dims()];
             let mut first = None;
             let mut orbits = Orbits::new();
-            for (k, &v) in vals.iter().enumerate() {
+            for (k, i) in (start..end).enumerate() {
                 if k > 0 {
                     grid.advance(&mut p);
                 }
+                let Some(v) = table.value_at(i) else {
+                    continue;
+                };
                 for (xi, &pi) in x.iter_mut().zip(&p) {
                     *xi = pi as u64;
                 }
@@ -127,18 +131,13 @@ pub fn first_failure(
     worst
 }
 
-/// The row-major indices of the zero positions whose canonical form is `key`.
-pub fn orbit_members(
-    grid: &Grid,
-    values: &[Nimber],
-    canonical: &Canonical<'_>,
-    key: &[u64],
-) -> Vec<usize> {
-    (0..values.len())
+/// The row-major indices of the zero positions of `table` whose canonical form is `key`.
+pub fn orbit_members(table: &BoxTable, canonical: &Canonical<'_>, key: &[u64]) -> Vec<usize> {
+    (0..table.len())
         .into_par_iter()
         .filter(|&i| {
-            values[i] == 0 && {
-                let x: Vec<u64> = grid.point(i).into_iter().map(u64::from).collect();
+            table.value_at(i) == Some(0) && {
+                let x: Vec<u64> = table.grid().point(i).into_iter().map(u64::from).collect();
                 canonical(&x) == key
             }
         })
@@ -148,6 +147,7 @@ pub fn orbit_members(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Grid;
     use crate::sg::AnyGame;
     use crate::synth::lang::Op;
     use crate::synth::problem::tests::boxed;
@@ -199,7 +199,8 @@ mod tests {
                         continue;
                     }
                     let problem = boxed(game, 4, target, orbits);
-                    let grid = Grid::cube(n, 4).unwrap();
+                    let table =
+                        BoxTable::new(Grid::cube(n, 4).unwrap(), problem.values.clone()).unwrap();
                     let c: Option<&Canonical<'_>> = if orbits { Some(&canon) } else { None };
                     for p in &candidates {
                         let want =
@@ -213,15 +214,13 @@ mod tests {
                                     },
                                     other => Failure::Point(other.points()[0]),
                                 });
-                        let got =
-                            first_failure(&grid, &problem.values, p, target, problem.mask(), c);
+                        let got = first_failure(&table, p, target, problem.mask(), c);
                         assert_eq!(got, want, "{game} {target:?} orbits {orbits}: {p}");
                         match &got {
                             None => passes += 1,
                             Some(Failure::Orbit { canonical, first }) => {
                                 orbit_failures += 1;
-                                let members =
-                                    orbit_members(&grid, &problem.values, &canon, canonical);
+                                let members = orbit_members(&table, &canon, canonical);
                                 assert_eq!(members[0], *first);
                                 let Example::SomeZero { points, .. } =
                                     &problem.examples[problem.failures(p)[0]]

@@ -154,17 +154,32 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    /// Every position of the box [0,max)^n of `game`, valued by box tabulation.
+    /// Every position of the box [0,max)^n of `game`, valued by box tabulation; the points of
+    /// the box that are not positions of the game (a Chomp column higher than the one before)
+    /// are left out.
     pub fn from_box(game: &dyn AnyGame, max: usize, opts: &TableOptions) -> Result<Self, Error> {
         let n = game.variables();
         let t = game.tabulate(&vec![max; n], opts)?;
-        // The table is row-major over its box, as `of_box` counts.
-        let points = Points::of_box(t.grid());
-        debug_assert_eq!(points.len(), t.len());
+        let mut points = Points::with_capacity(n, t.position_count());
+        let mut values = Vec::with_capacity(t.position_count());
+        let mut p = vec![0u64; n];
+        for v in t.entries() {
+            if let Some(v) = v {
+                points.push(&p);
+                values.push(v);
+            }
+            t.grid().advance(&mut p);
+        }
+        if values.is_empty() {
+            return Err(Error::Usage(format!(
+                "no point of [0,{max})^{n} is a position of {}",
+                game.name()
+            )));
+        }
         Ok(Dataset {
             vars: n,
             points,
-            values: t.into_values(),
+            values,
             source: format!("{} on [0,{max})^{n}", game.name()),
         })
     }

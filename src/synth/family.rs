@@ -168,9 +168,19 @@ impl Family {
         let mut points = Points::with_capacity(self.params.len(), members.len());
         let mut values = Vec::with_capacity(members.len());
         for (p, x) in &members {
-            points.push(p);
             let i = t.grid().index(x).expect("members lie in the box");
-            values.push(t.value_at(i));
+            // Members that are not positions of the game (on Chomp, heights that grow to the
+            // right) are not in the data, as they are not in a box's.
+            if let Some(v) = t.value_at(i) {
+                points.push(p);
+                values.push(v);
+            }
+        }
+        if values.is_empty() {
+            return Err(Error::Usage(format!(
+                "no member of the family {self} in [0,{max})^{n} is a position of {}",
+                game.name()
+            )));
         }
         Ok(Dataset {
             vars: self.params.len(),

@@ -142,7 +142,7 @@ impl Problem {
             .find(|&k| k > m)
         {
             return Err(Error::Usage(format!(
-                "constant {k} does not fit in {width} bits"
+                "constant {k} does not fit in {width} bits (raise --width)"
             )));
         }
         // One example per point unless orbits merge them: reserve once, not by doubling.

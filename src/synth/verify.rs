@@ -99,7 +99,8 @@ pub fn on_box(
         recheck.problem_from(data, Some(game))
     };
     let probe = few(&[(grid.len() - 1, 1)])?;
-    let (_, values) = sweep(
+    constants_fit(program, probe.mask())?;
+    let (_, table) = sweep(
         game,
         engine,
         SearchConfig::default(),
@@ -109,37 +110,39 @@ pub fn on_box(
     )?;
     if recheck.target == Target::Sg {
         // An SG value too wide for the program: the same refusal as `synth`'s.
-        if let Some(i) = values.iter().position(|&v| v as u64 > probe.mask()) {
-            few(&[(i, values[i])])?;
+        let wide = (0..table.len()).find_map(|i| {
+            table
+                .value_at(i)
+                .filter(|&v| v as u64 > probe.mask())
+                .map(|v| (i, v))
+        });
+        if let Some(point) = wide {
+            few(&[point])?;
         }
     }
     let canon = |x: &[u64]| game.canonical_point(x);
     let orbits: Option<&Canonical<'_>> = recheck.orbits.then_some(&canon);
-    let failure = check::first_failure(
-        &grid,
-        &values,
-        program,
-        recheck.target,
-        probe.mask(),
-        orbits,
-    );
+    let failure = check::first_failure(&table, program, recheck.target, probe.mask(), orbits);
     let counterexample = match failure {
         None => None,
         Some(f) => {
             let points = match f {
                 Failure::Point(i) => vec![i],
                 Failure::Orbit { canonical, .. } => {
-                    check::orbit_members(&grid, &values, &canon, &canonical)
+                    check::orbit_members(&table, &canon, &canonical)
                 }
             };
-            let points: Vec<(usize, Nimber)> = points.iter().map(|&i| (i, values[i])).collect();
+            let points: Vec<(usize, Nimber)> = points
+                .iter()
+                .filter_map(|&i| Some((i, table.value_at(i)?)))
+                .collect();
             let p = few(&points)?;
             Some(describe(&p, program, &p.examples[0]))
         }
     };
     Ok(CrossCheck {
         max,
-        points: values.len(),
+        points: table.position_count(),
         engine: engine.to_string(),
         seconds: start.elapsed().as_secs_f64(),
         counterexample,
@@ -164,14 +167,23 @@ pub fn on_family(
     if max == 0 {
         return Err(Error::Usage("the box size must be at least 1".into()));
     }
-    let members = family.members(max)?;
-    let positions = members
-        .iter()
-        .map(|(_, x)| game.position(x))
-        .collect::<Result<Vec<_>, Error>>()?;
+    // Members that are not positions of the game (on Chomp, heights that grow to the right)
+    // are left out, as a box leaves them out.
+    let (params, positions): (Vec<_>, Vec<_>) = family
+        .members(max)?
+        .into_iter()
+        .filter_map(|(p, x)| Some((p, game.position(&x).ok()?)))
+        .unzip();
+    if positions.is_empty() {
+        return Err(Error::Usage(format!(
+            "no member of the family {family} in [0,{max})^{} is a position of {}",
+            game.variables(),
+            game.name()
+        )));
+    }
     let (_, values) = values_of(game, engine, SearchConfig::default(), &positions, progress);
-    let mut points = Points::with_capacity(family.params().len(), members.len());
-    for (p, _) in &members {
+    let mut points = Points::with_capacity(family.params().len(), params.len());
+    for p in &params {
         points.push(p);
     }
     let data = Dataset {
@@ -187,7 +199,7 @@ pub fn on_family(
     let problem = recheck.problem_from(data, Some(game))?;
     Ok(CrossCheck {
         max,
-        points: members.len(),
+        points: params.len(),
         engine: engine.to_string(),
         seconds: start.elapsed().as_secs_f64(),
         counterexample: on_data(&problem, program)?,
@@ -204,10 +216,23 @@ pub fn on_data(problem: &Problem, program: &Program) -> Result<Option<String>, E
             "the program reads x{v} but the data has {n} variables"
         )));
     }
+    constants_fit(program, problem.mask())?;
     Ok(problem
         .failures(program)
         .first()
         .map(|&e| describe(problem, program, &problem.examples[e])))
+}
+
+/// Refuses a program with a constant the width cannot hold, as `synth` refuses one in its
+/// instruction set: checked, it would run with the constant wrapped.
+fn constants_fit(program: &Program, mask: u64) -> Result<(), Error> {
+    match program.constant_wider_than(mask) {
+        Some(k) => Err(Error::Usage(format!(
+            "constant {k} does not fit in {} bits (raise --width)",
+            mask.count_ones()
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Says which requirement fails, where, and what the program gives.

@@ -178,7 +178,7 @@ mod tests {
         let mut p = vec![0u32; 3];
         for i in 0..t.len() {
             let want = p.iter().fold(0, |x, &h| x ^ (h % 4));
-            assert_eq!(t.value_at(i), want, "{p:?}");
+            assert_eq!(t.value_at(i), Some(want), "{p:?}");
             assert_eq!(bare.nimber(Stones::from_slice(&p)), want, "{p:?}");
             t.grid().advance(&mut p);
         }

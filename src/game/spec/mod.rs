@@ -4,6 +4,8 @@
 //! `Box<dyn AnyGame>` for the commands.
 
 mod faces;
+#[cfg(test)]
+mod tables;
 
 use super::board::{self, Chomp};
 use super::heap::{GrundysGame, HeapGame, HeapRule, HeapSum, TakeBreak};

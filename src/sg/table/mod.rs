@@ -43,11 +43,13 @@
 //! need `T + 1` slabs; the lag `L` is `stride_1`, a fraction `1/d_1` of a slab, so the threads
 //! still overlap almost fully.
 
+mod box_table;
 mod kernel;
 mod part;
 #[cfg(test)]
 mod tests;
 
+pub use self::box_table::BoxTable;
 pub use self::part::{part_range, tabulate_part, Emit};
 
 use std::sync::Arc;
@@ -84,92 +86,6 @@ impl Default for TableOptions {
             memory_limit: crate::memory::default_limit(),
             progress: Arc::new(Silent),
         }
-    }
-}
-
-/// Every SG value of a box, row-major with the last coordinate fastest.
-#[derive(Clone, Debug)]
-pub struct BoxTable {
-    grid: Grid,
-    values: Vec<u32>,
-}
-
-impl BoxTable {
-    /// The table of `values` over `grid`, row-major, however they were computed.
-    pub fn new(grid: Grid, values: Vec<Nimber>) -> Result<Self, Error> {
-        if values.len() != grid.len() {
-            return Err(Error::internal(format!(
-                "{} values for the {} positions of {grid}",
-                values.len(),
-                grid.len()
-            )));
-        }
-        Ok(BoxTable { grid, values })
-    }
-
-    /// The box.
-    pub fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    /// The side lengths `d_i` of the box.
-    pub fn dims(&self) -> &[usize] {
-        self.grid.sides()
-    }
-
-    /// Number of positions.
-    pub fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    /// Whether the box has no positions (never true for a tabulated box).
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
-
-    /// The value of position `p`.
-    ///
-    /// # Panics
-    /// When `p` lies outside the box or has the wrong length; callers check first.
-    pub fn get(&self, p: &[u32]) -> Nimber {
-        self.values[self.index_of(p)]
-    }
-
-    /// The value at a row-major index.
-    ///
-    /// # Panics
-    /// When `index >= self.len()`.
-    pub fn value_at(&self, index: usize) -> Nimber {
-        self.values[index]
-    }
-
-    /// Writes the position with row-major index `index` into `out` (the inverse of
-    /// [`BoxTable::index_of`]).
-    ///
-    /// # Panics
-    /// When `index >= self.len()` or `out` has the wrong length.
-    pub fn position_of(&self, index: usize, out: &mut [u32]) {
-        self.grid.point_into(index, out);
-    }
-
-    /// The row-major index of position `p`.
-    ///
-    /// # Panics
-    /// When `p` lies outside the box or has the wrong length.
-    pub fn index_of(&self, p: &[u32]) -> usize {
-        self.grid
-            .index(p)
-            .unwrap_or_else(|| panic!("position {p:?} is outside the box {}", self.grid))
-    }
-
-    /// All values, row-major.
-    pub fn values(&self) -> &[u32] {
-        &self.values
-    }
-
-    /// The values, row-major, without copying them.
-    pub fn into_values(self) -> Vec<Nimber> {
-        self.values
     }
 }
 
@@ -222,10 +138,7 @@ pub fn tabulate(
     opts.progress.start("positions", layout.grid.len() as u64);
     let values = kernel::run(&layout, threads, opts.progress.as_ref());
     opts.progress.finish();
-    Ok(BoxTable {
-        grid: layout.grid,
-        values: values?,
-    })
+    BoxTable::new(layout.grid, values?)
 }
 
 /// The faces whose smallest vertex is `vertex`, and the ring that holds their sets.

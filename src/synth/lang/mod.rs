@@ -294,6 +294,15 @@ impl Program {
             .max()
     }
 
+    /// The first constant that a word of `mask`'s width cannot hold: a program with one
+    /// would compute with that constant wrapped (999 is 231 at 8 bits), not the one it says.
+    pub fn constant_wider_than(&self, mask: u64) -> Option<u64> {
+        self.0
+            .iter()
+            .filter_map(|o| o.constant())
+            .find(|&k| k > mask)
+    }
+
     /// Whether every instruction passes the pruning rules for an instruction set with the
     /// constants `consts`, with operand roots read off the stack of roots (a valid program is
     /// assumed).
