@@ -480,3 +480,50 @@ fn arguments_that_are_not_utf8_get_one_line() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// The second audit's small inconsistencies: an empty field is refused, not skipped; a
+/// position that does not parse says why; a theorem answers within any time limit, 0
+/// included; messages name the real limits and flags; a constant the width cannot hold is
+/// refused by `verify` as by `synth`.
+#[test]
+fn small_inconsistencies_are_gone() {
+    one_line(&["sg", "path:3", "1,,3,4"], 2, "empty entry");
+    one_line(&["sg", "subtraction:1,2,3", "5,,6"], 2, "empty entry");
+    one_line(&["sg", "path:3", "1,2,3,"], 2, "empty entry");
+    let err = one_line(&["sg", "subtraction:1,2,3", ""], 2, "the position is empty");
+    assert!(!err.contains("--heaps"), "{err}");
+    // Spaces and commas still mix, as typed.
+    let out = grundy()
+        .args(["sg", "path:3", "3,", "2,", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "8");
+    for (game, position) in [("nim:3", "1,2,3"), ("cram:4x8", "")] {
+        let mut args = vec!["sg", game, "--timeout", "0", "--json"];
+        if !position.is_empty() {
+            args.insert(2, position);
+        }
+        let out = grundy().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["engine"], "theorem", "{v}");
+    }
+    let err = one_line(&["sg", "cram:1x33"], 2, "32 columns");
+    assert!(!err.contains("64 cells"), "{err}");
+    grundy()
+        .args(["sg", "nim:2", "3,4", "--timeout", "1000000000"])
+        .assert()
+        .success();
+    one_line(
+        &[
+            "verify",
+            "path:3",
+            "--max",
+            "3",
+            "--program",
+            "Const(999) Push(0) Plus",
+        ],
+        2,
+        "constant 999 does not fit in 8 bits",
+    );
+}

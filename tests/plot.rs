@@ -15,7 +15,7 @@ fn heatmaps_count_the_slices_zeros() {
         "plot",
         "circular:5,2",
         "--max",
-        "7",
+        "8",
         "--axes",
         "0,2",
         "--fix",
@@ -84,7 +84,7 @@ fn nim_sequences_mark_their_period() {
 fn bad_plots_are_refused_and_leave_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
         (
             &[
                 "plot",
@@ -157,6 +157,25 @@ fn bad_plots_are_refused_and_leave_no_file() {
         (
             &["plot", "path:3", "--max", "100000", "--out", &at("f.png")],
             "--max must be",
+        ),
+        // --axes on a nim sequence is refused as --fix is, and a game of one coordinate
+        // says so rather than blame --axes, which nobody gave.
+        (
+            &[
+                "plot",
+                "octal:0.77",
+                "--max",
+                "5",
+                "--axes",
+                "0,1",
+                "--out",
+                &at("h.png"),
+            ],
+            "--heaps",
+        ),
+        (
+            &["plot", "nim:1", "--max", "5", "--out", &at("i.png")],
+            "has one vertex",
         ),
     ];
     for (args, needle) in cases {

@@ -108,19 +108,12 @@ fn merge_answers(
             let model = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
             Ok(Ok((cube, model)))
         }
-        Merged::Refuted { cubes } => {
-            if args.json {
-                out.json(&serde_json::json!({
-                    "length": length, "refuted": true, "cubes": cubes, "undecided": [],
-                }))?;
-            } else {
-                out.line(format_args!(
-                    "refuted:      length {length}: all {cubes} cubes are unsatisfiable, so no \
-                     program of {length} instructions fits the instance's examples"
-                ))?;
-            }
-            Ok(Err(Status::Answered))
-        }
+        Merged::Refuted { cubes } => Ok(Err(refuted(
+            args,
+            length,
+            Some(cubes),
+            &format!("all {cubes} cubes are unsatisfiable"),
+        )?)),
         Merged::Open { undecided, cubes } => {
             if args.json {
                 out.json(&serde_json::json!({
@@ -139,6 +132,28 @@ fn merge_answers(
             Ok(Err(Status::Undecided))
         }
     }
+}
+
+/// A length refuted by the solver (one model, or every cube's answer, unsatisfiable): a
+/// proved answer, printed and exited on as one, however it was reached.
+fn refuted(
+    args: &DecodeArgs,
+    length: usize,
+    cubes: Option<usize>,
+    why: &str,
+) -> Result<Status, Error> {
+    let mut out = Out::new();
+    if args.json {
+        out.json(&serde_json::json!({
+            "length": length, "refuted": true, "cubes": cubes, "undecided": [],
+        }))?;
+    } else {
+        out.line(format_args!(
+            "refuted:      length {length}: {why}, so no program of {length} instructions \
+             fits the instance's examples"
+        ))?;
+    }
+    Ok(Status::Answered)
 }
 
 pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
@@ -161,6 +176,15 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     let (setup, subset) = Setup::from_notes(&cnf, &args.cnf)?;
     // The game first: an edited comment is refused before anything else is read or built.
     let game = setup.game()?;
+    // Unsatisfiable, the clauses have no model (with an iCNF's cubes, as CaDiCaL solves them,
+    // none has): the length is refuted, as when --answers finds every cube unsatisfiable.
+    if cube.is_none() && verdict(&model) == Verdict::Unsatisfiable {
+        let length = cnf_length(&cnf).ok_or_else(|| Error::Data {
+            path: args.cnf.clone(),
+            msg: "no `c grundy-cnf v1 length <L>` header: not an instance grundy wrote".into(),
+        })?;
+        return refuted(args, length, None, "the solver found it unsatisfiable");
+    }
     let program = decode_model(&cnf, &competition_format(&model))?;
     let problem = setup.problem(game.as_deref(), &TableOptions::default())?;
     if let Some(&bad) = subset

@@ -32,12 +32,13 @@ pub struct PlotArgs {
     /// Game spec, e.g. path:3, circular:5,2, subtraction:1,3,4 (a heap game without --heaps
     /// draws its nim sequence).
     game: String,
-    /// The largest count on each axis (the heap for a nim sequence).
+    /// Counts 0..D-1 on each axis (heaps 0..D-1 of a nim sequence), as `table --max D` and
+    /// `synth --max D` mean the box [0,D)^n.
     #[arg(long, value_name = "D")]
     max: u32,
-    /// The two coordinates on the axes, horizontal first.
-    #[arg(long, value_name = "I,J", value_delimiter = ',', default_values_t = [0, 1])]
-    axes: Vec<usize>,
+    /// The two coordinates on the axes, horizontal first [default: 0,1].
+    #[arg(long, value_name = "I,J", value_delimiter = ',')]
+    axes: Option<Vec<usize>>,
     /// Counts held fixed off the axes, e.g. `--fix 1=1 --fix 3=2` (others are 0).
     #[arg(long, value_name = "K=V", value_parser = parse_fix)]
     fix: Vec<(usize, u32)>,
@@ -68,7 +69,7 @@ pub fn run(args: &PlotArgs) -> Result<Status, Error> {
     check_path(&args.out)?;
     let sequence = args.heaps.is_none() && spec::parse_heap(&args.game).is_ok();
     if sequence {
-        if !args.fix.is_empty() || args.axes != [0, 1] {
+        if !args.fix.is_empty() || args.axes.is_some() {
             return Err(Error::Usage(
                 "--axes and --fix choose a slice of a sum of heaps: give --heaps N too".into(),
             ));
@@ -81,19 +82,24 @@ pub fn run(args: &PlotArgs) -> Result<Status, Error> {
     };
     let game = spec::parse(&args.game, heaps)?;
     let n = game.variables();
-    let (x, y) = match args.axes[..] {
-        [x, y] if x != y && x < n && y < n => (x, y),
-        _ => {
+    if n < 2 {
+        return Err(Error::Usage(format!(
+            "{} has one {}: a heatmap needs two coordinates",
+            game.name(),
+            game.coordinate().0
+        )));
+    }
+    let (x, y) = match args.axes.as_deref().unwrap_or(&[0, 1]) {
+        &[x, y] if x != y && x < n && y < n => (x, y),
+        axes => {
             return Err(Error::Usage(format!(
-                "--axes needs two different coordinates below {n}, got {:?}",
-                args.axes
+                "--axes needs two different coordinates below {n}, got {axes:?}"
             )))
         }
     };
-    if args.max == 0 || args.max >= MAX_SIDE {
+    if args.max == 0 || args.max > MAX_SIDE {
         return Err(Error::Usage(format!(
-            "--max must be from 1 to {}, got {}",
-            MAX_SIDE - 1,
+            "--max must be from 1 to {MAX_SIDE}, got {}",
             args.max
         )));
     }
@@ -107,12 +113,12 @@ pub fn run(args: &PlotArgs) -> Result<Status, Error> {
         base[k] = v as u64;
     }
     let mut corner = base.clone();
-    corner[x] = args.max as u64;
-    corner[y] = args.max as u64;
+    corner[x] = u64::from(args.max - 1);
+    corner[y] = u64::from(args.max - 1);
     let corner: Stones = corner.iter().map(|&c| c as u32).collect();
     let opts = args.search.table_options(false)?;
     let (cfg, engine) = (args.search.config()?, args.search.engine);
-    let side = args.max as usize + 1;
+    let side = args.max as usize;
     let values: Vec<Vec<Option<Nimber>>> = with_deep_stack(|| {
         let mut oracle = Oracle::new(game.as_ref(), &corner, engine, cfg, &opts)?;
         let rows = (0..side).map(|j| {
@@ -184,7 +190,7 @@ pub fn run(args: &PlotArgs) -> Result<Status, Error> {
     Ok(Status::Answered)
 }
 
-/// A heap game's nim sequence up to `--max`, with the period proved (or observed) within
+/// A heap game's nim sequence below `--max`, with the period proved (or observed) within
 /// [`PERIOD_SECONDS`].
 fn nim_sequence(args: &PlotArgs) -> Result<Status, Error> {
     let game = spec::parse_heap(&args.game)?;
@@ -200,7 +206,7 @@ fn nim_sequence(args: &PlotArgs) -> Result<Status, Error> {
         Instant::now() >= deadline
     });
     // The analysis valued heaps as far as its proof needed: extended to --max if short.
-    let heaps = args.max as usize + 1;
+    let heaps = args.max as usize;
     let mut values = a.values[..heaps.min(a.values.len())].to_vec();
     rule.extend(&mut values, heaps - 1, &crate::game::heap::never);
     let chart = SequenceChart::of(rule.name(), values, &a);
@@ -209,7 +215,7 @@ fn nim_sequence(args: &PlotArgs) -> Result<Status, Error> {
     let mut out = Out::new();
     if args.json {
         out.json(&serde_json::json!({
-            "game": rule.name(), "out": args.out, "kind": "sequence", "heaps": args.max + 1,
+            "game": rule.name(), "out": args.out, "kind": "sequence", "heaps": args.max,
             "preperiod": period.map(|p| p.0), "period": period.map(|p| p.1),
             "proved": period.map(|p| p.2),
         }))?;
@@ -217,7 +223,7 @@ fn nim_sequence(args: &PlotArgs) -> Result<Status, Error> {
         out.line(format_args!(
             "{}: G(0..={}) drawn; {note}",
             args.out.display(),
-            args.max
+            args.max - 1
         ))?;
     }
     Ok(Status::Answered)

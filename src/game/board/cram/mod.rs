@@ -58,6 +58,11 @@ pub struct Cram<W = u64> {
 /// Cram on `rows` x `cols` in the narrowest word that holds the board: boards of up to 64 cells
 /// pay nothing for the wider one.
 pub fn any_width(name: &str, rows: usize, cols: usize) -> Result<Box<dyn AnyGame>, Error> {
+    if cols > MAX_COLS {
+        return Err(Error::spec(format!(
+            "{name}: {cols} columns; boards of up to {MAX_COLS} columns are supported"
+        )));
+    }
     Ok(match rows.saturating_mul(cols) <= u64::BITS as usize {
         true => Box::new(Cram::<u64>::new(name, rows, cols)?),
         false => Box::new(Cram::<u128>::new(name, rows, cols)?),
@@ -70,8 +75,13 @@ impl<W: Cells> Cram<W> {
     pub fn new(name: &str, rows: usize, cols: usize) -> Result<Self, Error> {
         if rows == 0 || cols == 0 || rows.saturating_mul(cols) > W::BITS || cols > MAX_COLS {
             return Err(Error::spec(format!(
-                "{name}: boards of 1 to {} cells and {MAX_COLS} columns are supported",
-                W::BITS
+                "{name}: boards of 1 to {} cells and up to {MAX_COLS} columns are supported{}",
+                MAX_CELLS.min(W::BITS),
+                if W::BITS < MAX_CELLS {
+                    " in this word"
+                } else {
+                    ""
+                }
             )));
         }
         let one = W::one();
