@@ -352,3 +352,20 @@ fn a_table_with_json_is_one_object() {
     let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(v["kind"], "bad_input", "{v}");
 }
+
+/// The rows and their zeros are one output: when the zeros file cannot be written
+/// (`/dev/full`), the rows file does not appear either (issue 40, item 8).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_zeros_file_leaves_no_rows_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = dir.path().join("z.tsv");
+    let r = rows.to_str().unwrap();
+    let args = ["table", "path:3", "--max", "4", "--out", r];
+    one_line(
+        &[&args[..], &["--zeros", "/dev/full"]].concat(),
+        2,
+        "No space left",
+    );
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "nothing left");
+}
