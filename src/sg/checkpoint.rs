@@ -108,8 +108,10 @@ pub struct Saved {
     pub seconds: f64,
 }
 
-/// What a caller hears of the saves made while a search runs: each one, or why it failed.
-pub type OnSave = Arc<dyn Fn(&Result<Saved, Error>) + Send + Sync>;
+/// What a caller hears of the saves made while a search runs: each one, or why it failed, and
+/// whether it is the last, made once the search has its answer (whose caller reports a failure
+/// with the answer: the others happen while it runs).
+pub type OnSave = Arc<dyn Fn(&Result<Saved, Error>, bool) + Send + Sync>;
 
 /// Where and how often a search saves its table.
 #[derive(Clone)]
@@ -121,8 +123,6 @@ pub struct Plan {
     /// gives up on a search (a time limit) keeps what it learned.
     pub now: Arc<AtomicBool>,
     pub on_save: OnSave,
-    /// Told what the search learned from the file, before it starts.
-    pub on_load: Arc<dyn Fn(&Loaded) + Send + Sync>,
 }
 
 impl Plan {
@@ -132,19 +132,27 @@ impl Plan {
             path: path.into(),
             every,
             now: Arc::new(AtomicBool::new(false)),
-            on_save: Arc::new(|_| {}),
-            on_load: Arc::new(|_| {}),
+            on_save: Arc::new(|_, _| {}),
         }
     }
 }
 
 /// Writes the exact values `known` holds to `path` as a table of `game`, whole or not at all
-/// ([`OutputFile`]: beside it first, renamed over it once complete).
+/// ([`OutputFile`]: beside it first, renamed over it once complete). A table of `game` with
+/// more entries than `known` holds is never replaced: that save is refused, and the file kept.
 pub fn save<P: Record>(path: &Path, game: &str, known: &dyn Known<P>) -> Result<Saved, Error> {
     let start = Instant::now();
     // Counted first, so that the header can say it: the table does not change meanwhile.
     let mut entries = 0u64;
     known.each_known(&mut |_, _, _| entries += 1);
+    if let Some(held) = entries_held::<P>(path, game).filter(|&held| held > entries) {
+        return Err(Error::Resource(format!(
+            "{} holds {held} entries of {game} and the table {entries}: a save would lose {} \
+             of them, so the file is kept as it is",
+            path.display(),
+            held - entries
+        )));
+    }
     let mut file = OutputFile::create(path)?;
     let written =
         write_table(file.writer(), game, entries, known).map_err(|e| Error::io(path, e))?;
@@ -189,6 +197,17 @@ fn write_table<P: Record>(
     failed?;
     out.write_all(&crc.finalize().to_le_bytes())?;
     Ok(written)
+}
+
+/// The entries the table of `game` in `path` holds, read from its header; `None` when there is
+/// no such table there (no file, another game's, not a table, or a device or FIFO, which is
+/// not read).
+fn entries_held<P: Record>(path: &Path, game: &str) -> Option<u64> {
+    if crate::files::is_special(path) {
+        return None;
+    }
+    let mut input = BufReader::new(File::open(path).ok()?);
+    read_header::<P>(&mut input, game).ok().map(|(n, _)| n)
 }
 
 /// What a load took: the entries the file holds, and those learned (fewer when the table had
@@ -363,7 +382,9 @@ fn read_entry<P: Record>(
 
 /// Readies `searcher` to keep its table per `plan`: it learns what the plan's file holds for
 /// `game` (nothing without a file), then saves every `plan.every` while it searches, and
-/// whenever `plan.now` asks.
+/// whenever `plan.now` asks. A file holding more entries than the table has room for is
+/// refused (a [`Error::Resource`]) before the search: its saves would replace the file with
+/// fewer entries, losing what an earlier run found.
 pub fn keep<G: Game>(
     searcher: &mut (dyn Searcher<G> + '_),
     game: &str,
@@ -373,7 +394,16 @@ where
     G::Position: Record,
 {
     let loaded = load(&plan.path, game, &mut SearchLearner(&mut *searcher))?.unwrap_or_default();
-    (plan.on_load)(&loaded);
+    if loaded.learned < loaded.entries {
+        return Err(Error::Resource(format!(
+            "{} holds {} entries, more than the table has room for (it took {}): its saves \
+             would replace the file with fewer; raise --mem-limit or --tt, or give \
+             --checkpoint another file",
+            plan.path.display(),
+            loaded.entries,
+            loaded.learned
+        )));
+    }
     searcher.set_hook(hook(plan.clone(), game.to_string()));
     Ok(loaded)
 }
@@ -387,7 +417,7 @@ fn hook<P: Record>(plan: Plan, game: String) -> Hook<P> {
             let saved = save(&plan.path, &game, known);
             last = Instant::now();
             plan.now.store(false, Ordering::Relaxed);
-            (plan.on_save)(&saved);
+            (plan.on_save)(&saved, false);
         }
     })
 }
@@ -408,7 +438,7 @@ mod tests {
         let mut plan = Plan::new(&path, Duration::MAX);
         let heard = Arc::new(Mutex::new(Vec::new()));
         let log = Arc::clone(&heard);
-        plan.on_save = Arc::new(move |s| log.lock().unwrap().push(s.as_ref().unwrap().entries));
+        plan.on_save = Arc::new(move |s, _| log.lock().unwrap().push(s.as_ref().unwrap().entries));
         plan.now.store(true, Ordering::Relaxed);
         let engine: crate::sg::SearchEngine = "cut_cEA".parse().unwrap();
         let mut s = engine.searcher(&game, SearchConfig::default());
@@ -574,6 +604,31 @@ mod tests {
         assert!(refused(&longer, "cram:4x5").contains("follow"));
         assert!(refused(b"hello\n", "cram:4x5").contains("first line"));
         assert!(refused(b"", "cram:4x5").contains("first line"));
+    }
+
+    /// A save never replaces a larger table of its game: the file is kept, and the save is
+    /// refused as a resource error; an equal or larger table, or another game's file, is
+    /// replaced.
+    #[test]
+    fn a_save_never_shrinks_the_table_it_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        save(&path, "g", &list((0..100u64).map(|i| (i, 0)))).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let smaller = save(&path, "g", &list((0..10u64).map(|i| (i, 1))));
+        match smaller {
+            Err(e @ Error::Resource(_)) => {
+                assert!(e.to_string().contains("holds 100 entries"), "{e}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), before, "the file is kept");
+        let same = save(&path, "g", &list((0..100u64).map(|i| (i, 2)))).unwrap();
+        assert_eq!(same.entries, 100);
+        save(&path, "other", &list([(1u64, 2)])).unwrap();
+        let mut back = Vec::new();
+        load(&path, "other", &mut |p: u64, v, _| back.push((p, v))).unwrap();
+        assert_eq!(back, [(1, 2)]);
     }
 
     /// A save that cannot be made leaves the last one whole.
