@@ -182,14 +182,27 @@ impl OutputFile {
         }
     }
 
+    /// Flushes what is written and, for a temporary file, makes it durable: every step of a
+    /// commit that can fail on the bytes (a full disk, `/dev/full`), short of the rename.
+    fn finish(&mut self) -> Result<(), Error> {
+        let err = |e: io::Error| Error::io(&self.path, e);
+        match self.sink.as_mut().expect("not yet committed") {
+            Sink::Through(out) => out.flush().map_err(err),
+            Sink::Temporary { out, .. } => {
+                out.flush().map_err(err)?;
+                out.get_ref().as_file().sync_all().map_err(err)
+            }
+        }
+    }
+
     /// Flushes, and renames the temporary file into place.
     pub fn commit(mut self) -> Result<(), Error> {
+        self.finish()?;
         let err = |e: io::Error| Error::io(&self.path, e);
         match self.sink.take().expect("committed once") {
-            Sink::Through(mut out) => out.flush().map_err(err),
+            Sink::Through(_) => Ok(()),
             Sink::Temporary { out, target } => {
                 let tmp = out.into_inner().map_err(|e| err(e.into_error()))?;
-                tmp.as_file().sync_all().map_err(err)?;
                 let tmp_path = tmp.path().to_path_buf();
                 // Renamed while the list is locked: the handler sees it in flight or done.
                 let _partial = partial();
@@ -216,6 +229,32 @@ impl Drop for OutputFile {
             forget_partial(&path);
         }
     }
+}
+
+/// Commits files that make one output together (a table's rows and its zeros): each is
+/// flushed and made durable first, and only when all of them are whole are they renamed into
+/// place, so that a failed write leaves none of them (the others' temporaries are removed).
+pub fn commit_all(mut files: Vec<OutputFile>) -> Result<(), Error> {
+    for f in &mut files {
+        f.finish()?;
+    }
+    files.into_iter().try_for_each(OutputFile::commit)
+}
+
+/// Checks, before any work, that `path` can be written as an [`OutputFile`]: its directory
+/// exists and takes a new file, and it is not a directory. A device or FIFO is only checked
+/// to exist (opening a FIFO would wait for its reader). Nothing is left behind.
+pub fn check_writable(path: &Path) -> Result<(), Error> {
+    if is_special(path) {
+        match fs::metadata(path) {
+            // A link to a regular file (`/dev/stdout` into a file) is opened, a directory
+            // refused, below.
+            Ok(m) if m.is_file() || m.is_dir() => {}
+            Ok(_) => return Ok(()),
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+    OutputFile::create(path).map(drop)
 }
 
 /// Writes `text` to `path` as an [`OutputFile`].
@@ -368,6 +407,42 @@ mod tests {
         assert!(!meta.is_file(), "/dev/null is still a device");
         // A directory is refused.
         assert!(write(dir.path(), "x").is_err());
+    }
+
+    /// Files committed together: when one cannot be completed (`/dev/full`), none of the
+    /// others appears either.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn files_committed_together_appear_together_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let rows = dir.path().join("t.tsv");
+        let mut a = OutputFile::create(&rows).unwrap();
+        writeln!(a.writer(), "rows").unwrap();
+        let mut full = OutputFile::create(Path::new("/dev/full")).unwrap();
+        writeln!(full.writer(), "zeros").unwrap();
+        assert!(commit_all(vec![a, full]).is_err());
+        assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+        let zeros = dir.path().join("t.zeros.tsv");
+        let (mut a, mut b) = (
+            OutputFile::create(&rows).unwrap(),
+            OutputFile::create(&zeros).unwrap(),
+        );
+        writeln!(a.writer(), "rows").unwrap();
+        writeln!(b.writer(), "zeros").unwrap();
+        commit_all(vec![a, b]).unwrap();
+        assert_eq!(entries(dir.path()), ["t.tsv", "t.zeros.tsv"]);
+    }
+
+    #[test]
+    fn writable_paths_are_checked_and_nothing_is_left() {
+        let dir = tempfile::tempdir().unwrap();
+        check_writable(&dir.path().join("r.md")).unwrap();
+        assert!(entries(dir.path()).is_empty());
+        let missing = check_writable(&dir.path().join("no/r.md")).unwrap_err();
+        assert!(matches!(missing, Error::Io { .. }), "{missing}");
+        assert!(check_writable(dir.path()).is_err(), "a directory");
+        check_writable(Path::new("/dev/null")).unwrap();
+        assert!(check_writable(Path::new("/dev/no-such-device")).is_err());
     }
 
     #[test]

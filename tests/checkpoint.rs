@@ -22,17 +22,23 @@ fn a_search_goes_on_from_its_saved_table() {
     let (before, after) = (first["nodes"].as_u64(), again["nodes"].as_u64());
     assert!(after < before, "{after:?} nodes after {before:?}");
     assert_eq!(again["checkpoint"]["in_file"].as_u64(), Some(saved));
-    // A smaller table takes a share, and says so (valuing a small board of the same game).
-    let out = grundy()
-        .args(["sg", "cram:5x7", "......./......./#######/#######/#######"])
-        .args(["--tt", "100", "--json", "--checkpoint", f])
-        .output()
-        .unwrap();
-    let small: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(small["checkpoint"]["learned"], 100, "{small}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("has room for 100 of the"), "{err}");
-    json_with_code(&["sg", "cram:5x7", "--checkpoint", f], 0);
+    // A table with less room than the file holds is refused before the search: its saves
+    // would replace the file with fewer entries (issue 40, item 6). The file is untouched.
+    let before = std::fs::read(&file).unwrap();
+    let small = [
+        "sg",
+        "cram:5x7",
+        "......./......./#######/#######/#######",
+        "--tt",
+        "100",
+        "--checkpoint",
+        f,
+    ];
+    let e = json_with_code(&small, 2);
+    assert_eq!(e["kind"], "resource", "{e}");
+    let line = one_line(&small, 2, "more than the table has room for");
+    assert!(line.contains(&format!("holds {saved} entries")), "{line}");
+    assert_eq!(std::fs::read(&file).unwrap(), before, "the file is kept");
     // Another engine reads it too: every entry is a value, whoever found it.
     let lv = json_with_code(&["sg", "cram:5x7", "--engine", "lv", "--checkpoint", f], 0);
     assert_eq!(lv["nimber"], first["nimber"]);
@@ -78,6 +84,36 @@ fn sg_saves_its_table_when_time_runs_out() {
     assert_eq!(names.len(), 1, "no partial file left behind");
     let line = one_line(&args, 3, "timed out");
     assert!(line.contains("is saved in"), "{line}");
+}
+
+/// A checkpoint that cannot be written is refused before the search, not warned about at
+/// every save of a run that then exits 0 (issue 40, item 6); nothing is left behind.
+#[test]
+fn an_unwritable_checkpoint_is_refused_before_the_search() {
+    one_line(
+        &[
+            "sg",
+            "cram:4x5",
+            "--checkpoint",
+            "/nonexistent/dir/ck.table",
+        ],
+        2,
+        "No such file",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let e = json_with_code(&["sg", "cram:4x5", "--checkpoint", d], 2);
+    assert_eq!(e["kind"], "io", "{e}");
+    let game = dir.path().join("k.json");
+    std::fs::write(&game, r#"{"vertices": 2, "faces": [[0, 1]]}"#).unwrap();
+    let spec = format!("complex-file:{}", game.display());
+    let g = game.to_str().unwrap();
+    one_line(
+        &["sg", &spec, "1,1", "--engine", "naive", "--checkpoint", g],
+        2,
+        "would overwrite the game's file",
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
 /// A file that is not a table, another game's table, and a table where none is kept are

@@ -352,3 +352,133 @@ fn a_table_with_json_is_one_object() {
     let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(v["kind"], "bad_input", "{v}");
 }
+
+/// The rows and their zeros are one output: when the zeros file cannot be written
+/// (`/dev/full`), the rows file does not appear either (issue 40, item 8).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_zeros_file_leaves_no_rows_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = dir.path().join("z.tsv");
+    let r = rows.to_str().unwrap();
+    let args = ["table", "path:3", "--max", "4", "--out", r];
+    one_line(
+        &[&args[..], &["--zeros", "/dev/full"]].concat(),
+        2,
+        "No space left",
+    );
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "nothing left");
+}
+
+/// `synth`'s outputs are checked before the search: a report nowhere, a report and an export
+/// in one file, and `--verify-max 0` are refused, not the search's own limit (`--max-len 4`
+/// refutes every length it allows, which would be a `resource` error after the work).
+#[test]
+fn synth_outputs_are_checked_before_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let search = ["synth", "path:3", "--max", "6", "--max-len", "4", "--quiet"];
+    let run = |extra: &[&str]| common::json_with_code(&[&search[..], extra].concat(), 2);
+    let e = run(&["--report", "/nonexistent/dir/r.md"]);
+    assert_eq!(e["kind"], "io", "{e}");
+    assert!(
+        e["error"].as_str().unwrap().contains("/nonexistent/dir"),
+        "{e}"
+    );
+    let e = run(&["--verify-max", "0"]);
+    assert_eq!(e["kind"], "bad_input", "{e}");
+    assert!(e["error"].as_str().unwrap().contains("--verify-max"), "{e}");
+    let same = dir.path().join("same.md");
+    let s = same.to_str().unwrap();
+    let e = run(&["--report", s, "--export-sygus", s]);
+    assert!(e["error"].as_str().unwrap().contains("same file"), "{e}");
+    let figure = dir.path().join("same.png");
+    let f = figure.to_str().unwrap();
+    let e = run(&["--report", s, "--export-sygus", f]);
+    assert!(e["error"].as_str().unwrap().contains("figure"), "{e}");
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    let e = common::json_with_code(
+        &["period", "octal:0.77", "--report", "/nonexistent/k.md"],
+        2,
+    );
+    assert_eq!(e["kind"], "io", "{e}");
+}
+
+/// With a report and an export of all the data, `synth` searches for the report and writes
+/// both (it used to write the export alone and skip the report).
+#[test]
+fn synth_writes_the_report_beside_an_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let (md, sy) = (dir.path().join("r.md"), dir.path().join("s.sy"));
+    let out = grundy()
+        .args(["synth", "path:3", "--max", "6", "--quiet", "--report"])
+        .arg(&md)
+        .arg("--export-sygus")
+        .arg(&sy)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("expression:   x1 + (x0 ^ x2)"), "{text}");
+    assert!(fs::read_to_string(&md)
+        .unwrap()
+        .contains("`x1 + (x0 ^ x2)`"));
+    assert!(fs::read_to_string(&sy).unwrap().contains("synth-fun"));
+}
+
+/// A write that fails after the work does not cost the answer: the program (the theorem) is
+/// printed, the error named, exit 2; with `--json` in the one object. The other outputs are
+/// still written. The files are links to /dev/full, which pass the checks before the work.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_answer_is_printed_when_a_write_fails() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full.md");
+    symlink("/dev/full", &full).unwrap();
+    let f = full.to_str().unwrap();
+    let synth = ["synth", "path:3", "--max", "6", "--quiet"];
+    let out = grundy().args(synth).args(["--report", f]).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("expression:   x1 + (x0 ^ x2)"), "{text}");
+    assert!(
+        err.contains("full.md") && err.contains("No space left"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let v = common::json_with_code(&[&synth[..], &["--report", f]].concat(), 2);
+    assert_eq!(v["expression"], "x1 + (x0 ^ x2)", "{v}");
+    assert_eq!(v["kind"], "io", "{v}");
+    // A failed export: the report is still written, and the program printed.
+    let sy = dir.path().join("full.sy");
+    symlink("/dev/full", &sy).unwrap();
+    let md = dir.path().join("r.md");
+    let args = [
+        "--report",
+        md.to_str().unwrap(),
+        "--export-sygus",
+        sy.to_str().unwrap(),
+    ];
+    let v = common::json_with_code(&[&synth[..], &args].concat(), 2);
+    assert_eq!(v["expression"], "x1 + (x0 ^ x2)", "{v}");
+    assert!(v["error"].as_str().unwrap().contains("full.sy"), "{v}");
+    assert!(fs::read_to_string(&md)
+        .unwrap()
+        .contains("`x1 + (x0 ^ x2)`"));
+    let out = grundy()
+        .args(["period", "octal:0.77", "--report", f])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("period:     12"), "{text}");
+    let v = common::json_with_code(&["period", "octal:0.77", "--report", f], 2);
+    assert_eq!(v["period"], 12, "{v}");
+    assert_eq!(v["kind"], "io", "{v}");
+}

@@ -216,3 +216,36 @@ fn hex_surveys_prove_arithmetic_periods() {
     assert!(text.contains("of them arithmetic"), "{text}");
     assert!(text.contains("| saltus |"), "{text}");
 }
+
+/// Standard output closed early (`| head -1`) does not cut the survey short: `--out` is
+/// completed, and standard error says the rows shown stopped (issue 40, item 9; the file used
+/// to stop at the first chunk of rows, with exit 0).
+#[test]
+fn a_closed_pipe_still_completes_the_survey_file() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "survey",
+            "subtraction",
+            "--size",
+            "3",
+            "--max-element",
+            "10",
+        ])
+        .arg("--out")
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 121, "a header and a row per game");
+    assert!(err.contains("rows shown are incomplete"), "{err}");
+    assert!(err.contains("holds all 120 games' rows"), "{err}");
+}

@@ -377,7 +377,8 @@ fn quiet_usage_error(e: &clap::Error) -> i32 {
 }
 
 /// One line on standard error and, with `--json`, one object `{"error", "kind"}` (and the
-/// bound a timeout or an exhausted `--max-len` established) on standard output; the exit code of the error's kind. A
+/// bound a timeout or an exhausted `--max-len` established) on standard output, unless the
+/// command printed its answer with the error in it; the exit code of the error's kind. A
 /// closed pipe on standard output is not an error: whoever read the output has what they
 /// wanted (a FIFO given as `--out` that closes early is one: the file was not delivered).
 fn report_error(e: &Error, json: bool) -> i32 {
@@ -387,8 +388,10 @@ fn report_error(e: &Error, json: bool) -> i32 {
         }
     }
     eprintln!("grundy: error: {e}");
-    if json {
-        let mut obj = serde_json::json!({"error": e.to_string(), "kind": e.kind()});
+    // An answer printed with the failure that followed it is the one object already.
+    if json && !output::Out::new().outcome_printed() {
+        let mut obj = serde_json::json!({});
+        output::error_fields(&mut obj, e);
         match e {
             Error::Timeout(u) => {
                 obj["lower_bound"] = u.lower_bound.into();

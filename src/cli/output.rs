@@ -106,6 +106,14 @@ impl Out {
     }
 }
 
+/// Adds a failure's `error` and `kind` to a command's JSON outcome: an answer printed with the
+/// write that failed after it was found (`synth --report` to a full disk), which the exit code
+/// then reports, the object staying the run's one.
+pub fn error_fields(obj: &mut serde_json::Value, e: &Error) {
+    obj["error"] = e.to_string().into();
+    obj["kind"] = serde_json::json!(e.kind());
+}
+
 /// How errors name standard output.
 pub const STDOUT: &str = "<stdout>";
 

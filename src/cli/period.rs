@@ -38,7 +38,8 @@ pub struct PeriodArgs {
     #[arg(long, conflicts_with_all = ["json", "contractions"])]
     latex: bool,
     /// Also write the result up as a document: Markdown (.md) or LaTeX (.tex), with the
-    /// nim sequence drawn beside it (the report's name with .png).
+    /// nim sequence drawn beside it (the report's name with .png). Both paths are checked
+    /// before the work; should the write fail after it, the answer is still printed (exit 2).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     /// Print one JSON object instead of text.
@@ -55,6 +56,10 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
         Some(r) => Some(super::writeup::figure_path(r)?),
         None => None,
     };
+    // Written after the work: a path that cannot be written fails now.
+    for path in args.report.iter().chain(&figure) {
+        crate::files::check_writable(path)?;
+    }
     if args.max_heap < 1 || args.max_heap > spec::MAX_HEAP {
         return Err(Error::Usage(format!(
             "--max-heap must be between 1 and {}, got {}",
@@ -84,12 +89,17 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
         &past_deadline,
     );
     let name = game.rule().name();
-    if let (Some(report), Some(figure)) = (&args.report, &figure) {
-        write_report(name, &a, report, figure)?;
-    }
+    // A report that cannot be written does not cost the answer: it is printed, with the error.
+    let failed = match (&args.report, &figure) {
+        (Some(report), Some(figure)) => write_report(name, &a, report, figure).err(),
+        _ => None,
+    };
     let mut out = Out::new();
     if args.json {
         let mut obj = json(name, &a);
+        if let Some(e) = &failed {
+            super::output::error_fields(&mut obj, e);
+        }
         if let Some(c) = &contractions {
             obj["contractions"] = match c {
                 Some(sets) => sets
@@ -132,6 +142,9 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
             ))?,
             None => {}
         }
+    }
+    if let Some(e) = failed {
+        return Err(e);
     }
     // Values that settle nothing leave the question open (exit 3), as a timeout does.
     Ok(if a.proved.is_some() {

@@ -225,8 +225,9 @@ fn how_json(u: &UpperBound) -> serde_json::Value {
     obj
 }
 
-/// Prints the result of `synth`: text, or one JSON object.
-pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
+/// Prints the result of `synth`: text, or one JSON object, which names `failed` (a write or a
+/// cross-check that failed after the search) beside the answer.
+pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<(), Error> {
     let Report {
         problem,
         game,
@@ -275,7 +276,7 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
         }
     });
     if json {
-        let obj = serde_json::json!({
+        let mut obj = serde_json::json!({
             "status": facts.status,
             "program": facts.program.map(Program::names),
             "expression": facts.program.map(Program::infix),
@@ -312,6 +313,9 @@ pub fn print(report: &Report<'_>, json: bool) -> Result<(), Error> {
             "cross_check": cross,
             "exported": exported,
         });
+        if let Some(e) = failed {
+            super::output::error_fields(&mut obj, e);
+        }
         return out.json(&obj);
     }
     match facts.program {

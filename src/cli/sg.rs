@@ -1,6 +1,6 @@
 //! `grundy sg GAME POSITION`: the nimber of one position.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Condvar, Mutex};
@@ -12,7 +12,9 @@ use super::interrupt;
 use super::output::Out;
 use super::{SearchArgs, Status};
 use crate::error::{Error, SavedTable, Undecided};
+use crate::files;
 use crate::game::hypergraph::Stones;
+use crate::game::spec;
 use crate::sg::checkpoint::{Plan, Saved};
 use crate::sg::solve::{by_theorem, Solution};
 use crate::sg::AnyGame;
@@ -41,7 +43,11 @@ pub struct SgArgs {
     /// Keep the search's table in FILE, so that a long search can stop and go on: what FILE
     /// holds is learned first, and the table is saved there as the search goes, when it ends,
     /// when --timeout gives up on it, and before a signal ends it. The file names its game;
-    /// another game's is refused.
+    /// another game's is refused. A save never replaces FILE with fewer entries: a FILE
+    /// holding more than the table has room for (a smaller --tt or --mem-limit than the run
+    /// that saved it) is refused before the search, and a save that would shrink it is not
+    /// made. FILE's directory must exist; a final save that fails is an error (exit 2) after
+    /// the answer.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Seconds between two saves of --checkpoint's file while the search runs.
@@ -54,6 +60,15 @@ pub struct SgArgs {
 
 pub fn run(args: &SgArgs) -> Result<Status, Error> {
     let (game, p) = super::game_and_position(&args.game, &args.position, "sg")?;
+    if let Some(path) = &args.checkpoint {
+        // Saved to only as the search goes: a path that cannot be written fails now.
+        let inputs: Vec<(&str, &Path)> = spec::input_file(&args.game)
+            .map(|p| ("the game's file", p))
+            .into_iter()
+            .collect();
+        files::check_outputs(&[("--checkpoint", path)], &inputs)?;
+        files::check_writable(path)?;
+    }
     let game: Arc<dyn AnyGame> = Arc::from(game);
     let (send, receive) = mpsc::channel();
     let plan = checkpoint_plan(args, &send);
@@ -74,6 +89,8 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         }
     };
     interrupt::no_save_on_signal();
+    // The answer stands when the last save failed: it is printed, and the failure ends the run.
+    let failed = s.kept.as_ref().and_then(|k| k.saved.as_ref().err());
     let mut out = Out::new();
     if args.json {
         let mut obj = serde_json::json!({
@@ -93,15 +110,18 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
                 "path": path,
                 "in_file": kept.loaded.entries,
                 "learned": kept.loaded.learned,
-                "saved": kept.saved.map(|s| s.entries),
-                "save_seconds": kept.saved.map(|s| s.seconds),
+                "saved": kept.saved.as_ref().ok().map(|s| s.entries),
+                "save_seconds": kept.saved.as_ref().ok().map(|s| s.seconds),
             });
         }
         if let Some(m) = &s.winning_moves {
             obj["winning_moves"] = m.iter().map(|q| q.to_vec()).collect::<Vec<_>>().into();
         }
+        if let Some(e) = failed {
+            super::output::error_fields(&mut obj, e);
+        }
         out.json(&obj)?;
-        return Ok(Status::Answered);
+        return finish(s);
     }
     out.line(format_args!("{}", s.nimber))?;
     if args.stats {
@@ -114,9 +134,9 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         out.line(format_args!("tt_evictions: {}", s.stats.tt_evictions))?;
         out.line(format_args!("seconds: {:.6}", s.seconds))?;
         if let (Some(path), Some(kept)) = (&args.checkpoint, &s.kept) {
-            let saved = match kept.saved {
-                Some(s) => format!("saved {} ({:.1} s)", s.entries, s.seconds),
-                None => "not saved at the end".into(),
+            let saved = match &kept.saved {
+                Ok(s) => format!("saved {} ({:.1} s)", s.entries, s.seconds),
+                Err(_) => "not saved at the end".into(),
             };
             out.line(format_args!(
                 "checkpoint: {}: learned {} entries, {saved}",
@@ -137,12 +157,20 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
             }
         }
     }
-    Ok(Status::Answered)
+    finish(s)
+}
+
+/// The outcome once the answer is printed: answered, or the last save's failure.
+fn finish(s: Solution) -> Result<Status, Error> {
+    match s.kept.map(|k| k.saved) {
+        Some(Err(e)) => Err(e),
+        _ => Ok(Status::Answered),
+    }
 }
 
 /// How `sg --checkpoint` keeps its table: saves heard on `send` (by [`within`]) and by the
-/// signal handler, which has the search save before a signal ends it; a failed save or a file
-/// too large for the table is a warning, as the answer does not depend on it.
+/// signal handler, which has the search save before a signal ends it; a save that fails while
+/// the search runs is a warning (the search goes on), the last one an error with the answer.
 fn checkpoint_plan(args: &SgArgs, send: &mpsc::Sender<Heard>) -> Option<Plan> {
     args.checkpoint.as_ref().map(|path| {
         let mut plan = Plan::new(path, Duration::from_secs_f64(args.checkpoint_every));
@@ -153,8 +181,8 @@ fn checkpoint_plan(args: &SgArgs, send: &mpsc::Sender<Heard>) -> Option<Plan> {
             now: Arc::clone(&plan.now),
             saves: Arc::clone(&saves),
         });
-        plan.on_save = Arc::new(move |saved| {
-            if let Err(e) = saved {
+        plan.on_save = Arc::new(move |saved, last| {
+            if let (Err(e), false) = (saved, last) {
                 eprintln!("grundy: warning: the table was not saved: {e}");
             }
             let _ = send.send(Heard::Saved(saved.as_ref().ok().copied()));
@@ -163,16 +191,6 @@ fn checkpoint_plan(args: &SgArgs, send: &mpsc::Sender<Heard>) -> Option<Plan> {
                 made.count += 1;
                 made.entries = saved.as_ref().ok().map(|s| s.entries);
                 done.notify_all();
-            }
-        });
-        let shown = path.display().to_string();
-        plan.on_load = Arc::new(move |loaded| {
-            if loaded.learned < loaded.entries {
-                eprintln!(
-                    "grundy: warning: the table has room for {} of the {} entries in {shown} \
-                     (raise --mem-limit or --tt); its saves keep only what it holds",
-                    loaded.learned, loaded.entries
-                );
             }
         });
         plan

@@ -51,7 +51,9 @@ pub struct SurveyArgs {
     #[arg(long, value_name = "N")]
     max_heap: Option<usize>,
     /// Keep every row in FILE (JSON lines after a header line); a survey run again with the
-    /// same FILE goes on where it stopped.
+    /// same FILE goes on where it stopped. Should standard output close early (`| head`), the
+    /// survey goes on to complete FILE (and --report), and says on standard error that the
+    /// rows shown stopped short.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Show only games whose period is at least P.
@@ -247,6 +249,39 @@ fn write_report(
     Ok(())
 }
 
+/// The rows printed on standard output, and whether it closed before the last.
+struct Shown {
+    rows: u64,
+    closed: bool,
+    /// Whether the survey goes on once standard output closes: it has files to complete.
+    go_on: bool,
+}
+
+impl Shown {
+    /// Prints `rows` while standard output is open. A closed pipe ends the printing: with
+    /// files to complete it is noted and the survey goes on; without, it ends the survey
+    /// (quietly, as a pipe closed by its reader does).
+    fn print<'r>(&mut self, rows: impl Iterator<Item = &'r Row>) -> Result<(), Error> {
+        if self.closed {
+            return Ok(());
+        }
+        let mut out = Out::new();
+        for r in rows {
+            match out.line(format_args!("{}", json_line(r)?)) {
+                Ok(()) => self.rows += 1,
+                Err(Error::Io { source, .. })
+                    if self.go_on && source.kind() == std::io::ErrorKind::BrokenPipe =>
+                {
+                    self.closed = true;
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Runs the survey; under mpirun the games are dealt among the ranks and rank 0 alone reads
 /// and writes the files and prints the rows.
 pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
@@ -272,17 +307,18 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
     }
     let root = team.is_root();
     let started = std::time::Instant::now();
-    let opened = match (&args.out, root) {
-        (Some(path), true) => open_store(path, &header, &members),
-        _ => Ok(Store::default()),
-    };
-    let store = team.settle(opened)?;
+    // The report first: a path it cannot take fails before the survey file is started.
     let report_file = match (&args.report, root) {
         (Some(path), true) => Some(OutputFile::create(path)),
         _ => None,
     }
     .transpose();
     let report_file = team.settle(report_file)?;
+    let opened = match (&args.out, root) {
+        (Some(path), true) => open_store(path, &header, &members),
+        _ => Ok(Store::default()),
+    };
+    let store = team.settle(opened)?;
     let done: Vec<String> = team.share(Ok(store.rows.iter().map(|r| r.game.clone()).collect()))?;
     let Store {
         mut rows,
@@ -290,15 +326,17 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
     } = store;
 
     let done: AHashSet<String> = done.into_iter().collect();
+    // Rows go to standard output until it closes (`| head`): then, with --out or --report to
+    // complete, the survey goes on for them, and says at the end that the rows shown stopped.
+    let mut shown = Shown {
+        rows: 0,
+        closed: false,
+        go_on: args.out.is_some() || args.report.is_some(),
+    };
     // The rows found by earlier runs (rank 0 alone has any); the ranks learn whether printing
     // them failed before they take their next step together. Standard output is locked only
     // while rows are printed, so that a signal's report can follow the last of them.
-    let printed = {
-        let mut out = Out::new();
-        rows.iter()
-            .filter(|r| filter.accepts(r))
-            .try_for_each(|r| out.line(format_args!("{}", json_line(r)?)))
-    };
+    let printed = shown.print(rows.iter().filter(|r| filter.accepts(r)));
     team.settle(printed)?;
     let bar = Bar::new(root);
     let todo = members.len() - done.len();
@@ -314,10 +352,7 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
                 .and_then(|_| file.flush())
                 .map_err(|e| Error::io(path, e))?;
         }
-        let mut out = Out::new();
-        for r in chunk.iter().filter(|r| filter.accepts(r)) {
-            out.line(format_args!("{}", json_line(r)?))?;
-        }
+        shown.print(chunk.iter().filter(|r| filter.accepts(r)))?;
         rows.extend_from_slice(chunk);
         Ok(())
     })?;
@@ -333,6 +368,17 @@ pub fn run(args: &SurveyArgs, team: &dyn Team) -> Result<Status, Error> {
         None => Ok(()),
     };
     team.settle(reported)?;
+    if shown.closed {
+        let kept = match &store {
+            Some((path, _)) => format!("; {} holds all {} games' rows", path.display(), rows.len()),
+            None => String::new(),
+        };
+        eprintln!(
+            "grundy: standard output closed after {} rows: the rows shown are incomplete; the \
+             survey went on to the end{kept}",
+            shown.rows
+        );
+    }
     if args.stats {
         if root {
             eprintln!("games valued: {todo}");

@@ -1,6 +1,6 @@
 //! `grundy synth`: the shortest program classifying zero positions (or giving the SG value).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use super::report::Report;
 use super::{parse_seconds, Status};
 use crate::cluster::Team;
 use crate::error::Error;
+use crate::files;
 use crate::sg::table::TableOptions;
 use crate::sg::{AnyGame, SearchEngine};
 use crate::synth::auto::AutoBackend;
@@ -164,7 +165,8 @@ pub struct SynthArgs {
     /// Keep SAT refutations as checkable proofs: FILE.len<L>.<ext> per refuted length.
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
-    /// After synthesis, check the program on [0,D2)^n recomputed by a search engine.
+    /// After synthesis, check the program on [0,D2)^n recomputed by a search engine (D2 at
+    /// least 1; the box is checked before the search).
     #[arg(long, value_name = "D2")]
     verify_max: Option<usize>,
     /// Write the DIMACS instance for --length to FILE (no search when the data is small).
@@ -193,7 +195,10 @@ pub struct SynthArgs {
     force: bool,
     /// Also write the run up as a document, Markdown (.md) or LaTeX (.tex): the game, the
     /// box and its counts, the program in its forms, how its length was established, what it
-    /// was verified on; the values drawn beside it (the report's name with .png).
+    /// was verified on; the values drawn beside it (the report's name with .png). Every
+    /// output (this, its figure, the exports) is checked before the search, and with exports
+    /// of all the data the search still runs, for the report; should a write fail after it,
+    /// the program is printed all the same, and the failure ends the run (exit 2).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     /// Print one JSON object instead of text.
@@ -311,10 +316,17 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
     // Everything up to the data is one settled step: a rank that fails any of it (a file
     // another node does not have) stops every rank before the search's first collective step.
     let set_up = || {
-        let exports = Exports::create(args)?;
-        if let Some(r) = &args.report {
-            super::writeup::figure_path(r)?;
+        // Every output is checked before the work: written after it, it must not fail then.
+        let figure = match &args.report {
+            Some(r) => Some(super::writeup::figure_path(r)?),
+            None => None,
+        };
+        let mut others: Vec<(&str, &Path)> = Vec::new();
+        if let (Some(r), Some(f)) = (&args.report, &figure) {
+            others.push(("--report", r));
+            others.push(("the report's figure", f));
         }
+        let exports = Exports::create(args, &others)?;
         if let Some(p) = &args.proof {
             let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
             if let Some(dir) = dir.filter(|d| !d.is_dir()) {
@@ -323,11 +335,21 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
                     dir.display()
                 )));
             }
+            files::check_writable(p)?;
+        }
+        if team.is_root() {
+            // Rank 0 alone writes the report, once the search is done.
+            others
+                .iter()
+                .try_for_each(|(_, p)| files::check_writable(p))?;
         }
         let setup = args.problem.setup()?;
         let game = setup.game()?;
-        if args.verify_max.is_some() && game.is_none() {
-            return Err(Error::Usage("--verify-max needs a GAME".into()));
+        if let Some(d2) = args.verify_max {
+            let g = game
+                .as_deref()
+                .ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))?;
+            verify::check_larger(g, &setup, d2)?;
         }
         let memory = args.problem.memory_limit()?;
         let problem = setup.problem(game.as_deref(), &args.problem.table_options(show)?)?;
@@ -345,7 +367,11 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         ExportExamples::Cegis => false,
         ExportExamples::Auto => problem.examples.len() <= EXPORT_ALL_MAX,
     };
-    let answer = if exports.any() && export_all {
+    // Exports of all the data need no search, unless the run is also to be reported on or
+    // cross-checked: then it searches, and writes everything.
+    let search =
+        !exports.any() || !export_all || args.report.is_some() || args.verify_max.is_some();
+    let answer = if !search {
         None
     } else {
         let live = Live::new(show);
@@ -376,18 +402,34 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         }
         Some(answer?)
     };
-    let exported = if exports.any() {
-        let examples = answer.as_ref().map(|a| a.trace().examples.as_slice());
-        export(args, exports, &setup, &problem, examples)?
-    } else {
-        Vec::new()
+    let (exported, failed) = match exports.any() {
+        true => {
+            let examples = answer
+                .as_ref()
+                .filter(|_| !export_all)
+                .map(|a| a.trace().examples.as_slice());
+            match export(args, exports, &setup, &problem, examples) {
+                Ok(done) => done,
+                // Refused as a whole: with a program found, that is printed all the same.
+                Err(e) if answer.is_some() => (Vec::new(), vec![e]),
+                Err(e) => return Err(e),
+            }
+        }
+        false => (Vec::new(), Vec::new()),
     };
     let Some(answer) = answer else {
         // Exported without a search: the files are the answer.
+        let mut failed = failed.into_iter();
+        let first = failed.next();
+        failed.for_each(|e| eprintln!("grundy: error: {e}"));
         if args.json {
-            Out::new().json(&serde_json::json!({ "exported": exported }))?;
+            let mut obj = serde_json::json!({ "exported": exported });
+            if let Some(e) = &first {
+                super::output::error_fields(&mut obj, e);
+            }
+            Out::new().json(&obj)?;
         }
-        return Ok(Status::Answered);
+        return first.map_or(Ok(Status::Answered), Err);
     };
     let told = Told {
         setup: &setup,
@@ -399,7 +441,7 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         memory,
     };
     let status = match team.is_root() {
-        true => tell(args, game.as_deref(), told),
+        true => tell(args, game.as_deref(), told, failed),
         false => Ok(Status::Answered),
     };
     team.share(status)
@@ -417,8 +459,16 @@ struct Told<'a> {
 }
 
 /// Cross-checks the answer's program on the larger box (`--verify-max`), writes the report
-/// and prints the answer.
-fn tell(args: &SynthArgs, game: Option<&dyn AnyGame>, told: Told<'_>) -> Result<Status, Error> {
+/// and prints the answer. What failed on the way (`failed`: the exports; a cross-check that
+/// could not run, a report that could not be written) does not keep the answer from being
+/// printed: the first failure is then the outcome, named with it (and the others on standard
+/// error).
+fn tell(
+    args: &SynthArgs,
+    game: Option<&dyn AnyGame>,
+    told: Told<'_>,
+    mut failed: Vec<Error>,
+) -> Result<Status, Error> {
     let Told {
         setup,
         problem,
@@ -431,17 +481,21 @@ fn tell(args: &SynthArgs, game: Option<&dyn AnyGame>, told: Told<'_>) -> Result<
     };
     let cross = match (args.verify_max, program) {
         (Some(d2), Some(program)) => {
-            let g = game.ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))?;
             let bar = Bar::new(!args.quiet);
-            Some(verify::recomputed(
-                g,
-                program,
-                setup,
-                d2,
-                SearchEngine::Naive,
-                told.memory,
-                &bar,
-            )?)
+            let checked = game
+                .ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))
+                .and_then(|g| {
+                    verify::recomputed(
+                        g,
+                        program,
+                        setup,
+                        d2,
+                        SearchEngine::Naive,
+                        told.memory,
+                        &bar,
+                    )
+                });
+            checked.map_err(|e| failed.push(e)).ok()
         }
         _ => None,
     };
@@ -458,9 +512,17 @@ fn tell(args: &SynthArgs, game: Option<&dyn AnyGame>, told: Told<'_>) -> Result<
         exported: told.exported,
     };
     if let Some(path) = &args.report {
-        super::writeup::write(&report, path)?;
+        if let Err(e) = super::writeup::write(&report, path) {
+            failed.push(e);
+        }
     }
-    super::report::print(&report, args.json)?;
+    let mut failed = failed.into_iter();
+    let first = failed.next();
+    super::report::print(&report, args.json, first.as_ref())?;
+    if let Some(first) = first {
+        failed.for_each(|e| eprintln!("grundy: error: {e}"));
+        return Err(first);
+    }
     if let Some(bad) = cross.and_then(|c| c.counterexample) {
         return Ok(Status::Counterexample(format!(
             "the program fails on the larger box at {bad}"

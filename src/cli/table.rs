@@ -188,12 +188,8 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
     };
     let out_path = out.as_ref().map(|f| f.path().display().to_string());
     let zeros_path = zeros.as_ref().map(|z| z.path().display().to_string());
-    if let Some(f) = out {
-        f.commit()?;
-    }
-    if let Some(z) = zeros {
-        z.commit()?;
-    }
+    // The rows and their zeros are one output: neither appears unless both are whole.
+    files::commit_all(out.into_iter().chain(zeros).collect())?;
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
         Out::new().json(&serde_json::json!({

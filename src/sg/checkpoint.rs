@@ -108,8 +108,10 @@ pub struct Saved {
     pub seconds: f64,
 }
 
-/// What a caller hears of the saves made while a search runs: each one, or why it failed.
-pub type OnSave = Arc<dyn Fn(&Result<Saved, Error>) + Send + Sync>;
+/// What a caller hears of the saves made while a search runs: each one, or why it failed, and
+/// whether it is the last, made once the search has its answer (whose caller reports a failure
+/// with the answer: the others happen while it runs).
+pub type OnSave = Arc<dyn Fn(&Result<Saved, Error>, bool) + Send + Sync>;
 
 /// Where and how often a search saves its table.
 #[derive(Clone)]
@@ -121,8 +123,6 @@ pub struct Plan {
     /// gives up on a search (a time limit) keeps what it learned.
     pub now: Arc<AtomicBool>,
     pub on_save: OnSave,
-    /// Told what the search learned from the file, before it starts.
-    pub on_load: Arc<dyn Fn(&Loaded) + Send + Sync>,
 }
 
 impl Plan {
@@ -132,19 +132,27 @@ impl Plan {
             path: path.into(),
             every,
             now: Arc::new(AtomicBool::new(false)),
-            on_save: Arc::new(|_| {}),
-            on_load: Arc::new(|_| {}),
+            on_save: Arc::new(|_, _| {}),
         }
     }
 }
 
 /// Writes the exact values `known` holds to `path` as a table of `game`, whole or not at all
-/// ([`OutputFile`]: beside it first, renamed over it once complete).
+/// ([`OutputFile`]: beside it first, renamed over it once complete). A table of `game` with
+/// more entries than `known` holds is never replaced: that save is refused, and the file kept.
 pub fn save<P: Record>(path: &Path, game: &str, known: &dyn Known<P>) -> Result<Saved, Error> {
     let start = Instant::now();
     // Counted first, so that the header can say it: the table does not change meanwhile.
     let mut entries = 0u64;
     known.each_known(&mut |_, _, _| entries += 1);
+    if let Some(held) = entries_held::<P>(path, game).filter(|&held| held > entries) {
+        return Err(Error::Resource(format!(
+            "{} holds {held} entries of {game} and the table {entries}: a save would lose {} \
+             of them, so the file is kept as it is",
+            path.display(),
+            held - entries
+        )));
+    }
     let mut file = OutputFile::create(path)?;
     let written =
         write_table(file.writer(), game, entries, known).map_err(|e| Error::io(path, e))?;
@@ -189,6 +197,17 @@ fn write_table<P: Record>(
     failed?;
     out.write_all(&crc.finalize().to_le_bytes())?;
     Ok(written)
+}
+
+/// The entries the table of `game` in `path` holds, read from its header; `None` when there is
+/// no such table there (no file, another game's, not a table, or a device or FIFO, which is
+/// not read).
+fn entries_held<P: Record>(path: &Path, game: &str) -> Option<u64> {
+    if crate::files::is_special(path) {
+        return None;
+    }
+    let mut input = BufReader::new(File::open(path).ok()?);
+    read_header::<P>(&mut input, game).ok().map(|(n, _)| n)
 }
 
 /// What a load took: the entries the file holds, and those learned (fewer when the table had
@@ -363,7 +382,9 @@ fn read_entry<P: Record>(
 
 /// Readies `searcher` to keep its table per `plan`: it learns what the plan's file holds for
 /// `game` (nothing without a file), then saves every `plan.every` while it searches, and
-/// whenever `plan.now` asks.
+/// whenever `plan.now` asks. A file holding more entries than the table has room for is
+/// refused (a [`Error::Resource`]) before the search: its saves would replace the file with
+/// fewer entries, losing what an earlier run found.
 pub fn keep<G: Game>(
     searcher: &mut (dyn Searcher<G> + '_),
     game: &str,
@@ -373,7 +394,16 @@ where
     G::Position: Record,
 {
     let loaded = load(&plan.path, game, &mut SearchLearner(&mut *searcher))?.unwrap_or_default();
-    (plan.on_load)(&loaded);
+    if loaded.learned < loaded.entries {
+        return Err(Error::Resource(format!(
+            "{} holds {} entries, more than the table has room for (it took {}): its saves \
+             would replace the file with fewer; raise --mem-limit or --tt, or give \
+             --checkpoint another file",
+            plan.path.display(),
+            loaded.entries,
+            loaded.learned
+        )));
+    }
     searcher.set_hook(hook(plan.clone(), game.to_string()));
     Ok(loaded)
 }
@@ -387,204 +417,10 @@ fn hook<P: Record>(plan: Plan, game: String) -> Hook<P> {
             let saved = save(&plan.path, &game, known);
             last = Instant::now();
             plan.now.store(false, Ordering::Relaxed);
-            (plan.on_save)(&saved);
+            (plan.on_save)(&saved, false);
         }
     })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::board::Cram;
-    use crate::sg::SearchConfig;
-    use std::sync::Mutex;
-
-    /// The plan's hook saves when asked (`now`), clears the request, and reports each save.
-    #[test]
-    fn a_plan_saves_when_asked() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.table");
-        let game = Cram::<u64>::new("cram:4x5", 4, 5).unwrap();
-        let mut plan = Plan::new(&path, Duration::MAX);
-        let heard = Arc::new(Mutex::new(Vec::new()));
-        let log = Arc::clone(&heard);
-        plan.on_save = Arc::new(move |s| log.lock().unwrap().push(s.as_ref().unwrap().entries));
-        plan.now.store(true, Ordering::Relaxed);
-        let engine: crate::sg::SearchEngine = "cut_cEA".parse().unwrap();
-        let mut s = engine.searcher(&game, SearchConfig::default());
-        assert_eq!(
-            keep(s.as_mut(), "cram:4x5", &plan).unwrap(),
-            Loaded::default()
-        );
-        assert_eq!(s.nimber(game.full()), 2);
-        assert!(!plan.now.load(Ordering::Relaxed), "the request was met");
-        let heard = heard.lock().unwrap();
-        assert_eq!(heard.len(), 1, "once asked, never due otherwise");
-        assert_eq!(
-            load(&path, "cram:4x5", &mut |_: u64, _, _| {})
-                .unwrap()
-                .map(|l| l.entries),
-            Some(heard[0])
-        );
-    }
-
-    /// A table as a list, for the tests.
-    struct List<P>(Vec<(P, Nimber, Weight)>);
-
-    /// A list of entries that weigh 7.
-    fn list<P>(entries: impl IntoIterator<Item = (P, Nimber)>) -> List<P> {
-        List(entries.into_iter().map(|(p, v)| (p, v, 7)).collect())
-    }
-
-    impl<P> Known<P> for List<P> {
-        fn each_known(&self, f: &mut dyn FnMut(&P, Nimber, Weight)) {
-            for (p, v, w) in &self.0 {
-                f(p, *v, *w);
-            }
-        }
-    }
-
-    fn round_trip<P: Record + Clone + PartialEq + std::fmt::Debug>(
-        entries: Vec<(P, Nimber, Weight)>,
-    ) {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.table");
-        let saved = save(&path, "g:1", &List(entries.clone())).unwrap();
-        assert_eq!(saved.entries, entries.len() as u64);
-        let mut back = Vec::new();
-        let n = load(&path, "g:1", &mut |p, v, w| back.push((p, v, w))).unwrap();
-        assert_eq!(n.map(|l| l.learned), Some(entries.len() as u64));
-        assert_eq!(back, entries);
-    }
-
-    #[test]
-    fn tables_read_back_as_written() {
-        round_trip(vec![
-            (5u64, 1, 3),
-            (u64::MAX, MAX_VALUE, UNKNOWN),
-            (0, 0, 0),
-        ]);
-        round_trip(vec![(1u128 << 100 | 7, 3, 40)]);
-        round_trip::<u64>(vec![]);
-        let stones = |v: &[u32]| v.iter().copied().collect::<Stones>();
-        round_trip(vec![
-            (stones(&[3, 0, 3]), 0, 1),
-            (stones(&[]), 0, 0),
-            (stones(&[9; 12]), 1, 20),
-        ]);
-    }
-
-    /// A file of the first version (entries without weights) is read, each entry of unknown
-    /// weight; its checksum is still checked.
-    #[test]
-    fn first_version_tables_are_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.table");
-        let mut bytes =
-            b"grundy table 1\ngame g\nkey u64\nentries 00000000000000000002\n\n".to_vec();
-        let mut body = Vec::new();
-        for (p, v) in [(9u64, 2u32), (4, 0)] {
-            body.extend_from_slice(&p.to_le_bytes());
-            body.extend_from_slice(&v.to_le_bytes());
-        }
-        bytes.extend_from_slice(&body);
-        bytes.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
-        std::fs::write(&path, &bytes).unwrap();
-        let mut back = Vec::new();
-        load(&path, "g", &mut |p: u64, v, w| back.push((p, v, w))).unwrap();
-        assert_eq!(back, [(9, 2, UNKNOWN), (4, 0, UNKNOWN)]);
-        let at = bytes.len() - 6;
-        bytes[at] ^= 1;
-        std::fs::write(&path, &bytes).unwrap();
-        assert!(load(&path, "g", &mut |_: u64, _, _| {}).is_err(), "damaged");
-    }
-
-    /// A learner with room for fewer entries than the file holds gets every k-th.
-    #[test]
-    fn a_small_learner_gets_an_even_share() {
-        struct Small(Vec<u64>);
-        impl Learner<u64> for Small {
-            fn room(&mut self, entries: u64) -> u64 {
-                assert_eq!(entries, 100);
-                10
-            }
-            fn learn(&mut self, p: u64, _: Nimber, _: Weight) {
-                self.0.push(p);
-            }
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.table");
-        save(&path, "g", &list((0..100u64).map(|i| (i, 0)))).unwrap();
-        let mut small = Small(Vec::new());
-        let loaded = load(&path, "g", &mut small).unwrap();
-        assert_eq!(
-            loaded,
-            Some(Loaded {
-                entries: 100,
-                learned: 10
-            })
-        );
-        assert_eq!(small.0, (0..100).step_by(10).collect::<Vec<u64>>());
-        let mut seen = Vec::new();
-        load(&path, "g", &mut |p: u64, _, _| seen.push(p)).unwrap();
-        assert_eq!(seen, (0..100).collect::<Vec<u64>>(), "a closure takes all");
-    }
-
-    #[test]
-    fn no_file_is_no_table() {
-        let dir = tempfile::tempdir().unwrap();
-        let got = load::<u64>(&dir.path().join("none"), "g", &mut |_, _, _| {
-            panic!("no entry")
-        });
-        assert_eq!(got.unwrap(), None);
-    }
-
-    /// A file of another game or key, cut short, damaged or grown is refused, and nothing of
-    /// it is learned.
-    #[test]
-    fn other_or_damaged_tables_are_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.table");
-        let entries: Vec<(u64, Nimber)> = (0..100).map(|i| (i * 7919, (i % 5) as u32)).collect();
-        save(&path, "cram:4x5", &list(entries)).unwrap();
-        let good = std::fs::read(&path).unwrap();
-        let refused = |bytes: &[u8], game: &str| {
-            std::fs::write(&path, bytes).unwrap();
-            let mut learned = 0;
-            let got = load::<u64>(&path, game, &mut |_, _, _| learned += 1);
-            assert_eq!(learned, 0);
-            match got {
-                Err(e @ Error::Data { .. }) => e.to_string(),
-                other => panic!("{other:?}"),
-            }
-        };
-        assert!(refused(&good, "cram:5x4").contains("a table of cram:4x5, not of cram:5x4"));
-        assert!(
-            load::<u128>(&path, "cram:4x5", &mut |_, _, _| {}).is_err(),
-            "another key"
-        );
-        assert!(refused(&good[..good.len() - 1], "cram:4x5").contains("checksum"));
-        assert!(refused(&good[..good.len() - 9], "cram:4x5").contains("an entry"));
-        let mut flipped = good.clone();
-        let at = good.len() - 30;
-        flipped[at] ^= 4;
-        assert!(refused(&flipped, "cram:4x5").contains("damaged"));
-        let mut longer = good.clone();
-        longer.push(0);
-        assert!(refused(&longer, "cram:4x5").contains("follow"));
-        assert!(refused(b"hello\n", "cram:4x5").contains("first line"));
-        assert!(refused(b"", "cram:4x5").contains("first line"));
-    }
-
-    /// A save that cannot be made leaves the last one whole.
-    #[test]
-    fn a_failed_save_keeps_the_last_one() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.table");
-        save(&path, "g", &list([(1u64, 2)])).unwrap();
-        assert!(save(&dir.path().join("no/such/dir/t"), "g", &list([(1u64, 2)])).is_err());
-        let mut back = Vec::new();
-        load(&path, "g", &mut |p: u64, v, _| back.push((p, v))).unwrap();
-        assert_eq!(back, [(1, 2)]);
-    }
-}
+mod tests;

@@ -27,7 +27,7 @@ const REFUSE_ANY_SEARCH_SECONDS: f64 = 86_400.0;
 pub const MAX_LISTED_MOVES: usize = 10_000_000;
 
 /// A valued position.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Solution {
     pub nimber: Nimber,
     /// The engine that ran (`auto` resolved).
@@ -43,11 +43,12 @@ pub struct Solution {
 }
 
 /// What a search kept in its file ([`super::checkpoint`]): what it learned there at the start,
-/// and its last save, at the end (`None` when that failed: the plan's `on_save` heard why).
-#[derive(Clone, Debug, serde::Serialize)]
+/// and its last save, at the end, or why that failed (the answer stands; the caller reports
+/// the failure with it).
+#[derive(Debug)]
 pub struct Kept {
     pub loaded: Loaded,
-    pub saved: Option<Saved>,
+    pub saved: Result<Saved, Error>,
 }
 
 /// An engine, and for `auto` the reason it was chosen.
@@ -356,11 +357,8 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
                 .collect();
             let kept = plan.zip(loaded).map(|(plan, loaded)| {
                 let saved = searcher.save(game.name(), plan);
-                (plan.on_save)(&saved);
-                Kept {
-                    loaded,
-                    saved: saved.ok(),
-                }
+                (plan.on_save)(&saved, true);
+                Kept { loaded, saved }
             });
             Ok::<_, Error>((v, stats, winning, kept))
         })?,

@@ -49,6 +49,54 @@ pub fn recomputed(
     }
 }
 
+/// Checks, before any search, what [`recomputed`] on a box of side `max` would refuse
+/// whatever the program: a side of 0, a box too large to index, a largest position too wide for
+/// the word (a family's members are only known once listed).
+pub fn check_larger(game: &dyn AnyGame, setup: &Setup, max: usize) -> Result<(), Error> {
+    if max == 0 {
+        return Err(Error::Usage("--verify-max must be at least 1".into()));
+    }
+    if setup.family.is_some() {
+        return Ok(());
+    }
+    let grid = Grid::cube(game.variables(), max)?;
+    few(game, &grid, &recheck(setup), &[(grid.len() - 1, 1)]).map(drop)
+}
+
+/// `setup` for values recomputed on a box rather than read or tabulated.
+fn recheck(setup: &Setup) -> Setup {
+    Setup {
+        data: None,
+        max: None,
+        ..setup.clone()
+    }
+}
+
+/// A problem over a few of the box's points: it validates the options (the largest position
+/// must fit the width) and describes a failure as `synth` would.
+fn few(
+    game: &dyn AnyGame,
+    grid: &Grid,
+    recheck: &Setup,
+    points: &[(usize, Nimber)],
+) -> Result<Problem, Error> {
+    let data = Dataset {
+        vars: grid.dims(),
+        points: points
+            .iter()
+            .map(|&(i, _)| {
+                grid.point(i)
+                    .into_iter()
+                    .map(u64::from)
+                    .collect::<Vec<u64>>()
+            })
+            .collect(),
+        values: points.iter().map(|&(_, v)| v).collect(),
+        source: format!("{} on {grid}", game.name()),
+    };
+    recheck.problem_from(data, Some(game))
+}
+
 /// Recomputes [0,max)^n of `game` with `engine` and checks `program` under the target, orbits,
 /// width and instructions of `setup`, point by point ([`check`]): only the values are held,
 /// 4 bytes a position, within `memory_limit` bytes.
@@ -74,30 +122,8 @@ pub fn on_box(
         )));
     }
     let grid = Grid::cube(n, max)?;
-    let recheck = Setup {
-        data: None,
-        max: None,
-        ..setup.clone()
-    };
-    // A problem over a few of the box's points: it validates the options (the largest
-    // position must fit the width) and describes a failure as `synth` would.
-    let few = |points: &[(usize, Nimber)]| -> Result<Problem, Error> {
-        let data = Dataset {
-            vars: n,
-            points: points
-                .iter()
-                .map(|&(i, _)| {
-                    grid.point(i)
-                        .into_iter()
-                        .map(u64::from)
-                        .collect::<Vec<u64>>()
-                })
-                .collect(),
-            values: points.iter().map(|&(_, v)| v).collect(),
-            source: format!("{} on {grid}", game.name()),
-        };
-        recheck.problem_from(data, Some(game))
-    };
+    let recheck = recheck(setup);
+    let few = |points: &[(usize, Nimber)]| few(game, &grid, &recheck, points);
     let probe = few(&[(grid.len() - 1, 1)])?;
     constants_fit(program, probe.mask())?;
     let (_, table) = sweep(

@@ -35,7 +35,9 @@ fn cube_files(dir: &Path, length: usize) -> (PathBuf, PathBuf) {
 }
 
 impl Exports {
-    pub(super) fn create(args: &SynthArgs) -> Result<Self, Error> {
+    /// Checks every output of the run (the exports and `others`: the report and its figure)
+    /// to be distinct, not an input and not a proof's name, and creates the exports' files.
+    pub(super) fn create(args: &SynthArgs, others: &[(&str, &Path)]) -> Result<Self, Error> {
         if args.length.is_some()
             && args.export_cnf.is_none()
             && args.export_smt.is_none()
@@ -69,6 +71,7 @@ impl Exports {
             named.push(("--export-cubes", icnf));
             named.push(("--export-cubes", list));
         }
+        named.extend_from_slice(others);
         let mut inputs: Vec<(&str, &Path)> = Vec::new();
         if let Some(p) = &args.problem.data {
             inputs.push(("--data", p));
@@ -128,13 +131,15 @@ fn cube_list(cubes: &[sat::Cube], length: usize) -> String {
     s
 }
 
+/// Writes the exports: what was written, and the writes that failed; an export refused as a
+/// whole (past its size limit) is an error before any is written.
 pub(super) fn export(
     args: &SynthArgs,
     exports: Exports,
     setup: &Setup,
     problem: &Problem,
     searched: Option<&[usize]>,
-) -> Result<Vec<serde_json::Value>, Error> {
+) -> Result<(Vec<serde_json::Value>, Vec<Error>), Error> {
     let (examples, which): (Vec<usize>, String) = match searched {
         None => ((0..problem.examples.len()).collect(), "all".to_string()),
         Some(e) => (
@@ -173,13 +178,22 @@ pub(super) fn export(
     };
     let cubes_written = icnf.as_ref().map(|(_, cubes)| cubes.len());
     let mut written = Vec::new();
-    let mut write = |file: OutputFile, format: &str, text: String| -> Result<(), Error> {
+    let mut failed = Vec::new();
+    // Each file is written whatever became of the others: one that fails is reported, and
+    // the rest are still whole.
+    let mut write = |file: OutputFile, format: &str, text: Result<String, Error>| {
         let mut file = file;
         let path = file.path().to_path_buf();
-        file.writer()
-            .write_all(text.as_bytes())
-            .map_err(|e| Error::io(&path, e))?;
-        file.commit()?;
+        let done = text.and_then(|text| {
+            file.writer()
+                .write_all(text.as_bytes())
+                .map_err(|e| Error::io(&path, e))?;
+            file.commit()
+        });
+        if let Err(e) = done {
+            failed.push(e);
+            return;
+        }
         eprintln!(
             "wrote {} ({} examples: {which})",
             path.display(),
@@ -194,31 +208,30 @@ pub(super) fn export(
             "examples": examples.len(),
             "which": which,
         }));
-        Ok(())
     };
     if let Some(f) = exports.cnf {
         let length = args.length.expect("required by clap");
         write(
             f,
             "dimacs",
-            sat::export_dimacs(problem, length, &examples, &notes)?,
-        )?;
+            sat::export_dimacs(problem, length, &examples, &notes),
+        );
     }
     if let Some(f) = exports.smt {
         let length = args.length.expect("required by clap");
         write(
             f,
             "smtlib",
-            smt::export_smtlib(problem, length, &examples, &notes)?,
-        )?;
+            smt::export_smtlib(problem, length, &examples, &notes),
+        );
     }
     if let Some(f) = exports.sygus {
-        write(f, "sygus", smt::export_sygus(problem, &examples, &notes)?)?;
+        write(f, "sygus", smt::export_sygus(problem, &examples, &notes));
     }
     if let (Some((icnf_file, list)), Some((text, cubes))) = (exports.cubes, icnf) {
         let length = args.length.expect("required by clap");
-        write(list, "cubes", cube_list(&cubes, length))?;
-        write(icnf_file, "icnf", text)?;
+        write(list, "cubes", Ok(cube_list(&cubes, length)));
+        write(icnf_file, "icnf", Ok(text));
     }
-    Ok(written)
+    Ok((written, failed))
 }

@@ -95,6 +95,12 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
             .into_iter()
             .collect();
         files::check_outputs(&named, &inputs)?;
+        if team.is_root() {
+            // Rank 0 writes them, after the work: a path it cannot write fails now.
+            named
+                .iter()
+                .try_for_each(|(_, p)| files::check_writable(p))?;
+        }
         let grid = Grid::cube(game.variables(), args.max)?;
         let memory = args.search.table_options(false)?.memory_limit;
         // Both parts beside --out: the zeros file may be a device.
@@ -250,17 +256,19 @@ fn join(
                 }
             }
         }
-        file.commit()
+        Ok(file)
     };
     let rows_paths = parts.iter().map(|p| p.rows_path.as_path()).collect();
-    copy(out, rows_paths, &|p, a| p.slabs[a].0)?;
+    let mut joined = vec![copy(out, rows_paths, &|p, a| p.slabs[a].0)?];
     if let Some(z) = zeros {
         let paths = parts
             .iter()
             .filter_map(|p| p.zeros_path.as_deref())
             .collect();
-        copy(z, paths, &|p, a| p.slabs[a].1)?;
+        joined.push(copy(z, paths, &|p, a| p.slabs[a].1)?);
     }
+    // The rows and their zeros are one output: neither appears unless both are whole.
+    files::commit_all(joined)?;
     Ok((
         parts.iter().map(|p| p.rows).sum(),
         parts.iter().map(|p| p.zero_rows).sum(),
