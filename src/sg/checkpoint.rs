@@ -8,19 +8,21 @@
 //!
 //! The file is written beside its final name and renamed over it once complete
 //! ([`OutputFile`]), so a save cut short leaves the previous one whole. It names the game and
-//! how positions are written, and a CRC-32 of the entries ends it: a file of another game, cut
-//! short or damaged is refused before a single entry is learned. Each entry keeps what it cost
-//! to find ([`Weight`]), so that a table at its memory limit goes on giving up the cheapest
-//! entries after a resume; a file of the first version, without weights, is still read (its
-//! entries weigh [`UNKNOWN`]).
+//! how positions are written, and a CRC-32 of the header and the entries ends it: a file of
+//! another game, cut short or damaged (its game line edited included) is refused before a
+//! single entry is learned. Each entry keeps what it cost to find ([`Weight`]), so that a table
+//! at its memory limit goes on giving up the cheapest entries after a resume. Files of the
+//! earlier versions are still read: the second's CRC covers its entries only, the first's
+//! entries have no weights (they weigh [`UNKNOWN`]).
 //!
 //! ```text
-//! grundy table 2
+//! grundy table 3
 //! game cram:7x8
 //! key u64
 //! entries 00000000000123456789
 //!
-//! (key, nimber as u32, weight as u8) little-endian, once per entry; then the entries' CRC-32
+//! (key, nimber as u32, weight as u8) little-endian, once per entry; then the CRC-32 of every
+//! byte before it, header included
 //! ```
 
 use std::fs::File;
@@ -38,7 +40,10 @@ use crate::game::hypergraph::Stones;
 use crate::game::{Game, Nimber};
 
 /// The format's first line; a change in how entries are written gets a new number.
-const MAGIC: &str = "grundy table 2";
+const MAGIC: &str = "grundy table 3";
+
+/// The second version's first line: a checksum of the entries alone, the header outside it.
+const MAGIC_2: &str = "grundy table 2";
 
 /// The first version's first line: entries without a weight.
 const MAGIC_1: &str = "grundy table 1";
@@ -175,12 +180,13 @@ fn write_table<P: Record>(
     entries: u64,
     known: &dyn Known<P>,
 ) -> std::io::Result<u64> {
-    write!(
-        out,
+    let header = format!(
         "{MAGIC}\ngame {game}\nkey {}\nentries {entries:020}\n\n",
         P::KIND
-    )?;
+    );
+    out.write_all(header.as_bytes())?;
     let (mut written, mut crc, mut buf) = (0u64, crc32fast::Hasher::new(), Vec::new());
+    crc.update(header.as_bytes());
     let mut failed = Ok(());
     known.each_known(&mut |p, v, w| {
         if failed.is_err() {
@@ -207,7 +213,7 @@ fn entries_held<P: Record>(path: &Path, game: &str) -> Option<u64> {
         return None;
     }
     let mut input = BufReader::new(File::open(path).ok()?);
-    read_header::<P>(&mut input, game).ok().map(|(n, _)| n)
+    read_header::<P>(&mut input, game).ok().map(|h| h.entries)
 }
 
 /// What a load took: the entries the file holds, and those learned (fewer when the table had
@@ -269,10 +275,15 @@ pub fn load<P: Record>(
         msg: format!("not a saved table grundy can use: {msg}"),
     };
     let mut input = BufReader::with_capacity(1 << 20, file);
-    let (entries, weighed) = read_header::<P>(&mut input, game).map_err(bad)?;
+    let Header {
+        entries,
+        weighed,
+        checked,
+    } = read_header::<P>(&mut input, game).map_err(bad)?;
     let start = input.stream_position().map_err(|e| Error::io(path, e))?;
     // The first pass checks, the second learns: nothing from a damaged file is ever used.
     let mut crc = crc32fast::Hasher::new();
+    crc.update(&checked);
     let mut buf = Vec::new();
     for _ in 0..entries {
         let (p, v, w) =
@@ -319,20 +330,31 @@ pub fn load<P: Record>(
     Ok(Some(Loaded { entries, learned }))
 }
 
-/// Checks the header against `game` and the position type; the number of entries, and
-/// whether they carry weights (the second version).
-fn read_header<P: Record>(input: &mut impl BufRead, game: &str) -> Result<(u64, bool), String> {
+/// What a file's header says.
+struct Header {
+    entries: u64,
+    /// Whether entries carry weights (from the second version on).
+    weighed: bool,
+    /// The header's bytes when the checksum covers them (the third version), else none.
+    checked: Vec<u8>,
+}
+
+/// Checks the header against `game` and the position type.
+fn read_header<P: Record>(input: &mut impl BufRead, game: &str) -> Result<Header, String> {
+    let mut raw = Vec::new();
     let mut line = |what: &str| -> Result<String, String> {
         let mut s = String::new();
         input
             .read_line(&mut s)
             .map_err(|e| format!("reading its {what}: {e}"))?;
+        raw.extend_from_slice(s.as_bytes());
         Ok(s.trim_end_matches('\n').to_string())
     };
     let magic = line("first line")?;
-    let weighed = match magic.as_str() {
-        MAGIC => true,
-        MAGIC_1 => false,
+    let (weighed, header_checked) = match magic.as_str() {
+        MAGIC => (true, true),
+        MAGIC_2 => (true, false),
+        MAGIC_1 => (false, false),
         _ => return Err(format!("its first line is `{magic}`, not `{MAGIC}`")),
     };
     let field = |s: String, name: &str| -> Result<String, String> {
@@ -359,7 +381,11 @@ fn read_header<P: Record>(input: &mut impl BufRead, game: &str) -> Result<(u64, 
     if !line("blank line")?.is_empty() {
         return Err("no blank line after its header".into());
     }
-    Ok((entries, weighed))
+    Ok(Header {
+        entries,
+        weighed,
+        checked: if header_checked { raw } else { Vec::new() },
+    })
 }
 
 /// One entry, with its weight when the file has them.

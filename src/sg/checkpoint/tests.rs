@@ -216,3 +216,40 @@ fn a_failed_save_keeps_the_last_one() {
     load(&path, "g", &mut |p: u64, v, _| back.push((p, v))).unwrap();
     assert_eq!(back, [(1, 2)]);
 }
+
+/// The checksum covers the header: a file whose game line was edited to another game of the
+/// same key is refused as damaged, not read as that game's table; a file of the second
+/// version, whose checksum covers its entries only, is still read.
+#[test]
+fn an_edited_header_is_refused_and_second_version_tables_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.table");
+    save(&path, "cram:4x5", &list([(9u64, 2), (4, 0)])).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let text = String::from_utf8_lossy(&good).into_owned();
+    assert!(text.starts_with("grundy table 3\n"), "{text}");
+    let edited = String::from_utf8_lossy(&good).replacen("cram:4x5", "cram:5x4", 1);
+    std::fs::write(&path, edited.as_bytes()).unwrap();
+    let mut learned = 0;
+    let got = load::<u64>(&path, "cram:5x4", &mut |_, _, _| learned += 1);
+    assert_eq!(learned, 0);
+    assert!(
+        matches!(&got, Err(e @ Error::Data { .. }) if e.to_string().contains("damaged")),
+        "{got:?}"
+    );
+    // The second version: the same entries, the checksum of the entries alone.
+    let header = b"grundy table 2\ngame g\nkey u64\nentries 00000000000000000002\n\n";
+    let mut body = Vec::new();
+    for (p, v, w) in [(9u64, 2u32, 7u8), (4, 0, 1)] {
+        body.extend_from_slice(&p.to_le_bytes());
+        body.extend_from_slice(&v.to_le_bytes());
+        body.push(w);
+    }
+    let mut bytes = header.to_vec();
+    bytes.extend_from_slice(&body);
+    bytes.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let mut back = Vec::new();
+    load(&path, "g", &mut |p: u64, v, w| back.push((p, v, w))).unwrap();
+    assert_eq!(back, [(9, 2, 7), (4, 0, 1)]);
+}
