@@ -10,6 +10,63 @@ use std::time::{Duration, Instant};
 
 use common::{grundy, json_with_code, one_line};
 
+/// `--heaps` past what any position holds is one line (and one JSON object), never a panic or
+/// an abort: it is checked before anything of its size is built.
+#[test]
+fn heap_counts_are_checked_before_anything_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("p.png");
+    let png = png.to_str().unwrap();
+    let tsv = dir.path().join("t.tsv");
+    let tsv = tsv.to_str().unwrap();
+    for heaps in ["18446744073709551615", "4294967296", "1000000000", "65"] {
+        for args in [
+            &["info", "octal:0.77", "--heaps", heaps][..],
+            &[
+                "table",
+                "subtraction:1,2",
+                "--heaps",
+                heaps,
+                "--max",
+                "1",
+                "--out",
+                tsv,
+            ],
+            &["synth", "subtraction:1,2", "--heaps", heaps, "--max", "2"],
+            &[
+                "plot",
+                "subtraction:1,2",
+                "--heaps",
+                heaps,
+                "--max",
+                "2",
+                "--out",
+                png,
+            ],
+            &[
+                "verify",
+                "subtraction:1,2",
+                "--heaps",
+                heaps,
+                "--max",
+                "2",
+                "--program",
+                "Push(0)",
+            ],
+        ] {
+            let v = json_with_code(args, 2);
+            assert_eq!(v["kind"], "bad_input", "{args:?}: {v}");
+            assert!(
+                v["error"].as_str().unwrap().contains("at most 64 heaps"),
+                "{v}"
+            );
+            one_line(args, 2, "at most 64 heaps");
+        }
+    }
+    let v = json_with_code(&["info", "octal:0.77", "--heaps", "64"], 0);
+    assert_eq!(v["variables"], 64, "{v}");
+}
+
 /// A subtraction set's values cost its amounts a heap, not max(S): {100000} (G(n) = floor(n /
 /// 100000) mod 2) proves its period 200000 at once, where it ran past 100 s; all-but {3,
 /// 100000} (which ran past a minute) its arithmetic period 6, saltus 3, as all-but {3, 1000}
