@@ -10,6 +10,52 @@ use std::time::{Duration, Instant};
 
 use common::{grundy, json_with_code, one_line};
 
+/// `sg` on one heap whose valuation would take days: the time limit ends it with the bound
+/// the moves give, counted without listing them (833 million three-heap splits), where it
+/// ran for minutes and was killed at 24 GB; the same for Grundy's game at its largest heap.
+#[test]
+fn heap_valuations_end_at_the_time_limit() {
+    for (game, heap, moves) in [
+        ("hex:0.9", "100000", "833316667"),
+        ("grundy-game", "100000000", "49999999"),
+    ] {
+        let started = Instant::now();
+        let v = json_with_code(&["sg", game, heap, "--timeout", "1"], 3);
+        assert_eq!(v["kind"], "timeout", "{v}");
+        let msg = v["error"].as_str().unwrap();
+        assert!(msg.contains(&format!("from 0 to {moves}")), "{msg}");
+        // Generous: the bound is counted in microseconds; listing the moves took minutes.
+        assert!(started.elapsed() < Duration::from_secs(60), "{game}");
+    }
+}
+
+/// A nim sequence longer than the memory limit holds is refused before it is computed.
+#[test]
+fn heap_valuations_past_the_memory_limit_are_refused() {
+    for args in [
+        &["sg", "grundy-game", "268435455", "--mem-limit", "1"][..],
+        &["best-move", "grundy-game", "268435455", "--mem-limit", "1"],
+    ] {
+        let v = json_with_code(args, 2);
+        assert_eq!(v["kind"], "resource", "{v}");
+        assert!(v["error"].as_str().unwrap().contains("--mem-limit"), "{v}");
+    }
+    one_line(
+        &[
+            "table",
+            "grundy-game",
+            "--heaps",
+            "1",
+            "--max",
+            "268435455",
+            "--mem-limit",
+            "0.5",
+        ],
+        2,
+        "the limit is",
+    );
+}
+
 /// `--heaps` past what any position holds is one line (and one JSON object), never a panic or
 /// an abort: it is checked before anything of its size is built.
 #[test]

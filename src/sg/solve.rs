@@ -281,6 +281,7 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
             reason: None,
         },
     };
+    game.fits(p, &cfg, opts.memory_limit)?;
     let mut successors = Vec::new();
     if moves {
         let count = game.move_count(p);

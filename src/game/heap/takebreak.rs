@@ -241,6 +241,46 @@ impl HeapRule for TakeBreak {
         }
     }
 
+    /// Per amount k taken, with r = n - k left: removing the heap (r = 0), leaving one heap,
+    /// r / 2 ways of leaving two, and round(r^2 / 12) ways of leaving three (the partitions
+    /// of r into three parts). The tail of an all-but code never splits: it adds the heaps
+    /// left, one for each amount past the digits, plus removing the whole heap.
+    fn move_count(&self, n: u32) -> u64 {
+        let n = n as usize;
+        let per_amount = |k: usize| {
+            let d = self.digit(k);
+            let r = (n - k) as u64;
+            let mut count = 0;
+            if d & 1 != 0 && r == 0 && k > 0 {
+                count += 1;
+            }
+            if d & 2 != 0 && r >= 1 && k > 0 {
+                count += 1;
+            }
+            if d & 4 != 0 {
+                count += r / 2;
+            }
+            if d & 8 != 0 {
+                count += (r * r + 6) / 12;
+            }
+            count
+        };
+        let listed: u64 = self
+            .active
+            .iter()
+            .take_while(|&&k| k <= n)
+            .map(|&k| per_amount(k))
+            .sum();
+        let first = self.digits.len();
+        let tail = match self.tail {
+            _ if n < first => 0,
+            0 => 0,
+            3 => (n - first) as u64 + 1,
+            _ => (first..=n).map(per_amount).sum(),
+        };
+        listed + tail
+    }
+
     fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
         let mut splits = Vec::new();
         self.plain_options(n, values, seen, &mut splits);
@@ -269,6 +309,19 @@ impl HeapRule for TakeBreak {
         } else {
             super::by_definition(self, values, n, stop);
         }
+    }
+
+    /// The values, and what the method beside them keeps: the rare/common technique a
+    /// narrow copy and its rare heaps, an open tail a count for each value.
+    fn valuation_bytes(&self, n: usize) -> u64 {
+        let per_heap = if self.sparse() {
+            super::sparse::BYTES_PER_HEAP
+        } else if self.tail != 0 {
+            8
+        } else {
+            4
+        };
+        per_heap * (n as u64 + 1)
     }
 
     fn subtraction_set(&self) -> Option<Vec<usize>> {
@@ -442,6 +495,29 @@ mod tests {
             }
             assert_eq!(fast, slow, "{rule:?}");
         }
+    }
+
+    /// The closed form counts what the moves list, and a heap whose moves number in the
+    /// hundreds of millions is counted at once.
+    #[test]
+    fn moves_are_counted_without_listing_them() {
+        for rule in [
+            TakeBreak::octal("", "0.77").unwrap(),
+            TakeBreak::octal("", "4.07").unwrap(),
+            TakeBreak::hex("", "0.9").unwrap(),
+            TakeBreak::hex("", "8.F").unwrap(),
+            TakeBreak::subtraction("", "2,5,100").unwrap(),
+            TakeBreak::subtraction("", "all-but:1,3").unwrap(),
+        ] {
+            for n in 0..60 {
+                let mut listed = 0;
+                rule.moves(n, &mut |_| listed += 1);
+                assert_eq!(rule.move_count(n), listed, "{rule:?} {n}");
+            }
+        }
+        // hex:0.9 at 100000: the three heaps summing to 99999.
+        let hex = TakeBreak::hex("", "0.9").unwrap();
+        assert_eq!(hex.move_count(100_000), 833_316_667);
     }
 
     /// Linear-time valuations (sparse codes, all-but sets) agree with the definition.
