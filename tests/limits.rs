@@ -56,6 +56,63 @@ fn heap_valuations_past_the_memory_limit_are_refused() {
     );
 }
 
+/// `sg --moves`, `best-move` and `play` refuse a position with billions of moves alike, before
+/// listing any (`play` used 6 GB in 10 s before its first prompt).
+#[test]
+fn the_move_limit_is_one_limit_everywhere() {
+    let p = "4000000000,4000000000,1";
+    let sg = one_line(&["sg", "nim:3", p, "--moves"], 2, "has 8000000001 moves");
+    let best = one_line(&["best-move", "nim:3", p], 2, "has 8000000001 moves");
+    let out = grundy()
+        .args(["play", "nim:3", p])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    let play = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{play}");
+    assert_eq!((&sg, &best), (&play, &play));
+}
+
+/// `best-move` and `play` keep a time limit (they sat silent for a minute on these boards).
+#[test]
+fn best_move_and_play_keep_a_time_limit() {
+    let v = json_with_code(&["best-move", "cram:9x9", "--timeout", "1"], 3);
+    assert_eq!(v["kind"], "timeout", "{v}");
+    assert!(v["error"].as_str().unwrap().contains("cram:9x9"), "{v}");
+    let out = grundy()
+        .args(["play", "cram:11x11", "--timeout", "1"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("timed out after 1.0 s: the nimber of cram:11x11"),
+        "{err}"
+    );
+}
+
+/// The time a player takes to answer does not count against `play --timeout`: the person
+/// answers 2 s past the limit (5 s, generous for heaps of 2 and 3), and the game goes on.
+#[test]
+fn time_spent_waiting_for_the_player_does_not_count() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["play", "subtraction:1,2,3", "2,3", "--timeout", "5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(7));
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"2,2\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("you: heap 1: 3 -> 2\ngrundy: "), "{text}");
+}
+
 /// `--heaps` past what any position holds is one line (and one JSON object), never a panic or
 /// an abort: it is checked before anything of its size is built.
 #[test]
