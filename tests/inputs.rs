@@ -426,7 +426,11 @@ fn isolated_vertices_are_named() {
 #[test]
 fn sizes_that_would_exhaust_memory_or_time_are_refused() {
     // --moves values every successor: four billion of them are refused, not allocated.
-    one_line(&["sg", "nim:1", "4000000000", "--moves"], 2, "--moves");
+    one_line(
+        &["sg", "nim:1", "4000000000", "--moves"],
+        2,
+        "has 4000000000 moves; a listing of the moves",
+    );
     // A lone pile is its own value: auto does not tabulate ten million positions for it.
     grundy()
         .args(["sg", "nim:1", "10000000"])

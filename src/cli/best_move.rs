@@ -3,6 +3,7 @@
 
 use clap::Args;
 
+use super::deadline::watched;
 use super::output::Out;
 use super::{SearchArgs, Status};
 use crate::error::Error;
@@ -16,6 +17,9 @@ pub struct BestMoveArgs {
     position: Vec<String>,
     #[command(flatten)]
     search: SearchArgs,
+    /// Give up after this many seconds: a timeout (exit 3).
+    #[arg(long, value_name = "SECS", value_parser = super::parse_seconds)]
+    timeout: Option<f64>,
     /// Print one JSON object: `position` is the position the move leads to (null when no
     /// move wins), `from` the position moved from.
     #[arg(long)]
@@ -24,9 +28,17 @@ pub struct BestMoveArgs {
 
 pub fn run(args: &BestMoveArgs) -> Result<Status, Error> {
     let (game, p) = super::game_and_position(&args.game, &args.position, "best-move")?;
-    let s = args
-        .search
-        .solve(game.as_ref(), &p, true, !args.json, None)?;
+    let game: std::sync::Arc<dyn crate::sg::AnyGame> = game.into();
+    let what = format!(
+        "the winning moves of {} from {}",
+        game.name(),
+        game.format_position(&p)
+    );
+    let (search, show) = (args.search.clone(), !args.json);
+    let (searched, from) = (std::sync::Arc::clone(&game), p.clone());
+    let s = watched(args.timeout, what, move |_| {
+        search.solve(searched.as_ref(), &from, true, show, None)
+    })?;
     let wins = s.winning_moves.unwrap_or_default();
     let best = wins.first();
     let mut out = Out::new();

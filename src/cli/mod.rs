@@ -1,6 +1,7 @@
 //! The `grundy` command line: argument parsing and dispatch; each subcommand has its own module.
 
 mod best_move;
+mod deadline;
 mod decode;
 mod games;
 mod info;

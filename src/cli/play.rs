@@ -5,6 +5,7 @@ use std::io::{BufRead, Write};
 
 use clap::Args;
 
+use super::deadline::{watched, Clock};
 use super::output::{stdout_error, Out};
 use super::{SearchArgs, Status};
 use crate::error::Error;
@@ -14,7 +15,7 @@ use crate::play::tournament::tournament;
 use crate::play::{Agent, Oracle};
 use crate::sg::with_deep_stack;
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
     /// Game spec, e.g. subtraction:1,2,3, path:3, cram:3x4, chomp:4x5.
     game: String,
@@ -36,6 +37,11 @@ pub struct PlayArgs {
     seed: u64,
     #[command(flatten)]
     search: SearchArgs,
+    /// Give up (exit 3) once grundy thinks for more than this many seconds at a stretch:
+    /// valuing the start, a reply, a hint, or with --agents the whole match. The time you take
+    /// to type a move does not count.
+    #[arg(long, value_name = "SECS", value_parser = super::parse_seconds)]
+    timeout: Option<f64>,
     /// With --agents: one JSON object instead of the table.
     #[arg(long, requires = "agents")]
     pub json: bool,
@@ -60,12 +66,24 @@ pub fn run(args: &PlayArgs) -> Result<Status, Error> {
     let opts = args.search.table_options(false)?;
     let cfg = args.search.config()?;
     let engine = args.search.engine;
-    with_deep_stack(|| {
-        let mut oracle = Oracle::new(game.as_ref(), &start, engine, cfg, &opts)?;
-        match agents.is_empty() {
-            true => converse(&mut oracle, start.clone(), args),
-            false => agents_table(&mut oracle, &start, &agents, args),
-        }
+    let what = match agents.is_empty() {
+        true => "the nimber of",
+        false => "the agents' games of",
+    };
+    let what = format!(
+        "{what} {} from {}",
+        game.name(),
+        game.format_position(&start)
+    );
+    let args = args.clone();
+    watched(args.timeout, what, move |clock| {
+        with_deep_stack(|| {
+            let mut oracle = Oracle::new(game.as_ref(), &start, engine, cfg, &opts)?;
+            match agents.is_empty() {
+                true => converse(&mut oracle, start.clone(), &args, clock),
+                false => agents_table(&mut oracle, &start, &agents, &args),
+            }
+        })
     })
 }
 
@@ -118,7 +136,12 @@ fn agents_table(
 
 /// A game against the optimal agent, one line of standard input a turn; the end of the
 /// input ends the game as `quit` does.
-fn converse(oracle: &mut Oracle, start: Stones, args: &PlayArgs) -> Result<Status, Error> {
+fn converse(
+    oracle: &mut Oracle,
+    start: Stones,
+    args: &PlayArgs,
+    clock: &Clock,
+) -> Result<Status, Error> {
     let game = oracle.game();
     let mut out = Out::new();
     let mut session = Session::new(oracle, start, args.seed);
@@ -143,11 +166,13 @@ fn converse(oracle: &mut Oracle, start: Stones, args: &PlayArgs) -> Result<Statu
         }
         write!(out.raw(), "your move> ").map_err(stdout_error)?;
         out.raw().flush().map_err(stdout_error)?;
+        clock.idle();
         let Some(line) = lines.next() else {
             out.line(format_args!("\n(end of input: game left)"))?;
             return Ok(Status::Answered);
         };
         let line = line.map_err(|e| Error::io("standard input", e))?;
+        clock.busy(|| format!("grundy's answer to `{}`", line.trim()));
         if line.trim().is_empty() {
             continue;
         }

@@ -179,20 +179,13 @@ const CANDIDATE_MATCH: usize = 64;
 fn examine(values: &[Nimber], criterion: Criterion) -> (Option<Period>, Option<usize>) {
     let len = values.len();
     let mut hint = None;
-    // The first candidate period and where its repetition starts: a multiple of it repeats
-    // from there on too (by a chain of its repetitions), so the scan for the multiple's start
-    // begins there instead of at the end. Without this, the thousands of multiples of a short
-    // period each rescanned the whole repeating tail (13.5 s of octal:0.354's 16.7 M values).
-    let mut candidate: Option<(usize, usize)> = None;
-    for p in 1..len {
+    // How far back from the end each period p repeats, all at once in time linear in the
+    // values: scanning back for each p on its own is quadratic where long repetitions are
+    // near misses (subtraction:100000, whose values come in runs of 100000, spent minutes).
+    let matched = repeats_at_end(values);
+    for (p, &matched) in matched.iter().enumerate().skip(1) {
         // n0: where the repetition with period p starts, as far as the values show.
-        let mut n0 = match candidate {
-            Some((q, from)) if p % q == 0 => from.min(len - p),
-            _ => len - p,
-        };
-        while n0 > 0 && values[n0 - 1] == values[n0 - 1 + p] {
-            n0 -= 1;
-        }
+        let n0 = len - p - matched as usize;
         let end = criterion.end(n0, p);
         if end + p <= len {
             let period = Period {
@@ -204,14 +197,38 @@ fn examine(values: &[Nimber], criterion: Criterion) -> (Option<Period>, Option<u
             };
             return (Some(period), None);
         }
-        if candidate.is_none() && len - p - n0 >= CANDIDATE_MATCH {
+        if hint.is_none() && len - p - n0 >= CANDIDATE_MATCH {
             // Repeats over the last CANDIDATE_MATCH heaps at least: worth values enough to
             // check it.
-            candidate = Some((p, n0));
             hint = Some(end + p);
         }
     }
     (None, hint)
+}
+
+/// For each p in 1..len, how many n below len - p, counted down from there, have G(n) =
+/// G(n + p) without a break (entry 0 unused): the Z-function of the values read backwards.
+fn repeats_at_end(values: &[Nimber]) -> Vec<u32> {
+    let len = values.len();
+    let back = |i: usize| values[len - 1 - i];
+    let mut z = vec![0u32; len];
+    // [l, r): the rightmost stretch found that matches the start of the reversed values.
+    let (mut l, mut r) = (0, 0);
+    for i in 1..len {
+        let mut k = if i < r {
+            (r - i).min(z[i - l] as usize)
+        } else {
+            0
+        };
+        while i + k < len && back(k) == back(i + k) {
+            k += 1;
+        }
+        z[i] = u32::try_from(k).expect("heaps are counted in 32 bits");
+        if i + k > r {
+            (l, r) = (i, i + k);
+        }
+    }
+    z
 }
 
 /// The least divisor d of `repeat` with G(n + d) - G(n) constant over from <= n < from +

@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::game::hypergraph::Stones;
 use crate::game::{MoveOrder, Nimber};
 use crate::sg::any::{AnyGame, PositionSearcher};
-use crate::sg::solve::AUTO_SEARCH;
+use crate::sg::solve::{check_listed_moves, AUTO_SEARCH};
 use crate::sg::table::{BoxTable, TableOptions};
 use crate::sg::{Engine, SearchConfig};
 
@@ -39,6 +39,11 @@ impl<'g> Oracle<'g> {
         cfg: SearchConfig,
         opts: &TableOptions,
     ) -> Result<Self, Error> {
+        // The moves of every position played are listed (to choose among, to number them):
+        // the start's are counted first, under the one limit of every listing; those of the
+        // positions after it are fewer, or of the same order (a split heap).
+        check_listed_moves(game, start, opts.memory_limit)?;
+        game.fits(start, &cfg, opts.memory_limit)?;
         let engine = match engine {
             Engine::Auto => game.auto(start, &cfg, opts)?.engine,
             named => named,

@@ -155,6 +155,13 @@ pub trait AnyGame: Send + Sync {
         out.len()
     }
 
+    /// Refuses `p` when valuing it under `cfg` needs more than `memory_limit` bytes in a way
+    /// no table bound limits (a heap game's nim sequence up to its largest heap), before any
+    /// of it is taken. By default every position fits.
+    fn fits(&self, _p: &Stones, _cfg: &SearchConfig, _memory_limit: u64) -> Result<(), Error> {
+        Ok(())
+    }
+
     /// The most moves a game from `p` can last, when that is cheap to bound: a search this
     /// shallow runs on the caller's stack ([`super::with_stack_for`]). `None`, the default,
     /// when unknown.

@@ -23,8 +23,42 @@ const REFUSE_SEARCH_SECONDS: f64 = 60.0;
 /// would not end in any sitting (path:3 at 2^32 - 1 stones each).
 const REFUSE_ANY_SEARCH_SECONDS: f64 = 86_400.0;
 
-/// `--moves` values every successor and holds them all: at most this many.
+/// A command that lists the moves of a position (to value each, or to choose among them:
+/// `sg --moves`, `best-move`, `play`) lists at most this many.
 pub const MAX_LISTED_MOVES: usize = 10_000_000;
+
+/// Refuses to list the moves of `p` when they number more than [`MAX_LISTED_MOVES`], or more
+/// than `memory_limit` bytes hold, counted without listing them: the one move limit of every
+/// command that lists moves.
+pub fn check_listed_moves<G: AnyGame + ?Sized>(
+    game: &G,
+    p: &Stones,
+    memory_limit: u64,
+) -> Result<(), Error> {
+    let count = game.move_count(p);
+    let each = std::mem::size_of::<Stones>() as u64;
+    let fit = usize::try_from(memory_limit / each).unwrap_or(usize::MAX);
+    let limit = MAX_LISTED_MOVES.min(fit);
+    if count <= limit {
+        return Ok(());
+    }
+    let why = match limit < MAX_LISTED_MOVES {
+        true => format!(
+            "{} of them, each valued or chosen among, is over the memory limit of {}",
+            format_bytes((count as u64).saturating_mul(each)),
+            format_bytes(memory_limit)
+        ),
+        false => format!(
+            "a listing of the moves (each valued or chosen among) holds at most \
+             {MAX_LISTED_MOVES}"
+        ),
+    };
+    Err(Error::Resource(format!(
+        "{} at {} has {count} moves; {why}",
+        game.name(),
+        game.format_position(p)
+    )))
+}
 
 /// A valued position.
 #[derive(Debug)]
@@ -297,15 +331,10 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
             reason: None,
         },
     };
+    game.fits(p, &cfg, opts.memory_limit)?;
     let mut successors = Vec::new();
     if moves {
-        let count = game.move_count(p);
-        if count > MAX_LISTED_MOVES {
-            return Err(Error::Resource(format!(
-                "the position has {count} moves; --moves values each of them, and lists at \
-                 most {MAX_LISTED_MOVES}"
-            )));
-        }
+        check_listed_moves(game, p, opts.memory_limit)?;
         game.successors(p, cfg.order, &mut successors);
     }
     if plan.is_some() && engine == Engine::Table {

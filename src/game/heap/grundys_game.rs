@@ -20,6 +20,11 @@ impl HeapRule for GrundysGame {
         }
     }
 
+    /// One move for each smaller heap a of 1 <= a < n / 2.
+    fn move_count(&self, n: u32) -> u64 {
+        u64::from(n.div_ceil(2).saturating_sub(1))
+    }
+
     fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
         for a in 1..n.div_ceil(2) {
             seen.insert(values[a] ^ values[n - a]);
@@ -32,6 +37,10 @@ impl HeapRule for GrundysGame {
 
     fn sparse(&self) -> bool {
         true
+    }
+
+    fn valuation_bytes(&self, n: usize) -> u64 {
+        super::sparse::BYTES_PER_HEAP * (n as u64 + 1)
     }
 
     fn bounds(&self) -> Option<MoveBounds> {
@@ -63,5 +72,15 @@ mod tests {
             nim_sequence(&GrundysGame, 20),
             [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
         );
+    }
+
+    #[test]
+    fn moves_are_counted_without_listing_them() {
+        for n in 0..40 {
+            let mut listed = 0;
+            GrundysGame.moves(n, &mut |_| listed += 1);
+            assert_eq!(GrundysGame.move_count(n), listed, "{n}");
+        }
+        assert_eq!(GrundysGame.move_count(268_435_455), 134_217_727);
     }
 }

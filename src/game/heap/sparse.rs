@@ -27,6 +27,12 @@ const PREFIX: usize = 2048;
 /// and have doubled since it was last chosen.
 const RECHOOSE: usize = 16;
 
+/// Bytes a heap costs this technique at most: its value (4), its 16-bit copy (2), and its
+/// share of the rare heaps' lists (12 bytes a rare heap, twice that while a list grows; rare
+/// heaps pass one in [`RECHOOSE`] only until the mask is chosen again, and are most of the
+/// time far fewer).
+pub(super) const BYTES_PER_HEAP: u64 = 8;
+
 /// The moves of one heap for the sparse technique: the values of its options that are not
 /// splits (`plain`), and the totals m whose splits into two heaps are options (`splits`).
 pub(super) trait Splits {
@@ -64,6 +70,9 @@ fn extend_reading<R: Splits + super::HeapRule>(
         true => values.iter().map(|&v| u16::try_from(v).ok()).collect(),
         false => None,
     };
+    if let Some(small) = &mut narrow {
+        small.reserve_exact((n + 1).saturating_sub(small.len()));
+    }
     let mut sieve = Sieve::new(values);
     let (mut splits, mut plain) = (Vec::new(), NimSet::new());
     while values.len() <= n && !stop() {

@@ -13,6 +13,22 @@ use crate::sg::table::{BoxTable, TableOptions};
 use crate::sg::{Engine, SearchConfig, SearchEngine};
 use crate::units::format_bytes;
 
+/// The most heaps a sum has: as many counts as a position of any game has at most (a game of
+/// hypergraph nim has at most 64 vertices). Every command that works on sums holds positions,
+/// boxes or programs of that many counts, so a larger count is refused before any is built.
+pub const MAX_HEAPS: usize = crate::game::hypergraph::MAX_VERTICES;
+
+/// Refuses a number of heaps no sum has: 0, or more than [`MAX_HEAPS`].
+pub fn check_heaps(heaps: usize) -> Result<(), Error> {
+    match heaps {
+        0 => Err(Error::spec("a sum needs at least one heap")),
+        k if k > MAX_HEAPS => Err(Error::Usage(format!(
+            "a sum of {k} heaps: at most {MAX_HEAPS} heaps are supported"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// `heaps` heaps played by one rule; any two heaps may swap.
 #[derive(Debug)]
 pub struct HeapSum {
@@ -22,11 +38,10 @@ pub struct HeapSum {
 }
 
 impl HeapSum {
-    /// The sum of `heaps` heaps under `rule` (at least one heap).
+    /// The sum of `heaps` heaps under `rule` (at least one heap, at most [`MAX_HEAPS`]),
+    /// checked before anything of that size is built.
     pub fn new(rule: Box<dyn HeapRule>, heaps: usize) -> Result<Self, Error> {
-        if heaps == 0 {
-            return Err(Error::spec("a sum needs at least one heap"));
-        }
+        check_heaps(heaps)?;
         Ok(HeapSum {
             game: HeapGame::new(rule),
             heaps,
@@ -107,8 +122,43 @@ impl AnyGame for HeapSum {
         }
     }
 
+    /// The moves of each heap, counted by the rule without listing them.
+    fn move_count(&self, p: &Stones) -> usize {
+        let count = p.iter().fold(0u64, |c, &h| {
+            c.saturating_add(self.game.rule().move_count(h))
+        });
+        usize::try_from(count).unwrap_or(usize::MAX)
+    }
+
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
         searcher(&self.game, engine, cfg)
+    }
+
+    /// A search with shortcuts values each heap from the nim sequence up to the largest heap;
+    /// one that expands the position (no shortcuts, or heaps not split apart) first lists all
+    /// its moves. Either is refused before it starts when it would not fit.
+    fn fits(&self, p: &Stones, cfg: &SearchConfig, memory_limit: u64) -> Result<(), Error> {
+        let top = p.iter().copied().max().unwrap_or(0) as usize;
+        if cfg.shortcuts {
+            self.game.check_memory(top, memory_limit)?;
+        }
+        let heaps = p.iter().filter(|&&h| h > 0).count();
+        if cfg.shortcuts && (cfg.split || heaps <= 1) {
+            return Ok(());
+        }
+        let moves = self.move_count(p) as u64;
+        let bytes = moves.saturating_mul(std::mem::size_of::<super::Heaps>() as u64);
+        if bytes > memory_limit {
+            return Err(Error::Resource(format!(
+                "a search of {} at {} lists its {moves} moves first, {}; the memory limit is {} \
+                 (raise it with --mem-limit)",
+                self.name(),
+                self.format_position(p),
+                format_bytes(bytes),
+                format_bytes(memory_limit)
+            )));
+        }
+        Ok(())
     }
 
     fn auto(&self, _: &Stones, cfg: &SearchConfig, _: &TableOptions) -> Result<Choice, Error> {
@@ -126,19 +176,21 @@ impl AnyGame for HeapSum {
     /// Every value of the box is the xor of the nim sequence's values at its heaps.
     fn tabulate(&self, dims: &[usize], opts: &TableOptions) -> Result<BoxTable, Error> {
         let grid = Grid::new(dims)?;
-        let bytes = grid.len() as u64 * 4;
-        if bytes > opts.memory_limit {
-            return Err(Error::Resource(format!(
-                "box {grid} needs {}; the limit is {} (raise it with --mem-limit)",
-                format_bytes(bytes),
-                format_bytes(opts.memory_limit)
-            )));
-        }
         let top = dims.iter().max().copied().unwrap_or(1);
         if top > MAX_HEAP {
             return Err(Error::Resource(format!(
                 "heaps are valued up to {}",
                 MAX_HEAP - 1
+            )));
+        }
+        // The box's values, and the nim sequence they are read from.
+        let bytes =
+            (grid.len() as u64 * 4).saturating_add(self.game.rule().valuation_bytes(top - 1));
+        if bytes > opts.memory_limit {
+            return Err(Error::Resource(format!(
+                "box {grid} needs {}; the limit is {} (raise it with --mem-limit)",
+                format_bytes(bytes),
+                format_bytes(opts.memory_limit)
             )));
         }
         let sequence = self.game.sequence(top - 1);

@@ -18,6 +18,10 @@ pub struct TakeBreak {
     name: String,
     digits: Vec<u8>,
     tail: u8,
+    /// The k < `digits.len()` whose digit is not 0, in order: a heap's moves are found by
+    /// these alone, so that a sparse code (`subtraction:100000`) costs its few amounts a heap,
+    /// not max(S).
+    active: Vec<usize>,
 }
 
 impl TakeBreak {
@@ -79,11 +83,18 @@ impl TakeBreak {
         if digits.iter().all(|&d| d == 0) {
             return Err(Error::spec(format!("{kind}:{code} allows no move")));
         }
-        Ok(TakeBreak {
+        Ok(Self::new(name, digits, 0))
+    }
+
+    /// The code with these digits and this tail digit.
+    fn new(name: &str, digits: Vec<u8>, tail: u8) -> Self {
+        let active = (0..digits.len()).filter(|&k| digits[k] != 0).collect();
+        TakeBreak {
             name: name.into(),
             digits,
-            tail: 0,
-        })
+            tail,
+            active,
+        }
     }
 
     /// A finite subtraction set such as `1,3,4`: take any of its amounts from one heap.
@@ -96,11 +107,7 @@ impl TakeBreak {
             for &k in &excluded {
                 digits[k] = 0;
             }
-            return Ok(TakeBreak {
-                name: name.into(),
-                digits,
-                tail: 3,
-            });
+            return Ok(Self::new(name, digits, 3));
         }
         Ok(Self::of_amounts(name, &amounts(set, false)?))
     }
@@ -111,11 +118,7 @@ impl TakeBreak {
         for &k in set {
             digits[k] = 3;
         }
-        TakeBreak {
-            name: name.into(),
-            digits,
-            tail: 0,
-        }
+        Self::new(name, digits, 0)
     }
 
     /// d_k.
@@ -128,13 +131,12 @@ impl TakeBreak {
         self.digits.len() - 1
     }
 
-    /// The most tokens a move may take from a heap of `n`.
-    fn top_take(&self, n: usize) -> usize {
-        if self.tail != 0 {
-            n
-        } else {
-            self.last_digit().min(n)
-        }
+    /// The amounts k <= n a move may take from a heap of `n` (with some digit d_k not 0), in
+    /// order: the code's active digits, and every k past them for a code with a tail.
+    fn takes(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        let listed = self.active.iter().copied().take_while(move |&k| k <= n);
+        let tail = (self.tail != 0).then_some(self.digits.len()..=n);
+        listed.chain(tail.into_iter().flatten())
     }
 
     /// Inserts into `seen` the values of the options of a heap of `n` that leave at most one
@@ -146,7 +148,7 @@ impl TakeBreak {
         seen: &mut NimSet,
         splits: &mut Vec<usize>,
     ) {
-        for k in 0..=self.top_take(n) {
+        for k in self.takes(n) {
             let d = self.digit(k);
             let rest = n - k;
             if d & 1 != 0 && rest == 0 && k > 0 {
@@ -216,7 +218,7 @@ impl HeapRule for TakeBreak {
 
     fn moves(&self, n: u32, visit: &mut dyn FnMut(&[u32])) {
         let n = n as usize;
-        for k in 0..=self.top_take(n) {
+        for k in self.takes(n) {
             let rest = (n - k) as u32;
             if k == n && self.leaves(k, 0) && k > 0 {
                 visit(&[]);
@@ -239,6 +241,46 @@ impl HeapRule for TakeBreak {
         }
     }
 
+    /// Per amount k taken, with r = n - k left: removing the heap (r = 0), leaving one heap,
+    /// r / 2 ways of leaving two, and round(r^2 / 12) ways of leaving three (the partitions
+    /// of r into three parts). The tail of an all-but code never splits: it adds the heaps
+    /// left, one for each amount past the digits, plus removing the whole heap.
+    fn move_count(&self, n: u32) -> u64 {
+        let n = n as usize;
+        let per_amount = |k: usize| {
+            let d = self.digit(k);
+            let r = (n - k) as u64;
+            let mut count = 0;
+            if d & 1 != 0 && r == 0 && k > 0 {
+                count += 1;
+            }
+            if d & 2 != 0 && r >= 1 && k > 0 {
+                count += 1;
+            }
+            if d & 4 != 0 {
+                count += r / 2;
+            }
+            if d & 8 != 0 {
+                count += (r * r + 6) / 12;
+            }
+            count
+        };
+        let listed: u64 = self
+            .active
+            .iter()
+            .take_while(|&&k| k <= n)
+            .map(|&k| per_amount(k))
+            .sum();
+        let first = self.digits.len();
+        let tail = match self.tail {
+            _ if n < first => 0,
+            0 => 0,
+            3 => (n - first) as u64 + 1,
+            _ => (first..=n).map(per_amount).sum(),
+        };
+        listed + tail
+    }
+
     fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
         let mut splits = Vec::new();
         self.plain_options(n, values, seen, &mut splits);
@@ -247,7 +289,7 @@ impl HeapRule for TakeBreak {
                 seen.insert(values[a] ^ values[rest - a]);
             }
         }
-        for k in 0..=self.top_take(n) {
+        for k in self.takes(n) {
             if self.digit(k) & 8 != 0 {
                 let rest = n - k;
                 for a in 1..=rest / 3 {
@@ -262,9 +304,24 @@ impl HeapRule for TakeBreak {
     fn extend(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
         if self.sparse() {
             super::sparse::extend(self, values, n, stop);
+        } else if let Some(tail) = self.open_tail() {
+            self.extend_open(tail.window, values, n, stop);
         } else {
             super::by_definition(self, values, n, stop);
         }
+    }
+
+    /// The values, and what the method beside them keeps: the rare/common technique a
+    /// narrow copy and its rare heaps, an open tail a count for each value.
+    fn valuation_bytes(&self, n: usize) -> u64 {
+        let per_heap = if self.sparse() {
+            super::sparse::BYTES_PER_HEAP
+        } else if self.tail != 0 {
+            8
+        } else {
+            4
+        };
+        per_heap * (n as u64 + 1)
     }
 
     fn subtraction_set(&self) -> Option<Vec<usize>> {
@@ -312,6 +369,64 @@ impl HeapRule for TakeBreak {
             heaps,
             plain_removal: plain,
         })
+    }
+}
+
+impl TakeBreak {
+    /// Extends `values` up to G(n) (less when `stop` says so) for a code with an open tail, in
+    /// time linear in the heaps whatever its window w: from a heap of h, a move leaves any
+    /// heap m < h (m = 0: it takes all of h) but those a digit up to w forbids, the amounts
+    /// excluded from an all-but set. So G(h) is the least of mu, the mex of every value
+    /// before h, and the values that only forbidden heaps have: a count of each value, and
+    /// of those at the forbidden heaps, decides it.
+    fn extend_open(&self, w: usize, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
+        if values.is_empty() && !stop() {
+            values.push(0);
+        }
+        // The amounts up to w that may not leave a heap behind (taking all of a heap of h <= w
+        // is forbidden by bit 1 instead, one heap at a time).
+        let forbidden: Vec<usize> = (1..=w).filter(|&k| !self.leaves(k, 1)).collect();
+        // How many heaps below the next one have each value; mu, the least value none has.
+        let mut count: Vec<u32> = Vec::new();
+        let mut mu = 0;
+        let tally = |count: &mut Vec<u32>, v: Nimber| {
+            let v = v as usize;
+            if count.len() <= v {
+                count.resize(v + 1, 0);
+            }
+            count[v] += 1;
+        };
+        for &v in values.iter() {
+            tally(&mut count, v);
+        }
+        let mut lost: Vec<Nimber> = Vec::with_capacity(forbidden.len() + 1);
+        while values.len() <= n && !stop() {
+            let h = values.len();
+            while count.get(mu).is_some_and(|&c| c > 0) {
+                mu += 1;
+            }
+            // The values of the heaps no move from h leaves, sorted: a value every heap of
+            // which is among them is not an option.
+            lost.clear();
+            lost.extend(
+                forbidden
+                    .iter()
+                    .take_while(|&&k| k < h)
+                    .map(|&k| values[h - k]),
+            );
+            if h <= w && !self.leaves(h, 0) {
+                lost.push(values[0]);
+            }
+            lost.sort_unstable();
+            let mut g = mu as Nimber;
+            for run in lost.chunk_by(|a, b| a == b) {
+                if run[0] < g && count[run[0] as usize] as usize == run.len() {
+                    g = run[0];
+                }
+            }
+            values.push(g);
+            tally(&mut count, g);
+        }
     }
 }
 
@@ -379,6 +494,68 @@ mod tests {
                 slow.push(seen.mex());
             }
             assert_eq!(fast, slow, "{rule:?}");
+        }
+    }
+
+    /// The closed form counts what the moves list, and a heap whose moves number in the
+    /// hundreds of millions is counted at once.
+    #[test]
+    fn moves_are_counted_without_listing_them() {
+        for rule in [
+            TakeBreak::octal("", "0.77").unwrap(),
+            TakeBreak::octal("", "4.07").unwrap(),
+            TakeBreak::hex("", "0.9").unwrap(),
+            TakeBreak::hex("", "8.F").unwrap(),
+            TakeBreak::subtraction("", "2,5,100").unwrap(),
+            TakeBreak::subtraction("", "all-but:1,3").unwrap(),
+        ] {
+            for n in 0..60 {
+                let mut listed = 0;
+                rule.moves(n, &mut |_| listed += 1);
+                assert_eq!(rule.move_count(n), listed, "{rule:?} {n}");
+            }
+        }
+        // hex:0.9 at 100000: the three heaps summing to 99999.
+        let hex = TakeBreak::hex("", "0.9").unwrap();
+        assert_eq!(hex.move_count(100_000), 833_316_667);
+    }
+
+    /// Linear-time valuations (sparse codes, all-but sets) agree with the definition.
+    #[test]
+    fn fast_valuations_are_the_definitions() {
+        for rule in [
+            TakeBreak::subtraction("", "3,17,40").unwrap(),
+            TakeBreak::subtraction("", "all-but:1").unwrap(),
+            TakeBreak::subtraction("", "all-but:2,3,7").unwrap(),
+            TakeBreak::subtraction("", "all-but:").unwrap(),
+            TakeBreak::octal("", "0.0000000007").unwrap(),
+        ] {
+            let fast = nim_sequence(&rule, 300);
+            // The definition, digit by digit over every amount.
+            let mut slow: Vec<Nimber> = Vec::new();
+            for n in 0..=300 {
+                let mut seen = NimSet::new();
+                for k in 0..=n {
+                    let (d, r) = (rule.digit(k), n - k);
+                    if d & 1 != 0 && r == 0 && k > 0 {
+                        seen.insert(0);
+                    }
+                    if d & 2 != 0 && r >= 1 && k > 0 {
+                        seen.insert(slow[r]);
+                    }
+                    for a in (1..=r / 2).filter(|_| d & 4 != 0) {
+                        seen.insert(slow[a] ^ slow[r - a]);
+                    }
+                }
+                slow.push(seen.mex());
+            }
+            assert_eq!(fast, slow, "{rule:?}");
+            // Extending in steps gives the same values.
+            let mut steps = Vec::new();
+            for n in [0, 1, 5, 6, 50, 300] {
+                rule.extend(&mut steps, n, &crate::game::heap::never);
+            }
+            assert_eq!(steps, fast, "{rule:?}");
         }
     }
 
