@@ -27,7 +27,11 @@ pub enum Cond {
     },
     /// An expression (in infix) is a multiple of `of` (a power of two), or with `false` is
     /// not: where a product with a constant wraps to 0.
-    Multiple { expr: String, of: u64, is: bool },
+    Multiple {
+        expr: String,
+        of: u64,
+        is: bool,
+    },
     All(Vec<Cond>),
     Any(Vec<Cond>),
 }
