@@ -15,7 +15,7 @@ fn a_search_goes_on_from_its_saved_table() {
     let saved = first["checkpoint"]["saved"].as_u64().unwrap();
     assert!(saved > 1000, "{first}");
     let text = std::fs::read(&file).unwrap();
-    assert!(text.starts_with(b"grundy table 2\ngame cram:5x7\nkey u64\n"));
+    assert!(text.starts_with(b"grundy table 3\ngame cram:5x7\nkey u64\n"));
     let again = json_with_code(&["sg", "cram:5x7", "--checkpoint", f], 0);
     assert_eq!(again["nimber"], first["nimber"]);
     assert_eq!(again["checkpoint"]["learned"].as_u64(), Some(saved));
@@ -187,7 +187,7 @@ fn a_signal_saves_the_table_first() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("saving the table"), "{err}");
     let text = std::fs::read(&file).unwrap();
-    assert!(text.starts_with(b"grundy table 2\ngame cram:7x9\n"));
+    assert!(text.starts_with(b"grundy table 3\ngame cram:7x9\n"));
     let entries: u64 = String::from_utf8_lossy(&text[..120])
         .lines()
         .find_map(|l| l.strip_prefix("entries "))
