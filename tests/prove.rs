@@ -32,7 +32,7 @@ fn a_theorem_is_printed_with_its_reading() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("proved: "), "{text}");
     assert!(text.contains("for all positions"), "{text}");
-    assert!(text.contains("zero set: x2 = x0 and x1 = 0"), "{text}");
+    assert!(text.contains("reading:  x2 = x0 and x1 = 0"), "{text}");
     assert!(text.contains("x_{2} = x_{0} \\land x_{1} = 0"), "{text}");
 }
 

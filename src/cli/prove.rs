@@ -78,14 +78,6 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
         Verdict::Refuted(_) => "refuted",
         Verdict::Unknown(_) => "unknown",
     };
-    let zero_set = match args.orbits {
-        true => format!(
-            "the union over the {} automorphisms of where {} is 0",
-            t.automorphisms,
-            program.infix()
-        ),
-        false => format!("where {} is 0", program.infix()),
-    };
     let mut out = Out::new();
     if args.json {
         let (counterexample, undecided) = match &t.verdict {
@@ -108,16 +100,31 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
             "seconds": t.seconds,
         }))?;
     } else {
-        let claim = format!(
-            "the P-positions of {} are exactly {zero_set}, for {}",
-            args.game, t.scope
-        );
+        let claim = match args.orbits {
+            false => format!(
+                "for {} of {}, the P-positions are exactly those with {} (where {} is 0, over \
+                 unbounded naturals)",
+                t.scope,
+                args.game,
+                t.reading.words,
+                program.infix()
+            ),
+            true => format!(
+                "for {} of {}, the P-positions are exactly those with an image under the {} \
+                 automorphisms where {} (where {} is 0, over unbounded naturals)",
+                t.scope,
+                args.game,
+                t.automorphisms,
+                t.reading.words,
+                program.infix()
+            ),
+        };
         match &t.verdict {
             Verdict::Proved => out.line(format_args!("proved: {claim}"))?,
             Verdict::Refuted(_) => out.line(format_args!("refuted: {claim}"))?,
             Verdict::Unknown(_) => out.line(format_args!("unknown: {claim}"))?,
         }
-        out.line(format_args!("  zero set: {}", t.reading.words))?;
+        out.line(format_args!("  reading:  {}", t.reading.words))?;
         out.line(format_args!("  infix:    {}", t.reading.infix))?;
         out.line(format_args!("  LaTeX:    {}", t.reading.latex))?;
         match &t.verdict {
@@ -139,7 +146,7 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
     Ok(match t.verdict {
         Verdict::Proved => Status::Answered,
         Verdict::Refuted(c) => Status::Counterexample(format!(
-            "{} is not the set of P-positions of {}: {c}",
+            "the zero set of {} is not the set of P-positions of {}: {c}",
             program.infix(),
             args.game
         )),

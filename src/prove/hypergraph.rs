@@ -33,24 +33,30 @@ enum Answer {
 }
 
 impl Clock {
-    /// A solver limited to the time left, or `None` when none is left.
+    /// A fresh solver, or `None` when no time is left.
     fn solver(&self) -> Option<Solver> {
-        let s = Solver::new();
-        if let Some(d) = self.deadline {
-            let ms = d.saturating_duration_since(Instant::now()).as_millis();
+        match self.left_ms() {
+            Some(0) => None,
+            _ => Some(Solver::new()),
+        }
+    }
+
+    /// Milliseconds to the deadline, if there is one.
+    fn left_ms(&self) -> Option<u128> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()).as_millis())
+    }
+
+    /// Checks `s` within the time left (each check gets what is left then, so shrinking a
+    /// counterexample never runs past the deadline).
+    fn check(&self, s: &Solver) -> Answer {
+        if let Some(ms) = self.left_ms() {
             if ms == 0 {
-                return None;
+                return Answer::Unknown("the time limit passed".into());
             }
             let mut params = Params::new();
             params.set_u32("timeout", ms.min(u32::MAX as u128) as u32);
             s.set_params(&params);
-        }
-        Some(s)
-    }
-
-    fn check(&self, s: &Solver) -> Answer {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Answer::Unknown("the time limit passed".into());
         }
         match s.check() {
             SatResult::Sat => match s.get_model() {
