@@ -100,6 +100,21 @@ fn orbits_union_the_zero_set_over_the_automorphisms() {
 }
 
 #[test]
+fn orbits_can_decide_a_theorem() {
+    // One rotation of each P-position of CN(4,2) has x0 <= x1.
+    let program = "Push(0) Push(2) Xor Push(1) Push(3) Xor Or Push(1) Push(0) Lt Or";
+    let v = json_with_code(
+        &["prove", "circular:4,2", "--program", program, "--orbits"],
+        0,
+    );
+    assert_eq!(v["automorphisms"], 8);
+    let v = json_with_code(&["prove", "circular:4,2", "--program", program], 1);
+    let c = &v["counterexample"];
+    assert_eq!(c["reason"], "no_move_to_zero");
+    assert_eq!(nimber("circular:4,2", &c["position"]), 0);
+}
+
+#[test]
 fn no_time_left_is_unknown() {
     let v = json_with_code(&["prove", "path:3", "--program", P3, "--timeout", "0"], 3);
     assert_eq!(v["status"], "unknown");

@@ -329,6 +329,24 @@ fn the_thesis_classifiers_are_theorems_and_agree_with_brute_force() {
     }
 }
 
+/// x0 = x2, x1 = x3 and x0 <= x1 holds of one rotation of every P-position of CN(4,2): a
+/// theorem with --orbits, refuted without (where (1,0,1,0) is left out).
+#[test]
+fn orbits_make_a_half_set_whole() {
+    let text = "Push(0) Push(2) Xor Push(1) Push(3) Xor Or Push(1) Push(0) Lt Or";
+    let game = parse_hypergraph("circular:4,2").unwrap();
+    let t = run("circular:4,2", text, true);
+    assert_eq!(t.verdict, Verdict::Proved);
+    assert_eq!(t.automorphisms, 8);
+    assert!(agrees_on_box(&game, &program(text), true, 6));
+    let Verdict::Refuted(c) = run("circular:4,2", text, false).verdict else {
+        panic!("proved without orbits")
+    };
+    assert_real(&game, &program(text), false, &c);
+    assert_eq!(c.reason, Reason::NoMoveToZero);
+    assert_eq!(c.position.as_slice(), &[1, 0, 1, 0]);
+}
+
 #[test]
 fn a_dropped_condition_is_refuted_with_a_small_counterexample() {
     let text = "Push(0) Push(2) Xor";
