@@ -173,11 +173,13 @@ fn images(game: &HypergraphNim, orbits: bool) -> Result<Vec<Vec<usize>>, Error> 
     sym.require_complete()?;
     match sym.order() {
         Some(k) if k <= MAX_AUTOMORPHISMS => {}
-        k => return Err(Error::Resource(format!(
+        k => {
+            return Err(Error::Resource(format!(
             "--orbits: the automorphism group has {} elements, more than the {MAX_AUTOMORPHISMS} \
                  a proof unions over",
             k.map_or("too many".into(), |k| k.to_string())
-        ))),
+        )))
+        }
     }
     // The orbit of the vertex list itself: its distinct entries make every image distinct.
     let ids: Vec<u32> = (0..n as u32).collect();
