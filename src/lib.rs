@@ -14,6 +14,7 @@ pub mod period;
 pub mod play;
 pub mod plot;
 pub mod progress;
+pub mod prove;
 pub mod sg;
 pub mod synth;
 #[cfg(test)]

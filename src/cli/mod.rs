@@ -11,6 +11,7 @@ mod period;
 mod play;
 mod plot;
 mod progress;
+mod prove;
 mod report;
 mod sg;
 mod survey;
@@ -67,6 +68,9 @@ enum Command {
     /// Check a program against SG values recomputed on a box by a search engine, or against a
     /// data file.
     Verify(verify::VerifyArgs),
+    /// Prove for all positions (or refute with a counterexample) that a program is 0 exactly
+    /// on the P-positions of a game of hypergraph nim.
+    Prove(prove::ProveArgs),
     /// Rebuild a program from an external SAT solver's model of an exported CNF, and check it.
     Decode(decode::DecodeArgs),
     /// A heap game's nim sequence, its preperiod and period, and the finite check proving them.
@@ -92,6 +96,7 @@ impl Command {
             Command::Games(_) => "games",
             Command::Synth(_) => "synth",
             Command::Verify(_) => "verify",
+            Command::Prove(_) => "prove",
             Command::Decode(_) => "decode",
             Command::Period(_) => "period",
             Command::Survey(_) => "survey",
@@ -118,6 +123,7 @@ impl Command {
             Command::Games(a) => a.json,
             Command::Synth(a) => a.json,
             Command::Verify(a) => a.json,
+            Command::Prove(a) => a.json,
             Command::Decode(a) => a.json,
             Command::Period(a) => a.json,
             Command::Survey(a) => a.json,
@@ -359,6 +365,7 @@ fn dispatch(command: &Command, team: &Arc<dyn crate::cluster::Team>) -> Result<S
         Command::Games(args) => games::run(args),
         Command::Synth(args) => synth::run(args, team),
         Command::Verify(args) => verify::run(args),
+        Command::Prove(args) => prove::run(args),
         Command::Decode(args) => decode::run(args),
         Command::Period(args) => period::run(args),
         Command::Survey(args) => survey::run(args, &**team),

@@ -1,0 +1,58 @@
+//! Counterexamples re-checked by the rules: the game's own move generator and the reference
+//! interpreter, neither of which z3 or the reading has touched.
+
+use super::{Counterexample, Reason};
+use crate::error::Error;
+use crate::game::hypergraph::{HypergraphNim, Stones};
+use crate::game::{Game, MoveOrder};
+use crate::synth::interp;
+use crate::synth::lang::Program;
+
+/// Most moves a re-check enumerates.
+const MAX_MOVES: usize = 10_000_000;
+
+/// Whether the program gives 0 on some image of `p` (the identity alone without orbits),
+/// computed by the interpreter at 64 bits, which holds every small position without wrapping.
+pub fn in_zero_set(program: &Program, images: &[Vec<usize>], p: &[u32]) -> bool {
+    images.iter().any(|img| {
+        let x: Vec<u64> = img.iter().map(|&v| p[v] as u64).collect();
+        interp::run(program, &x, interp::mask(64)) == Some(0)
+    })
+}
+
+/// Every position one move from `p`, by the game's move generator.
+pub fn options(game: &HypergraphNim, p: &[u32]) -> Result<Vec<Stones>, Error> {
+    let p: Stones = p.iter().copied().collect();
+    if game.move_count(&p) > MAX_MOVES {
+        return Err(Error::Resource(format!(
+            "the counterexample has more than {MAX_MOVES} moves to re-check"
+        )));
+    }
+    let mut out = Vec::new();
+    game.moves(&p, MoveOrder::Natural, &mut out);
+    Ok(out)
+}
+
+/// Confirms `c` by the rules; a disagreement is a bug in the prover, never a result.
+pub fn recheck(
+    game: &HypergraphNim,
+    program: &Program,
+    images: &[Vec<usize>],
+    c: &Counterexample,
+) -> Result<(), Error> {
+    let zero = |p: &[u32]| in_zero_set(program, images, p);
+    let moves = options(game, &c.position)?;
+    let holds = match (c.reason, &c.move_to) {
+        (Reason::MoveBetweenZeros, Some(q)) => {
+            zero(&c.position) && zero(q) && moves.iter().any(|m| m.as_slice() == q.as_slice())
+        }
+        (Reason::NoMoveToZero, None) => !zero(&c.position) && !moves.iter().any(|m| zero(m)),
+        _ => false,
+    };
+    match holds {
+        true => Ok(()),
+        false => Err(Error::Internal(format!(
+            "z3's counterexample {c:?} does not hold by the game's moves and the interpreter"
+        ))),
+    }
+}

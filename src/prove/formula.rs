@@ -1,0 +1,379 @@
+//! Linear integer arithmetic over the heap sizes x0, x1, ...: the language a program's
+//! reading is written in. One tree serves three ends that must agree: it is evaluated exactly
+//! (to re-check counterexamples and to test the reading rules), printed (the statement a
+//! proof proves, in words, infix and LaTeX), and handed to z3.
+
+use z3::ast::{Bool, Int};
+
+/// An integer-valued term; every operation is one z3's linear arithmetic decides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Term {
+    Var(u8),
+    Const(i128),
+    Add(Box<Term>, Box<Term>),
+    Sub(Box<Term>, Box<Term>),
+    /// A constant multiple.
+    Scale(i128, Box<Term>),
+    /// Floor division by a positive constant.
+    Div(Box<Term>, u64),
+    /// The remainder (0 <= r < m) by a positive constant m, also of negative numbers.
+    Mod(Box<Term>, u64),
+    /// `then` where the condition holds, else `otherwise`.
+    Ite(Box<Formula>, Box<Term>, Box<Term>),
+}
+
+/// A comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rel {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A condition on the heap sizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Formula {
+    Const(bool),
+    Cmp(Rel, Term, Term),
+    And(Vec<Formula>),
+    Or(Vec<Formula>),
+}
+
+/// How a formula is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// "x2 = x0 and x1 = 0"
+    Words,
+    /// "x2 == x0 && x1 == 0"
+    Infix,
+    /// "x_{2} = x_{0} \land x_{1} = 0"
+    Latex,
+}
+
+impl Rel {
+    fn negated(self) -> Rel {
+        match self {
+            Rel::Eq => Rel::Ne,
+            Rel::Ne => Rel::Eq,
+            Rel::Lt => Rel::Ge,
+            Rel::Le => Rel::Gt,
+            Rel::Gt => Rel::Le,
+            Rel::Ge => Rel::Lt,
+        }
+    }
+
+    fn holds(self, a: i128, b: i128) -> bool {
+        match self {
+            Rel::Eq => a == b,
+            Rel::Ne => a != b,
+            Rel::Lt => a < b,
+            Rel::Le => a <= b,
+            Rel::Gt => a > b,
+            Rel::Ge => a >= b,
+        }
+    }
+
+    fn symbol(self, style: Style) -> &'static str {
+        match (self, style) {
+            (Rel::Eq, Style::Infix) => "==",
+            (Rel::Eq, _) => "=",
+            (Rel::Ne, Style::Latex) => "\\neq",
+            (Rel::Ne, _) => "!=",
+            (Rel::Lt, _) => "<",
+            (Rel::Le, Style::Latex) => "\\leq",
+            (Rel::Le, _) => "<=",
+            (Rel::Gt, _) => ">",
+            (Rel::Ge, Style::Latex) => "\\geq",
+            (Rel::Ge, _) => ">=",
+        }
+    }
+}
+
+impl Term {
+    /// The value at `x`, or `None` when it overflows 128 bits.
+    pub fn eval(&self, x: &[i128]) -> Option<i128> {
+        Some(match self {
+            Term::Var(i) => *x.get(*i as usize)?,
+            Term::Const(c) => *c,
+            Term::Add(a, b) => a.eval(x)?.checked_add(b.eval(x)?)?,
+            Term::Sub(a, b) => a.eval(x)?.checked_sub(b.eval(x)?)?,
+            Term::Scale(c, a) => a.eval(x)?.checked_mul(*c)?,
+            Term::Div(a, m) => a.eval(x)?.div_euclid(*m as i128),
+            Term::Mod(a, m) => a.eval(x)?.rem_euclid(*m as i128),
+            Term::Ite(c, a, b) => match c.eval(x)? {
+                true => a.eval(x)?,
+                false => b.eval(x)?,
+            },
+        })
+    }
+
+    /// The term in z3, over the variables `x`.
+    pub fn z3(&self, x: &[Int]) -> Int {
+        match self {
+            Term::Var(i) => x[*i as usize].clone(),
+            Term::Const(c) => int(*c),
+            Term::Add(a, b) => Int::add(&[a.z3(x), b.z3(x)]),
+            Term::Sub(a, b) => Int::sub(&[a.z3(x), b.z3(x)]),
+            Term::Scale(c, a) => Int::mul(&[int(*c), a.z3(x)]),
+            // z3's div and mod are Euclidean, like `div_euclid` and `rem_euclid`.
+            Term::Div(a, m) => a.z3(x).div(int(*m as i128)),
+            Term::Mod(a, m) => a.z3(x).modulo(int(*m as i128)),
+            Term::Ite(c, a, b) => c.z3(x).ite(&a.z3(x), &b.z3(x)),
+        }
+    }
+
+    fn render(&self, style: Style) -> (String, bool) {
+        let latex = style == Style::Latex;
+        let wrap = |t: &Term| {
+            let (s, atomic) = t.render(style);
+            match (atomic, latex) {
+                (true, _) => s,
+                (false, false) => format!("({s})"),
+                (false, true) => format!("\\left({s}\\right)"),
+            }
+        };
+        match self {
+            Term::Var(i) if latex => (format!("x_{{{i}}}"), true),
+            Term::Var(i) => (format!("x{i}"), true),
+            Term::Const(c) => (c.to_string(), *c >= 0),
+            Term::Add(a, b) => (format!("{} + {}", a.render(style).0, wrap(b)), false),
+            Term::Sub(a, b) => (format!("{} - {}", a.render(style).0, wrap(b)), false),
+            Term::Scale(c, a) if latex => (format!("{c} \\cdot {}", wrap(a)), false),
+            Term::Scale(c, a) => (format!("{c} * {}", wrap(a)), false),
+            Term::Div(a, m) if latex => (format!("\\lfloor {} / {m} \\rfloor", wrap(a)), true),
+            Term::Div(a, m) => (format!("floor({} / {m})", a.render(style).0), true),
+            Term::Mod(a, m) if latex => (format!("{} \\bmod {m}", wrap(a)), false),
+            Term::Mod(a, m) => (format!("{} mod {m}", wrap(a)), false),
+            // ite(c, 0, 1) and ite(c, 1, 0) are Iverson brackets.
+            Term::Ite(c, a, b) if **a == Term::Const(1) && **b == Term::Const(0) => {
+                (format!("[{}]", c.render(style, true)), true)
+            }
+            Term::Ite(c, a, b) if **a == Term::Const(0) && **b == Term::Const(1) => {
+                (format!("[{}]", c.negated().render(style, true)), true)
+            }
+            Term::Ite(c, a, b) => {
+                let c = c.render(style, false);
+                let text = match style {
+                    Style::Words => format!("{} if {c}, else {}", wrap(a), wrap(b)),
+                    Style::Infix => format!("{c} ? {} : {}", wrap(a), wrap(b)),
+                    Style::Latex => format!("{c} \\;?\\; {} : {}", wrap(a), wrap(b)),
+                };
+                (text, false)
+            }
+        }
+    }
+
+    /// The term as text in `style`.
+    pub fn text(&self, style: Style) -> String {
+        self.render(style).0
+    }
+}
+
+fn int(c: i128) -> Int {
+    match i64::try_from(c) {
+        Ok(v) => Int::from_i64(v),
+        // Larger constants as high * 2^32 + low, which z3 folds back.
+        Err(_) => Int::add(&[
+            Int::mul(&[int(c >> 32), Int::from_i64(1 << 32)]),
+            Int::from_i64((c & 0xffff_ffff) as i64),
+        ]),
+    }
+}
+
+/// The comparison `a rel b`, decided at once when both are constants.
+pub fn cmp(rel: Rel, a: Term, b: Term) -> Formula {
+    match (&a, &b) {
+        (Term::Const(x), Term::Const(y)) => Formula::Const(rel.holds(*x, *y)),
+        _ if a == b => Formula::Const(matches!(rel, Rel::Eq | Rel::Le | Rel::Ge)),
+        _ => Formula::Cmp(rel, a, b),
+    }
+}
+
+/// The conjunction, flattened, with constants absorbed.
+pub fn and(parts: Vec<Formula>) -> Formula {
+    junction(parts, true)
+}
+
+/// The disjunction, flattened, with constants absorbed.
+pub fn or(parts: Vec<Formula>) -> Formula {
+    junction(parts, false)
+}
+
+fn junction(parts: Vec<Formula>, all: bool) -> Formula {
+    let mut out = Vec::new();
+    for p in parts {
+        match p {
+            Formula::Const(b) if b == all => {}
+            Formula::Const(_) => return Formula::Const(!all),
+            Formula::And(v) if all => out.extend(v),
+            Formula::Or(v) if !all => out.extend(v),
+            other => {
+                if !out.contains(&other) {
+                    out.push(other)
+                }
+            }
+        }
+    }
+    match out.len() {
+        0 => Formula::Const(all),
+        1 => out.pop().expect("one part"),
+        _ if all => Formula::And(out),
+        _ => Formula::Or(out),
+    }
+}
+
+/// The value 0 where `zero` holds and 1 elsewhere: a boolean's value from its zero condition.
+pub fn indicator_of_nonzero(zero: Formula) -> Term {
+    match zero {
+        Formula::Const(z) => Term::Const(if z { 0 } else { 1 }),
+        zero => Term::Ite(
+            Box::new(zero),
+            Box::new(Term::Const(0)),
+            Box::new(Term::Const(1)),
+        ),
+    }
+}
+
+impl Formula {
+    /// The negation, pushed down to the comparisons.
+    pub fn negated(&self) -> Formula {
+        match self {
+            Formula::Const(b) => Formula::Const(!b),
+            Formula::Cmp(r, a, b) => Formula::Cmp(r.negated(), a.clone(), b.clone()),
+            Formula::And(v) => or(v.iter().map(Formula::negated).collect()),
+            Formula::Or(v) => and(v.iter().map(Formula::negated).collect()),
+        }
+    }
+
+    /// Whether the formula holds at `x`, or `None` when a term overflows 128 bits.
+    pub fn eval(&self, x: &[i128]) -> Option<bool> {
+        Some(match self {
+            Formula::Const(b) => *b,
+            Formula::Cmp(r, a, b) => r.holds(a.eval(x)?, b.eval(x)?),
+            Formula::And(v) => {
+                for f in v {
+                    if !f.eval(x)? {
+                        return Some(false);
+                    }
+                }
+                true
+            }
+            Formula::Or(v) => {
+                for f in v {
+                    if f.eval(x)? {
+                        return Some(true);
+                    }
+                }
+                false
+            }
+        })
+    }
+
+    /// The formula in z3, over the variables `x`.
+    pub fn z3(&self, x: &[Int]) -> Bool {
+        match self {
+            Formula::Const(b) => Bool::from_bool(*b),
+            Formula::Cmp(r, a, b) => {
+                let (a, b) = (a.z3(x), b.z3(x));
+                match r {
+                    Rel::Eq => a.eq(&b),
+                    Rel::Ne => a.eq(&b).not(),
+                    Rel::Lt => a.lt(&b),
+                    Rel::Le => a.le(&b),
+                    Rel::Gt => a.gt(&b),
+                    Rel::Ge => a.ge(&b),
+                }
+            }
+            Formula::And(v) => Bool::and(&v.iter().map(|f| f.z3(x)).collect::<Vec<_>>()),
+            Formula::Or(v) => Bool::or(&v.iter().map(|f| f.z3(x)).collect::<Vec<_>>()),
+        }
+    }
+
+    /// The formula as text in `style`.
+    pub fn text(&self, style: Style) -> String {
+        self.render(style, true)
+    }
+
+    fn render(&self, style: Style, top: bool) -> String {
+        match self {
+            Formula::Const(b) => match (b, style) {
+                (true, Style::Words) => "always".into(),
+                (false, Style::Words) => "never".into(),
+                (true, Style::Infix) => "true".into(),
+                (false, Style::Infix) => "false".into(),
+                (true, Style::Latex) => "\\top".into(),
+                (false, Style::Latex) => "\\bot".into(),
+            },
+            Formula::Cmp(r, a, b) => {
+                format!("{} {} {}", a.text(style), r.symbol(style), b.text(style))
+            }
+            Formula::And(v) | Formula::Or(v) => {
+                let all = matches!(self, Formula::And(_));
+                let join = match (all, style) {
+                    (true, Style::Words) => " and ",
+                    (false, Style::Words) => " or ",
+                    (true, Style::Infix) => " && ",
+                    (false, Style::Infix) => " || ",
+                    (true, Style::Latex) => " \\land ",
+                    (false, Style::Latex) => " \\lor ",
+                };
+                let text = v
+                    .iter()
+                    .map(|f| f.render(style, false))
+                    .collect::<Vec<_>>()
+                    .join(join);
+                match (top, style) {
+                    (true, _) => text,
+                    (false, Style::Latex) => format!("\\left({text}\\right)"),
+                    (false, _) => format!("({text})"),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn x(i: u8) -> Term {
+        Term::Var(i)
+    }
+
+    #[test]
+    fn negation_and_printing() {
+        let f = and(vec![
+            cmp(Rel::Eq, x(2), x(0)),
+            cmp(Rel::Eq, x(1), Term::Const(0)),
+        ]);
+        assert_eq!(f.text(Style::Words), "x2 = x0 and x1 = 0");
+        assert_eq!(f.text(Style::Infix), "x2 == x0 && x1 == 0");
+        assert_eq!(f.text(Style::Latex), "x_{2} = x_{0} \\land x_{1} = 0");
+        assert_eq!(f.negated().text(Style::Words), "x2 != x0 or x1 != 0");
+        assert_eq!(f.negated().negated(), f);
+        assert_eq!(
+            or(vec![f.clone(), Formula::Const(true)]),
+            Formula::Const(true)
+        );
+        assert_eq!(and(vec![f.clone(), Formula::Const(true)]), f);
+    }
+
+    #[test]
+    fn evaluation_is_euclidean_like_z3() {
+        let t = Term::Mod(Box::new(Term::Sub(Box::new(x(0)), Box::new(x(1)))), 4);
+        assert_eq!(t.eval(&[1, 2]), Some(3));
+        let d = Term::Div(Box::new(Term::Sub(Box::new(x(0)), Box::new(x(1)))), 4);
+        assert_eq!(d.eval(&[1, 2]), Some(-1));
+        let s = z3::Solver::new();
+        let v = [Int::new_const("a"), Int::new_const("b")];
+        s.assert(v[0].eq(Int::from_i64(1)));
+        s.assert(v[1].eq(Int::from_i64(2)));
+        assert_eq!(s.check(), z3::SatResult::Sat);
+        let m = s.get_model().unwrap();
+        assert_eq!(m.eval(&t.z3(&v), true).unwrap().as_i64(), Some(3));
+        assert_eq!(m.eval(&d.z3(&v), true).unwrap().as_i64(), Some(-1));
+    }
+}

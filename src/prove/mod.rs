@@ -1,0 +1,249 @@
+//! `grundy prove`: a theorem for all positions, that a program's zero set is exactly the
+//! P-positions of a game.
+//!
+//! A set Z of positions is the set of P-positions iff (A) no move leads from Z to Z and (B)
+//! every position outside Z has a move into Z (induction on the number of stones). The
+//! program's zero condition is read as linear integer arithmetic over unbounded naturals
+//! ([`reading`]); moves of hypergraph nim are linear too, so z3 decides (A) and (B) for every
+//! position at once ([`hypergraph`]). A counterexample z3 finds is re-checked by the game's
+//! own moves and the reference interpreter ([`check`]) before it is reported.
+
+pub mod check;
+pub mod formula;
+mod hypergraph;
+pub mod reading;
+
+use std::time::Instant;
+
+use z3::ast::{Bool, Int};
+
+use crate::error::Error;
+use crate::game::hypergraph::HypergraphNim;
+use crate::synth::lang::Program;
+use formula::{Formula, Style};
+
+/// Most automorphisms `--orbits` unions the zero set over: each is one more copy of the
+/// reading in every formula z3 is given.
+pub const MAX_AUTOMORPHISMS: u128 = 720;
+
+/// Most faces a game may have: each is one quantified block of condition (B).
+pub const MAX_FACES: usize = 512;
+
+/// What to prove and how long to try.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Z is the union of the program's zero set over the automorphism group.
+    pub orbits: bool,
+    /// Seconds for the whole proof (none: no limit).
+    pub timeout: Option<f64>,
+}
+
+/// The statement proved: where the program is 0, over unbounded naturals.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Reading {
+    pub words: String,
+    pub infix: String,
+    pub latex: String,
+}
+
+/// Why a position contradicts the claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// The position and `move_to`, one move away, are both in the zero set (fails (A)).
+    MoveBetweenZeros,
+    /// The position is outside the zero set and no move leads into it (fails (B)).
+    NoMoveToZero,
+}
+
+/// A position where the program's zero set and the P-positions differ, re-checked by the
+/// game's moves.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Counterexample {
+    pub position: Vec<u32>,
+    pub reason: Reason,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_to: Option<Vec<u32>>,
+}
+
+impl std::fmt::Display for Counterexample {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let show = |p: &[u32]| {
+            p.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        match (&self.reason, &self.move_to) {
+            (Reason::MoveBetweenZeros, Some(q)) => write!(
+                f,
+                "{} and {} are both in the zero set, and a move leads from the first to the second",
+                show(&self.position),
+                show(q)
+            ),
+            _ => write!(
+                f,
+                "{} is outside the zero set, and no move leads into it",
+                show(&self.position)
+            ),
+        }
+    }
+}
+
+/// How the proof ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// z3 showed (A) and (B) for every position.
+    Proved,
+    Refuted(Counterexample),
+    /// z3 gave up or the time ran out; the text says on what.
+    Unknown(String),
+}
+
+/// The outcome of `prove`: the statement and its verdict.
+#[derive(Clone, Debug)]
+pub struct Theorem {
+    /// The zero set proved about, per the program's reading.
+    pub reading: Reading,
+    /// Which positions the statement is about.
+    pub scope: &'static str,
+    pub verdict: Verdict,
+    /// Automorphisms the zero set is a union over (1 without `--orbits`).
+    pub automorphisms: usize,
+    pub faces: usize,
+    pub seconds: f64,
+}
+
+/// The candidate set Z: positions where the program is 0 on some image under the group.
+pub struct ZeroSet {
+    zero: Formula,
+    /// Each image `img` of the positions: the program reads `p[img[j]]` as x_j.
+    images: Vec<Vec<usize>>,
+}
+
+impl ZeroSet {
+    /// Whether `p` is in the set by the reading, or `None` when a term overflows.
+    pub fn holds(&self, p: &[i128]) -> Option<bool> {
+        for img in &self.images {
+            let x: Vec<i128> = img.iter().map(|&v| p[v]).collect();
+            if self.zero.eval(&x)? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    /// Membership of the position `p` in z3.
+    pub fn z3(&self, p: &[Int]) -> Bool {
+        let parts: Vec<Bool> = self
+            .images
+            .iter()
+            .map(|img| {
+                let x: Vec<Int> = img.iter().map(|&v| p[v].clone()).collect();
+                self.zero.z3(&x)
+            })
+            .collect();
+        Bool::or(&parts)
+    }
+
+    /// The images, for the interpreter's re-check.
+    pub fn images(&self) -> &[Vec<usize>] {
+        &self.images
+    }
+}
+
+/// The reading of `program` in the three styles, or why it has none (a usage error: the
+/// bit-vector proof below a bound that would take such programs is not written yet).
+pub fn read(program: &Program) -> Result<Formula, Error> {
+    reading::zero_condition(program).map_err(|why| {
+        Error::Usage(format!(
+            "the program's zero condition has no exact reading in linear integer arithmetic \
+             ({why}); proofs over bit-vectors below a bound (--bound) are not available yet"
+        ))
+    })
+}
+
+/// The automorphisms as images of the vertex list, or the identity alone without `orbits`.
+fn images(game: &HypergraphNim, orbits: bool) -> Result<Vec<Vec<usize>>, Error> {
+    let n = game.graph().vertices();
+    if !orbits {
+        return Ok(vec![(0..n).collect()]);
+    }
+    let sym = game.symmetry();
+    sym.require_complete()?;
+    match sym.order() {
+        Some(k) if k <= MAX_AUTOMORPHISMS => {}
+        k => {
+            return Err(Error::Resource(format!(
+            "--orbits: the automorphism group has {} elements, more than the {MAX_AUTOMORPHISMS} \
+                 a proof unions over",
+            k.map_or("too many".into(), |k| k.to_string())
+        )))
+        }
+    }
+    // The orbit of the vertex list itself: its distinct entries make every image distinct.
+    let ids: Vec<u32> = (0..n as u32).collect();
+    Ok(sym
+        .orbit(&ids)
+        .into_iter()
+        .map(|img| img.into_iter().map(|v| v as usize).collect())
+        .collect())
+}
+
+/// Proves or refutes that the zero set of `program` (unioned over the automorphisms with
+/// `orbits`) is exactly the P-positions of `game`, for every position.
+pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<Theorem, Error> {
+    let start = Instant::now();
+    let n = game.graph().vertices();
+    if let Some(v) = program.max_var().filter(|&v| v >= n) {
+        return Err(Error::Usage(format!(
+            "the program reads x{v}, but {} has {n} vertices (x0..x{})",
+            game.name(),
+            n - 1
+        )));
+    }
+    let faces = game.graph().faces();
+    if faces.len() > MAX_FACES {
+        return Err(Error::Resource(format!(
+            "{} has {} faces; a proof handles at most {MAX_FACES}",
+            game.name(),
+            faces.len()
+        )));
+    }
+    let zero = read(program)?;
+    let reading = Reading {
+        words: zero.text(Style::Words),
+        infix: zero.text(Style::Infix),
+        latex: zero.text(Style::Latex),
+    };
+    let set = ZeroSet {
+        zero,
+        images: images(game, opts.orbits)?,
+    };
+    let deadline = opts
+        .timeout
+        .map(|s| start + std::time::Duration::from_secs_f64(s));
+    let verdict = hypergraph::decide(n, faces, &set, deadline)?;
+    if let Verdict::Refuted(c) = &verdict {
+        check::recheck(game, program, set.images(), c)?;
+    }
+    Ok(Theorem {
+        reading,
+        scope: "all positions",
+        verdict,
+        automorphisms: set.images.len(),
+        faces: faces.len(),
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The zero set of `program` as a formula, unioned over `images` (for tests and re-checks).
+pub fn zero_set(program: &Program, images: Vec<Vec<usize>>) -> Result<ZeroSet, Error> {
+    Ok(ZeroSet {
+        zero: read(program)?,
+        images,
+    })
+}
+
+#[cfg(test)]
+mod tests;

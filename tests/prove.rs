@@ -1,0 +1,154 @@
+//! End-to-end tests of `grundy prove`: exit codes, the printed theorem, and counterexamples
+//! checked against the nimbers `grundy sg` computes.
+
+mod common;
+use common::{grundy, json_with_code, one_line};
+
+const P3: &str = "Push(2) Push(0) BooleanEq Push(1) RightShift BooleanNot";
+
+fn nimber(game: &str, position: &serde_json::Value) -> u64 {
+    let p: Vec<String> = position
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    let out = grundy().args(["sg", game, &p.join(",")]).output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_theorem_is_printed_with_its_reading() {
+    let out = grundy()
+        .args(["prove", "path:3", "--program", P3])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("proved: "), "{text}");
+    assert!(text.contains("for all positions"), "{text}");
+    assert!(text.contains("reading:  x2 = x0 and x1 = 0"), "{text}");
+    assert!(text.contains("x_{2} = x_{0} \\land x_{1} = 0"), "{text}");
+}
+
+#[test]
+fn json_of_a_proof() {
+    for (game, program, words) in [
+        ("path:3", P3, "x2 = x0 and x1 = 0"),
+        ("nim:2", "Push(0) Push(1) Xor", "x0 = x1"),
+        (
+            "circular:4,2",
+            "Push(0) Push(2) Xor Push(1) Push(3) Xor Or",
+            "x0 = x2 and x1 = x3",
+        ),
+        (
+            "circular:6,3",
+            "Push(0) Push(1) Plus Push(3) Push(4) Plus Xor Push(1) Push(2) Plus Push(4) Push(5) Plus Xor Or",
+            "x0 + x1 = x3 + x4 and x1 + x2 = x4 + x5",
+        ),
+    ] {
+        let v = json_with_code(&["prove", game, "--program", program], 0);
+        assert_eq!(v["status"], "proved", "{game}");
+        assert_eq!(v["scope"], "all positions");
+        assert_eq!(v["reading"]["words"], words);
+        assert!(v["counterexample"].is_null());
+    }
+}
+
+#[test]
+fn a_dropped_condition_is_refuted_and_the_counterexample_holds() {
+    let v = json_with_code(&["prove", "path:3", "--program", "Push(0) Push(2) Xor"], 1);
+    assert_eq!(v["status"], "refuted");
+    let c = &v["counterexample"];
+    assert_eq!(c["reason"], "move_between_zeros");
+    // Two positions one move apart cannot both be P-positions: one has a non-zero nimber.
+    let (a, b) = (
+        nimber("path:3", &c["position"]),
+        nimber("path:3", &c["move_to"]),
+    );
+    assert!(a != 0 || b != 0, "{c}");
+    one_line(
+        &["prove", "path:3", "--program", "Push(0) Push(2) Xor"],
+        1,
+        "is not the set of P-positions",
+    );
+}
+
+#[test]
+fn a_missing_p_position_is_refuted_as_no_move_to_zero() {
+    // x0 = x1 with x0 even leaves out (1, 1), a P-position.
+    let program = "Push(0) Push(1) Xor Push(0) One And Or";
+    let v = json_with_code(&["prove", "nim:2", "--program", program], 1);
+    let c = &v["counterexample"];
+    assert_eq!(c["reason"], "no_move_to_zero");
+    assert_eq!(c["position"], serde_json::json!([1, 1]));
+    assert_eq!(nimber("nim:2", &c["position"]), 0);
+}
+
+#[test]
+fn orbits_union_the_zero_set_over_the_automorphisms() {
+    // x0 = x2 and x1 = 0 is its own mirror image: the union is the same set.
+    let program = "Push(0) Push(2) Xor Push(1) Or";
+    let v = json_with_code(&["prove", "path:3", "--program", program, "--orbits"], 0);
+    assert_eq!(v["status"], "proved");
+    assert_eq!(v["automorphisms"], 2);
+}
+
+#[test]
+fn orbits_can_decide_a_theorem() {
+    // One rotation of each P-position of CN(4,2) has x0 <= x1.
+    let program = "Push(0) Push(2) Xor Push(1) Push(3) Xor Or Push(1) Push(0) Lt Or";
+    let v = json_with_code(
+        &["prove", "circular:4,2", "--program", program, "--orbits"],
+        0,
+    );
+    assert_eq!(v["automorphisms"], 8);
+    let v = json_with_code(&["prove", "circular:4,2", "--program", program], 1);
+    let c = &v["counterexample"];
+    assert_eq!(c["reason"], "no_move_to_zero");
+    assert_eq!(nimber("circular:4,2", &c["position"]), 0);
+}
+
+#[test]
+fn no_time_left_is_unknown() {
+    let v = json_with_code(&["prove", "path:3", "--program", P3, "--timeout", "0"], 3);
+    assert_eq!(v["status"], "unknown");
+    assert!(v["undecided"].is_string());
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    one_line(
+        &["prove", "path:3", "--program", "Push(0) Plus"],
+        2,
+        "not a valid program",
+    );
+    one_line(&["prove", "path:3", "--program", "Push(5)"], 2, "x5");
+    one_line(
+        &["prove", "subtraction:1,2", "--program", "Push(0)"],
+        2,
+        "hypergraph nim",
+    );
+    one_line(
+        &[
+            "prove",
+            "path:3",
+            "--program",
+            "Push(0) Push(1) Xor Push(2) Xor",
+        ],
+        2,
+        "no exact reading",
+    );
+    one_line(
+        &["prove", "path:3", "--program", P3, "--target", "sg"],
+        2,
+        "not available yet",
+    );
+    let v = json_with_code(&["prove", "path:3", "--program", P3, "--bound", "8"], 2);
+    assert_eq!(v["kind"], "bad_input");
+}
