@@ -101,6 +101,12 @@ impl AnyGame for HeapSum {
             .collect()
     }
 
+    /// Every point of a box is a position while its heaps are ones the game values (what
+    /// [`AnyGame::position`] checks, without its allocation per point).
+    fn is_position(&self, p: &[u32]) -> bool {
+        p.len() == self.heaps && p.iter().all(|&h| (h as usize) < MAX_HEAP)
+    }
+
     fn symmetry(&self) -> &Symmetry {
         &self.symmetry
     }
