@@ -22,6 +22,7 @@
 //! preperiod is the same for all of them.
 
 pub mod contraction;
+mod repeats;
 pub mod report;
 pub mod slices;
 pub mod state;
@@ -182,7 +183,7 @@ fn examine(values: &[Nimber], criterion: Criterion) -> (Option<Period>, Option<u
     // How far back from the end each period p repeats, all at once in time linear in the
     // values: scanning back for each p on its own is quadratic where long repetitions are
     // near misses (subtraction:100000, whose values come in runs of 100000, spent minutes).
-    let matched = repeats_at_end(values);
+    let matched = repeats::repeats_at_end(values);
     for (p, &matched) in matched.iter().enumerate().skip(1) {
         // n0: where the repetition with period p starts, as far as the values show.
         let n0 = len - p - matched as usize;
@@ -204,31 +205,6 @@ fn examine(values: &[Nimber], criterion: Criterion) -> (Option<Period>, Option<u
         }
     }
     (None, hint)
-}
-
-/// For each p in 1..len, how many n below len - p, counted down from there, have G(n) =
-/// G(n + p) without a break (entry 0 unused): the Z-function of the values read backwards.
-fn repeats_at_end(values: &[Nimber]) -> Vec<u32> {
-    let len = values.len();
-    let back = |i: usize| values[len - 1 - i];
-    let mut z = vec![0u32; len];
-    // [l, r): the rightmost stretch found that matches the start of the reversed values.
-    let (mut l, mut r) = (0, 0);
-    for i in 1..len {
-        let mut k = if i < r {
-            (r - i).min(z[i - l] as usize)
-        } else {
-            0
-        };
-        while i + k < len && back(k) == back(i + k) {
-            k += 1;
-        }
-        z[i] = u32::try_from(k).expect("heaps are counted in 32 bits");
-        if i + k > r {
-            (l, r) = (i, i + k);
-        }
-    }
-    z
 }
 
 /// The least divisor d of `repeat` with G(n + d) - G(n) constant over from <= n < from +

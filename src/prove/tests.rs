@@ -11,7 +11,7 @@ use super::*;
 use crate::game::hypergraph::Stones;
 use crate::game::spec::parse_hypergraph;
 use crate::synth::interp;
-use crate::synth::lang::Op;
+use crate::synth::lang::{Op, THESIS_OPS};
 
 fn program(text: &str) -> Program {
     text.parse().unwrap()
@@ -146,28 +146,18 @@ fn ideal(p: &Program, x: &[i128]) -> (Ideal, bool) {
     (Ideal::Value(stack[0]), fits)
 }
 
-const ALL_OPS: [Op; 20] = [
-    Op::Plus,
-    Op::Minus,
-    Op::Mul,
-    Op::Div,
-    Op::And,
-    Op::Or,
-    Op::Xor,
-    Op::Not,
-    Op::Zero,
-    Op::One,
-    Op::LeftShift,
-    Op::RightShift,
-    Op::BooleanEq,
-    Op::BooleanNot,
-    Op::Mod,
-    Op::Min,
-    Op::Max,
-    Op::Lt,
-    Op::Const(3),
-    Op::Const(2),
-];
+/// Every instruction: the thesis's and the extensions, with two constants.
+fn all_ops() -> Vec<Op> {
+    let extra = [
+        Op::Mod,
+        Op::Min,
+        Op::Max,
+        Op::Lt,
+        Op::Const(3),
+        Op::Const(2),
+    ];
+    THESIS_OPS.into_iter().chain(extra).collect()
+}
 
 fn points(n: usize, d: i128) -> Vec<Vec<i128>> {
     let mut out = vec![vec![]];
@@ -192,7 +182,7 @@ fn points(n: usize, d: i128) -> Vec<Vec<i128>> {
 #[test]
 fn readings_agree_with_the_interpreter() {
     let programs =
-        crate::testing::random_programs(41, 3, crate::testing::cases(4000, 40000), &ALL_OPS);
+        crate::testing::random_programs(41, 3, crate::testing::cases(4000, 40000), &all_ops());
     let pts = points(3, 7);
     let (mut read, mut compared, mut tied) = (0, 0, 0);
     for (k, p) in programs.iter().enumerate() {
@@ -409,7 +399,7 @@ fn one_changed_instruction_is_proved_only_where_brute_force_agrees() {
         let game = parse_hypergraph(spec).unwrap();
         let n = game.graph().vertices() as u8;
         let base = program(text);
-        let choices: Vec<Op> = (0..n).map(Op::Push).chain(ALL_OPS).collect();
+        let choices: Vec<Op> = (0..n).map(Op::Push).chain(all_ops()).collect();
         for i in 0..base.len() {
             for &op in &choices {
                 let mut ops = base.0.clone();
