@@ -123,6 +123,7 @@ fn the_table_has_every_literature_case() {
         "star, 3 leaves",
         "shriek",
         "shriek, SG",
+        "subtraction {1,2,3}, 2 heaps",
     ] {
         wanted.push(c.into());
     }
@@ -146,7 +147,8 @@ fn the_table_has_every_literature_case() {
 /// The table's parser refuses what it does not understand instead of skipping it.
 #[test]
 fn a_malformed_row_is_an_error() {
-    let head = "| case | game | program | status | statement | source |\n|---|---|---|---|---|---|\n";
+    let head =
+        "| case | game | program | status | statement | source |\n|---|---|---|---|---|---|\n";
     let ok = format!("{head}| P3 | `path:3` | `Push(0)` | holds on the box [0,4)^n | x | y |\n");
     let rows = literature::rows(&ok).unwrap();
     assert_eq!(rows[0].status, Status::Box(4));
@@ -155,7 +157,10 @@ fn a_malformed_row_is_an_error() {
         "| P3 | path:3 | `Push(0)` | theorem (all positions) | x | y |",
         "| P3 | `path:3` | `Push(0)` | theorem (all positions) | x |",
     ] {
-        assert!(literature::rows(&format!("{head}{bad}\n")).is_err(), "{bad}");
+        assert!(
+            literature::rows(&format!("{head}{bad}\n")).is_err(),
+            "{bad}"
+        );
     }
 }
 

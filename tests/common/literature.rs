@@ -36,7 +36,12 @@ impl Row {
     pub fn variables(&self) -> usize {
         self.program
             .split_whitespace()
-            .filter_map(|w| w.strip_prefix("Push(")?.strip_suffix(')')?.parse::<usize>().ok())
+            .filter_map(|w| {
+                w.strip_prefix("Push(")?
+                    .strip_suffix(')')?
+                    .parse::<usize>()
+                    .ok()
+            })
             .max()
             .map_or(0, |v| v + 1)
     }
