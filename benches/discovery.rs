@@ -1,0 +1,166 @@
+//! Discovery: does `grundy` find the literature's characterizations on its own, and prove them?
+//!
+//! ```sh
+//! cargo bench --bench discovery            # every row of docs/literature.md
+//! cargo bench --bench discovery -- 'CN(5'  # the rows whose case contains a word
+//! ```
+//!
+//! For each row of docs/literature.md's table (the one list, shared with tests/literature.rs):
+//! one release `grundy synth GAME [--orbits] [--target sg] --max D --json --timeout T` run (T =
+//! 60 s, or `DISCOVERY_TIMEOUT`), on the data box the row is checked on (or a box by the number
+//! of vertices), its program cross-checked on a box one larger by a search engine; then
+//! `grundy prove` on the program found, with the row's options and the same limit. Both are the
+//! commands a user runs, so the figures are what a user sees. Output is a Markdown table: the
+//! program found and its length (beside the length of the table's program), whether it is a
+//! theorem for all positions, holds on the box only (the prover has no reading for it, or the
+//! target is not the zero set) or none was found, and the wall seconds of each step.
+
+#[path = "common/args.rs"]
+mod args;
+#[path = "../tests/common/literature.rs"]
+#[allow(dead_code)]
+mod literature;
+
+use std::process::{Command, Output, Stdio};
+use std::time::Instant;
+
+use literature::{Row, Status};
+
+/// Seconds for each synth run and each proof.
+const TIMEOUT: f64 = 60.0;
+
+/// The data box: the row's own box, or one a table fills in well under a second.
+fn data_max(row: &Row) -> u32 {
+    match row.status {
+        Status::Box(d) => d,
+        Status::Theorem => match row.variables() {
+            0..=3 => 8,
+            4..=5 => 6,
+            6 => 5,
+            _ => 4,
+        },
+    }
+}
+
+fn grundy(args: &[&str]) -> (Output, f64) {
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("running grundy");
+    (out, start.elapsed().as_secs_f64())
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null)
+}
+
+/// What `grundy prove` makes of `program`: the status cell.
+fn prove(row: &Row, program: &str, checked_to: &str, timeout: &str) -> (String, f64) {
+    let mut a: Vec<&str> = vec!["prove"];
+    a.extend(row.args.iter().map(String::as_str));
+    a.extend(["--program", program, "--json", "--timeout", timeout]);
+    let (out, secs) = grundy(&a);
+    let v = json(&out);
+    let on_box = format!("holds on the box to {checked_to}");
+    let cell = match out.status.code() {
+        Some(0) => format!("**theorem ({})**", v["scope"].as_str().unwrap_or("?")),
+        Some(1) => format!(
+            "{on_box}; refuted for all positions at {} ({})",
+            v["counterexample"]["position"],
+            v["counterexample"]["reason"].as_str().unwrap_or("?")
+        ),
+        Some(3) => format!("{on_box}; the prover did not settle it in {timeout} s"),
+        _ => format!(
+            "{on_box} (prove: {})",
+            v["error"]
+                .as_str()
+                .unwrap_or("no answer")
+                .split(" (")
+                .next()
+                .unwrap_or("")
+        ),
+    };
+    (cell, secs)
+}
+
+fn run(row: &Row, timeout: f64) -> String {
+    let timeout = timeout.to_string();
+    let max = data_max(row);
+    let (max_s, verify_s) = (max.to_string(), (max + 1).to_string());
+    let mut a: Vec<&str> = vec!["synth"];
+    a.extend(row.args.iter().map(String::as_str));
+    a.extend([
+        "--max",
+        &max_s,
+        "--json",
+        "--timeout",
+        &timeout,
+        "--verify-max",
+        &verify_s,
+    ]);
+    let (out, synth_secs) = grundy(&a);
+    let v = json(&out);
+    let ours = row.program.split_whitespace().count();
+    let head = format!("| {} | `{}` | {ours} |", row.case, row.args.join(" "));
+    if let Some(err) = v["error"].as_str() {
+        return format!("{head} error: {err} | none | {synth_secs:.1} s | |");
+    }
+    let Some(names) = v["program"].as_array().filter(|p| !p.is_empty()) else {
+        return format!(
+            "{head} none found (no program shorter than {}) | none | {synth_secs:.1} s | |",
+            v["lower_bound"]
+        );
+    };
+    let program: Vec<&str> = names.iter().filter_map(|n| n.as_str()).collect();
+    let program = program.join(" ");
+    let how = if v["minimal"] == true {
+        "minimal"
+    } else {
+        "shortest found"
+    };
+    let found = format!(
+        "`{}` ({} instructions, {how})",
+        v["expression"].as_str().unwrap_or("?").replace('|', "\\|"),
+        v["length"]
+    );
+    if !v["cross_check"]["counterexample"].is_null() {
+        return format!(
+            "{head} {found} | none: fails on the box to {verify_s} at {} | {synth_secs:.1} s | |",
+            v["cross_check"]["counterexample"]
+        );
+    }
+    let (cell, prove_secs) = prove(row, &program, &verify_s, &timeout);
+    format!("{head} {found} | {cell} | {synth_secs:.1} s | {prove_secs:.1} s |")
+}
+
+fn main() {
+    let Some(words) = args::words() else { return };
+    let timeout = args::env_or("DISCOVERY_TIMEOUT", TIMEOUT);
+    let rows = literature::rows(&literature::text()).expect("docs/literature.md's table");
+    println!(
+        "Discovery at commit {}: `grundy synth` ({timeout} s each) on every row of \
+         docs/literature.md, then `grundy prove` on the program found ({timeout} s).\n",
+        commit()
+    );
+    println!("| case | game | table's length | program found | proved? | synth | prove |");
+    println!("|---|---|---|---|---|---|---|");
+    for row in &rows {
+        if !words.is_empty() && !words.iter().any(|w| row.case.contains(w.as_str())) {
+            continue;
+        }
+        println!("{}", run(row, timeout));
+    }
+}
+
+/// The commit the figures were taken at.
+fn commit() -> String {
+    Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".to_string())
+}
