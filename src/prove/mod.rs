@@ -10,6 +10,7 @@
 
 pub mod check;
 pub mod formula;
+pub mod heaps;
 mod hypergraph;
 pub mod reading;
 
@@ -165,11 +166,18 @@ pub fn read(program: &Program) -> Result<Formula, Error> {
 
 /// The automorphisms as images of the vertex list, or the identity alone without `orbits`.
 fn images(game: &HypergraphNim, orbits: bool) -> Result<Vec<Vec<usize>>, Error> {
-    let n = game.graph().vertices();
+    images_under(game.graph().vertices(), game.symmetry(), orbits)
+}
+
+/// The images of the `n` coordinates under `sym` (the identity alone without `orbits`).
+fn images_under(
+    n: usize,
+    sym: &crate::game::symmetry::Symmetry,
+    orbits: bool,
+) -> Result<Vec<Vec<usize>>, Error> {
     if !orbits {
         return Ok(vec![(0..n).collect()]);
     }
-    let sym = game.symmetry();
     sym.require_complete()?;
     match sym.order() {
         Some(k) if k <= MAX_AUTOMORPHISMS => {}

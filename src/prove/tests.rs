@@ -92,10 +92,12 @@ fn ideal(p: &Program, x: &[i128]) -> (Ideal, bool) {
             _ => {
                 let b = stack.pop().unwrap();
                 let a = stack.pop().unwrap();
+                // A remainder by 2^k sees the low k digits alone, of any integer.
+                let low_digits = op == Op::Mod && b > 0 && b.count_ones() == 1;
                 let whole = matches!(
                     op,
                     Op::Div | Op::Mod | Op::RightShift | Op::Lt | Op::Min | Op::Max
-                );
+                ) && !low_digits;
                 if whole && (a < 0 || b < 0) {
                     return (Ideal::Negative, false);
                 }
@@ -128,7 +130,10 @@ fn ideal(p: &Program, x: &[i128]) -> (Ideal, bool) {
                         }
                     }
                     Op::Div => a.checked_div(b).unwrap_or(0),
-                    Op::Mod => a.checked_rem(b).unwrap_or(a),
+                    Op::Mod => match b {
+                        0 => a,
+                        b => a.rem_euclid(b),
+                    },
                     Op::BooleanEq => (a == b) as i128,
                     Op::Lt => (a < b) as i128,
                     Op::Min => a.min(b),
