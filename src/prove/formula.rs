@@ -175,6 +175,41 @@ impl Term {
         }
     }
 
+    /// The term at x_v - k in place of x_v. A remainder of x_v itself by m is rewritten
+    /// through x_v mod m, as (x_v - k) mod m = r - s if r >= s, else r - s + m, where r = x_v
+    /// mod m and s = k mod m (for every integer x_v): z3 then relates a position's remainders
+    /// to those after a move instead of solving for two unrelated quotients, which decides
+    /// the heap games' conditions many times faster.
+    pub fn shifted(&self, v: u8, k: i128) -> Term {
+        let go = |t: &Term| Box::new(t.shifted(v, k));
+        match self {
+            Term::Var(i) if *i == v => Term::Sub(Box::new(Term::Var(v)), Box::new(Term::Const(k))),
+            Term::Var(_) | Term::Const(_) => self.clone(),
+            Term::Add(a, b) => Term::Add(go(a), go(b)),
+            Term::Sub(a, b) => Term::Sub(go(a), go(b)),
+            Term::Scale(c, a) => Term::Scale(*c, go(a)),
+            Term::Div(a, m) => Term::Div(go(a), *m),
+            Term::Mod(a, m) if **a == Term::Var(v) => {
+                let r = Term::Mod(Box::new(Term::Var(v)), *m);
+                let s = k.rem_euclid(*m as i128);
+                match s {
+                    0 => r,
+                    s => Term::Ite(
+                        Box::new(Formula::Cmp(Rel::Ge, r.clone(), Term::Const(s))),
+                        Box::new(Term::Sub(Box::new(r.clone()), Box::new(Term::Const(s)))),
+                        Box::new(Term::Add(
+                            Box::new(r),
+                            Box::new(Term::Const(*m as i128 - s)),
+                        )),
+                    ),
+                }
+            }
+            Term::Mod(a, m) => Term::Mod(go(a), *m),
+            Term::Ite(c, a, b) => Term::Ite(Box::new(c.shifted(v, k)), go(a), go(b)),
+            Term::Bitwise(op, a, b, bits) => Term::Bitwise(*op, go(a), go(b), *bits),
+        }
+    }
+
     /// How many binary digits hold every value of the term, when it is a bounded natural.
     pub fn bits(&self) -> Option<u32> {
         match self.range() {
@@ -415,6 +450,16 @@ impl Formula {
             Formula::Cmp(r, a, b) => Formula::Cmp(r.negated(), a.clone(), b.clone()),
             Formula::And(v) => or(v.iter().map(Formula::negated).collect()),
             Formula::Or(v) => and(v.iter().map(Formula::negated).collect()),
+        }
+    }
+
+    /// The formula at x_v - k in place of x_v ([`Term::shifted`]).
+    pub fn shifted(&self, v: u8, k: i128) -> Formula {
+        match self {
+            Formula::Const(_) => self.clone(),
+            Formula::Cmp(r, a, b) => Formula::Cmp(*r, a.shifted(v, k), b.shifted(v, k)),
+            Formula::And(f) => Formula::And(f.iter().map(|g| g.shifted(v, k)).collect()),
+            Formula::Or(f) => Formula::Or(f.iter().map(|g| g.shifted(v, k)).collect()),
         }
     }
 

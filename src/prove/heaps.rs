@@ -194,7 +194,7 @@ fn move_between_zeros(
     nonnegative(&s, &p);
     s.assert(t.legal(&p[i]));
     s.assert(set.z3(&p));
-    s.assert(set.z3(&q));
+    s.assert(set.z3_after(&p, i, t.amount as u64));
     if let Some(b) = below {
         s.assert(total(&p).lt(Int::from_u64(b)));
     }
@@ -218,7 +218,10 @@ fn no_move_to_zero(n: usize, takes: &[Take], set: &ZeroSet, clock: &Clock) -> Fo
     s.assert(set.z3(&p).not());
     for i in 0..n {
         for t in takes {
-            s.assert(t.legal(&p[i]).implies(set.z3(&after(&p, i, t)).not()));
+            s.assert(
+                t.legal(&p[i])
+                    .implies(set.z3_after(&p, i, t.amount as u64).not()),
+            );
         }
     }
     let found = |m: &Model| -> Result<Counterexample, Error> {

@@ -284,3 +284,32 @@ fn orbits_and_bad_input() {
     .unwrap_err();
     assert!(matches!(e, Error::Usage(_)), "{e}");
 }
+
+/// The zero set after a move, as z3 is given it (remainders rewritten through the position's),
+/// agrees with the set at the position the move leaves, by evaluation and in z3.
+#[test]
+fn remainders_after_a_move_are_rewritten_exactly() {
+    use z3::ast::{Ast, Int};
+    let f = zero_condition(&program(
+        "Const(3) Push(0) Push(1) Push(2) Xor Minus And Push(1) Const(3) Mod Plus",
+    ))
+    .unwrap();
+    let set = ZeroSet {
+        zero: f.clone(),
+        images: identity(3),
+    };
+    for x in [[7i128, 5, 9], [3, 3, 0], [12, 6, 10], [4, 8, 1], [9, 9, 9]] {
+        for v in 0..3 {
+            for k in 0..=x[v] {
+                let mut y = x;
+                y[v] -= k;
+                assert_eq!(f.shifted(v as u8, k).eval(&x), f.eval(&y), "{x:?} {v} {k}");
+                if k % 3 == 1 {
+                    let p: Vec<Int> = x.iter().map(|&c| Int::from_i64(c as i64)).collect();
+                    let z = set.z3_after(&p, v, k as u64).simplify().as_bool();
+                    assert_eq!(z, f.eval(&y), "{x:?} {v} {k}");
+                }
+            }
+        }
+    }
+}

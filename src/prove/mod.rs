@@ -147,6 +147,24 @@ impl ZeroSet {
         Bool::or(&parts)
     }
 
+    /// Membership in z3 of the position `p` less `k` on coordinate `v` (what a move of a heap
+    /// game leaves), with remainders of x_v rewritten through p's ([`formula::Term::shifted`]).
+    pub fn z3_after(&self, p: &[Int], v: usize, k: u64) -> Bool {
+        let parts: Vec<Bool> = self
+            .images
+            .iter()
+            .map(|img| {
+                let x: Vec<Int> = img.iter().map(|&w| p[w].clone()).collect();
+                let j = img
+                    .iter()
+                    .position(|&w| w == v)
+                    .expect("an image is a permutation");
+                self.zero.shifted(j as u8, k as i128).z3(&x)
+            })
+            .collect();
+        Bool::or(&parts)
+    }
+
     /// The images, for the interpreter's re-check.
     pub fn images(&self) -> &[Vec<usize>] {
         &self.images
