@@ -132,7 +132,53 @@ fn bad_input_is_one_line_and_exit_2() {
     one_line(
         &["prove", "subtraction:1,2", "--program", "Push(0)"],
         2,
-        "hypergraph nim",
+        "--heaps",
+    );
+    one_line(
+        &[
+            "prove",
+            "octal:0.77",
+            "--heaps",
+            "2",
+            "--program",
+            "Push(0)",
+        ],
+        2,
+        "splits heaps",
+    );
+    one_line(
+        &[
+            "prove",
+            "subtraction:all-but:1",
+            "--heaps",
+            "2",
+            "--program",
+            "Push(0)",
+        ],
+        2,
+        "unboundedly many",
+    );
+    one_line(
+        &["prove", "cram:3x4", "--program", "Push(0)"],
+        2,
+        "board game",
+    );
+    one_line(
+        &["prove", "path:3", "--heaps", "2", "--program", "Push(0)"],
+        2,
+        "--heaps",
+    );
+    one_line(
+        &[
+            "prove",
+            "subtraction:1,2",
+            "--heaps",
+            "2",
+            "--program",
+            "Push(2)",
+        ],
+        2,
+        "x2",
     );
     one_line(
         &[
@@ -151,4 +197,57 @@ fn bad_input_is_one_line_and_exit_2() {
     );
     let v = json_with_code(&["prove", "path:3", "--program", P3, "--bound", "8"], 2);
     assert_eq!(v["kind"], "bad_input");
+}
+
+/// The README's heap-game classifier: three heaps of "take 1, 2 or 3".
+const SUB123: &str = "Const(3) Push(0) Push(1) Push(2) Xor Minus And";
+
+#[test]
+fn a_heap_game_theorem_is_printed_with_its_moves() {
+    let args = [
+        "prove",
+        "subtraction:1,2,3",
+        "--heaps",
+        "3",
+        "--program",
+        SUB123,
+    ];
+    let out = grundy().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("proved: for all positions of 3 heaps of subtraction:1,2,3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("reading:  x0 mod 4 = (x1 mod 4) XOR (x2 mod 4)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("taking 1, 2 or 3 from one of the 3 heaps"),
+        "{text}"
+    );
+    let v = json_with_code(&args, 0);
+    assert_eq!(v["status"], "proved");
+    assert_eq!(v["scope"], "all positions");
+    assert_eq!(v["heaps"], 3);
+    assert_eq!(v["reading"]["infix"], "x0 mod 4 == (x1 mod 4) ^ (x2 mod 4)");
+    assert!(v["counterexample"].is_null());
+}
+
+#[test]
+fn a_heap_game_period_off_by_one_is_refuted_and_the_counterexample_holds() {
+    // Period 3 for "take 1, 2 or 3", whose period is 4.
+    let program = "Push(0) Const(3) Mod Push(1) Const(3) Mod Xor";
+    let game = "subtraction:1,2,3";
+    let v = json_with_code(&["prove", game, "--heaps", "2", "--program", program], 1);
+    assert_eq!(v["status"], "refuted");
+    let c = &v["counterexample"];
+    match c["reason"].as_str().unwrap() {
+        "move_between_zeros" => {
+            let (a, b) = (nimber(game, &c["position"]), nimber(game, &c["move_to"]));
+            assert!(a != 0 || b != 0, "{c}");
+        }
+        _ => assert_eq!(nimber(game, &c["position"]), 0, "{c}"),
+    }
 }

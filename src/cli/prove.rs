@@ -1,19 +1,26 @@
 //! `grundy prove`: the theorem that a program's zero set is exactly the P-positions, for all
-//! positions of a game of hypergraph nim, proved or refuted by z3.
+//! positions of a game of hypergraph nim or a sum of heaps, proved or refuted by z3.
 
 use clap::{Args, ValueEnum};
 
 use super::output::Out;
 use super::{parse_seconds, Status};
 use crate::error::Error;
-use crate::game::spec::parse_hypergraph;
-use crate::prove::{self, Options, Verdict};
+use crate::game::heap::HeapSum;
+use crate::game::hypergraph::HypergraphNim;
+use crate::game::spec::{self, Heaps};
+use crate::prove::heaps::Take;
+use crate::prove::{self, Options, Theorem, Verdict};
 use crate::synth::lang::Program;
 
 #[derive(Args, Debug)]
 pub struct ProveArgs {
-    /// A game of hypergraph nim, e.g. path:3, nim:2, circular:4,2.
+    /// A game of hypergraph nim, e.g. path:3, nim:2, circular:4,2, or a heap game whose moves
+    /// take from one heap without splitting it, e.g. subtraction:1,2,3 (with --heaps).
     game: String,
+    /// How many heaps a heap game's sum has.
+    #[arg(long, value_name = "N")]
+    heaps: Option<usize>,
     /// The program, e.g. "Push(2) Push(0) BooleanEq Push(1) RightShift BooleanNot".
     #[arg(long)]
     program: String,
@@ -63,16 +70,11 @@ fn not_yet(args: &ProveArgs) -> Result<(), Error> {
 pub fn run(args: &ProveArgs) -> Result<Status, Error> {
     not_yet(args)?;
     let program: Program = args.program.parse()?;
-    let game = parse_hypergraph(&args.game).map_err(|e| {
-        Error::Usage(format!(
-            "{e}; grundy prove handles games of hypergraph nim only, for now"
-        ))
-    })?;
     let opts = Options {
         orbits: args.orbits,
         timeout: args.timeout,
     };
-    let t = prove::prove(&game, &program, &opts)?;
+    let (t, takes) = theorem(args, &program, &opts)?;
     let status = match &t.verdict {
         Verdict::Proved => "proved",
         Verdict::Refuted(_) => "refuted",
@@ -94,18 +96,23 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
             "orbits": args.orbits,
             "automorphisms": t.automorphisms,
             "faces": t.faces,
+            "heaps": takes.as_ref().map(|_| t.faces),
             "reading": t.reading,
             "counterexample": counterexample,
             "undecided": undecided,
             "seconds": t.seconds,
         }))?;
     } else {
+        let game = match &takes {
+            Some(_) => format!("{} heaps of {}", t.faces, args.game),
+            None => args.game.clone(),
+        };
         let claim = match args.orbits {
             false => format!(
                 "for {} of {}, the P-positions are exactly those with {} (where {} is 0, over \
                  unbounded naturals)",
                 t.scope,
-                args.game,
+                game,
                 t.reading.words,
                 program.infix()
             ),
@@ -113,7 +120,7 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
                 "for {} of {}, the P-positions are exactly those with an image under the {} \
                  automorphisms where {} (where {} is 0, over unbounded naturals)",
                 t.scope,
-                args.game,
+                game,
                 t.automorphisms,
                 t.reading.words,
                 program.infix()
@@ -127,17 +134,25 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
         out.line(format_args!("  reading:  {}", t.reading.words))?;
         out.line(format_args!("  infix:    {}", t.reading.infix))?;
         out.line(format_args!("  LaTeX:    {}", t.reading.latex))?;
-        match &t.verdict {
-            Verdict::Proved => out.line(format_args!(
+        match (&t.verdict, &takes) {
+            (Verdict::Proved, Some(takes)) => out.line(format_args!(
+                "  by z3 over unbounded naturals: (A) no move ({} from one of the {} heaps) joins \
+                 two positions of the set; (B) every position outside it has a move into it \
+                 ({:.2} s)",
+                amounts(takes),
+                t.faces,
+                t.seconds
+            ))?,
+            (Verdict::Proved, None) => out.line(format_args!(
                 "  by z3 over unbounded naturals: (A) no move through any of the {} faces joins \
                  two positions of the set; (B) every position outside it has a move into it \
                  ({:.2} s)",
                 t.faces, t.seconds
             ))?,
-            Verdict::Refuted(c) => out.line(format_args!(
+            (Verdict::Refuted(c), _) => out.line(format_args!(
                 "  counterexample (re-checked by the game's moves): {c}"
             ))?,
-            Verdict::Unknown(why) => out.line(format_args!(
+            (Verdict::Unknown(why), _) => out.line(format_args!(
                 "  z3 settled neither way after {:.2} s: {why}",
                 t.seconds
             ))?,
@@ -152,4 +167,41 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
         )),
         Verdict::Unknown(_) => Status::Undecided,
     })
+}
+
+/// The theorem about the game `args` names, and for a heap game the amounts its moves take.
+fn theorem(
+    args: &ProveArgs,
+    program: &Program,
+    opts: &Options,
+) -> Result<(Theorem, Option<Vec<Take>>), Error> {
+    let game = spec::parse(&args.game, Heaps::given(args.heaps))?;
+    if let Some(g) = game.as_any().downcast_ref::<HypergraphNim>() {
+        return Ok((prove::prove(g, program, opts)?, None));
+    }
+    if let Some(g) = game.as_any().downcast_ref::<HeapSum>() {
+        let takes = prove::heaps::takes(g.game().rule())?;
+        return Ok((prove::heaps::prove(g, program, opts)?, Some(takes)));
+    }
+    Err(Error::Usage(format!(
+        "{} is a board game; grundy prove handles games of hypergraph nim and heap games",
+        args.game
+    )))
+}
+
+/// The amounts a move takes, e.g. "1, 2 or 3", each with its condition when it has one.
+fn amounts(takes: &[Take]) -> String {
+    let words: Vec<String> = takes
+        .iter()
+        .map(|t| match (t.whole, t.part) {
+            (true, true) => t.amount.to_string(),
+            (true, false) => format!("{} (a whole heap of {0} only)", t.amount),
+            _ => format!("{} (leaving at least 1)", t.amount),
+        })
+        .collect();
+    match words.split_last() {
+        Some((last, [])) => format!("taking {last}"),
+        Some((last, rest)) => format!("taking {} or {last}", rest.join(", ")),
+        None => "taking nothing".into(),
+    }
 }

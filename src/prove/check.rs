@@ -40,8 +40,18 @@ pub fn recheck(
     images: &[Vec<usize>],
     c: &Counterexample,
 ) -> Result<(), Error> {
-    let zero = |p: &[u32]| in_zero_set(program, images, p);
     let moves = options(game, &c.position)?;
+    confirm(program, images, c, &moves)
+}
+
+/// Confirms `c` given `moves`, every option of its position by the game's move generator.
+pub fn confirm(
+    program: &Program,
+    images: &[Vec<usize>],
+    c: &Counterexample,
+    moves: &[Stones],
+) -> Result<(), Error> {
+    let zero = |p: &[u32]| in_zero_set(program, images, p);
     let holds = match (c.reason, &c.move_to) {
         (Reason::MoveBetweenZeros, Some(q)) => {
             zero(&c.position) && zero(q) && moves.iter().any(|m| m.as_slice() == q.as_slice())

@@ -21,12 +21,12 @@ use crate::game::hypergraph::vertices_of;
 const SHRINK_STEPS: usize = 24;
 
 /// The time left for z3.
-struct Clock {
-    deadline: Option<Instant>,
+pub(super) struct Clock {
+    pub(super) deadline: Option<Instant>,
 }
 
 /// One satisfiability check's answer.
-enum Answer {
+pub(super) enum Answer {
     Sat(Model),
     Unsat,
     Unknown(String),
@@ -34,7 +34,7 @@ enum Answer {
 
 impl Clock {
     /// A fresh solver, or `None` when no time is left.
-    fn solver(&self) -> Option<Solver> {
+    pub(super) fn solver(&self) -> Option<Solver> {
         match self.left_ms() {
             Some(0) => None,
             _ => Some(Solver::new()),
@@ -49,7 +49,7 @@ impl Clock {
 
     /// Checks `s` within the time left (each check gets what is left then, so shrinking a
     /// counterexample never runs past the deadline).
-    fn check(&self, s: &Solver) -> Answer {
+    pub(super) fn check(&self, s: &Solver) -> Answer {
         if let Some(ms) = self.left_ms() {
             if ms == 0 {
                 return Answer::Unknown("the time limit passed".into());
@@ -72,17 +72,17 @@ impl Clock {
     }
 }
 
-fn naturals(prefix: &str, n: usize) -> Vec<Int> {
+pub(super) fn naturals(prefix: &str, n: usize) -> Vec<Int> {
     (0..n)
         .map(|i| Int::new_const(format!("{prefix}{i}")))
         .collect()
 }
 
-fn total(p: &[Int]) -> Int {
+pub(super) fn total(p: &[Int]) -> Int {
     Int::add(p)
 }
 
-fn value(m: &Model, x: &Int) -> Result<u32, Error> {
+pub(super) fn value(m: &Model, x: &Int) -> Result<u32, Error> {
     m.eval(x, true)
         .and_then(|v| v.as_u64())
         .and_then(|v| u32::try_from(v).ok())
@@ -93,7 +93,7 @@ fn value(m: &Model, x: &Int) -> Result<u32, Error> {
 
 /// Re-solves with a smaller total until z3 finds none (or the steps or time run out);
 /// `found` turns a model into the counterexample. The least total found wins.
-fn shrink(
+pub(super) fn shrink(
     s: &Solver,
     clock: &Clock,
     p: &[Int],
@@ -164,7 +164,7 @@ fn legal(p: &[Int], face: u64, d: &[Int]) -> Bool {
     Bool::and(&parts)
 }
 
-fn nonnegative(s: &Solver, p: &[Int]) {
+pub(super) fn nonnegative(s: &Solver, p: &[Int]) {
     for x in p {
         s.assert(x.ge(Int::from_u64(0)));
     }

@@ -10,6 +10,7 @@
 
 pub mod check;
 pub mod formula;
+pub mod heaps;
 mod hypergraph;
 pub mod reading;
 
@@ -146,6 +147,24 @@ impl ZeroSet {
         Bool::or(&parts)
     }
 
+    /// Membership in z3 of the position `p` less `k` on coordinate `v` (what a move of a heap
+    /// game leaves), with remainders of x_v rewritten through p's ([`formula::Term::shifted`]).
+    pub fn z3_after(&self, p: &[Int], v: usize, k: u64) -> Bool {
+        let parts: Vec<Bool> = self
+            .images
+            .iter()
+            .map(|img| {
+                let x: Vec<Int> = img.iter().map(|&w| p[w].clone()).collect();
+                let j = img
+                    .iter()
+                    .position(|&w| w == v)
+                    .expect("an image is a permutation");
+                self.zero.shifted(j as u8, k as i128).z3(&x)
+            })
+            .collect();
+        Bool::or(&parts)
+    }
+
     /// The images, for the interpreter's re-check.
     pub fn images(&self) -> &[Vec<usize>] {
         &self.images
@@ -165,11 +184,18 @@ pub fn read(program: &Program) -> Result<Formula, Error> {
 
 /// The automorphisms as images of the vertex list, or the identity alone without `orbits`.
 fn images(game: &HypergraphNim, orbits: bool) -> Result<Vec<Vec<usize>>, Error> {
-    let n = game.graph().vertices();
+    images_under(game.graph().vertices(), game.symmetry(), orbits)
+}
+
+/// The images of the `n` coordinates under `sym` (the identity alone without `orbits`).
+fn images_under(
+    n: usize,
+    sym: &crate::game::symmetry::Symmetry,
+    orbits: bool,
+) -> Result<Vec<Vec<usize>>, Error> {
     if !orbits {
         return Ok(vec![(0..n).collect()]);
     }
-    let sym = game.symmetry();
     sym.require_complete()?;
     match sym.order() {
         Some(k) if k <= MAX_AUTOMORPHISMS => {}

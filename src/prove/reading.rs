@@ -17,8 +17,20 @@
 //!   and booleans through their zero condition (1 where it fails). A step with no rule (the
 //!   xor of two numbers, a product of two variables) has no reading, and neither has a
 //!   comparison of a number that may be negative (its word depends on W).
+//! - bitwise Xor, And and Or of two bounded naturals (remainders, booleans, constants, and
+//!   bitwise steps of those) are values too: [`Term::Bitwise`], which z3 reads digit by digit.
+//! - a remainder by 2^k (`Mod` by the constant, or `And` with 2^k - 1) keeps the low k digits,
+//!   and those of a sum, difference, product by a constant, left shift by a constant, `Not`,
+//!   Xor, And or Or are the low k digits of the same step on the operands' low k digits, which
+//!   are bounded: so `3 & (x0 - (x1 ^ x2))` reads as x0 mod 4 = (x1 mod 4) XOR (x2 mod 4),
+//!   where x1 ^ x2 alone has no reading. The word's low k digits are the ideal value's mod 2^k
+//!   whatever the width W >= k, negative or not, so `Mod` by 2^k needs no natural operand.
 
-use super::formula::{and, cmp, indicator_of_nonzero, or, Formula, Rel, Term};
+use std::rc::Rc;
+
+use super::formula::{
+    and, bitwise, cmp, indicator_of_nonzero, modulo, or, BitOp, Formula, Rel, Term,
+};
 use crate::synth::lang::{Op, Program};
 
 /// What is known of one step of the program.
@@ -34,6 +46,9 @@ struct Node {
     boolean: bool,
     /// The step's infix text, for messages.
     text: String,
+    /// The step's instruction and operands, for the low digits of its value ([`low`]).
+    op: Option<Op>,
+    kids: Vec<Rc<Node>>,
 }
 
 /// Where `program` outputs 0 over unbounded naturals, or why that has no exact linear reading.
@@ -50,15 +65,23 @@ pub fn zero_condition(program: &Program) -> Result<Formula, String> {
             }
         };
         let text = Program(program.0[start..=i].to_vec()).infix();
-        let node = match op.arity() {
+        let mut node = match op.arity() {
             0 => leaf(op, text),
-            1 => unary(op, stack.pop().ok_or("stack underflow")?, text),
+            1 => {
+                let a = stack.pop().ok_or("stack underflow")?;
+                let mut n = unary(op, a.clone(), text);
+                n.kids = vec![Rc::new(a)];
+                n
+            }
             _ => {
                 let b = stack.pop().ok_or("stack underflow")?;
                 let a = stack.pop().ok_or("stack underflow")?;
-                binary(op, a, b, text)
+                let mut n = binary(op, a.clone(), b.clone(), text);
+                n.kids = vec![Rc::new(a), Rc::new(b)];
+                n
             }
         };
+        node.op = Some(op);
         starts.push(start);
         stack.push(node);
     }
@@ -82,6 +105,8 @@ fn leaf(op: Op, text: String) -> Node {
         natural: true,
         boolean,
         text,
+        op: Some(op),
+        kids: Vec::new(),
     })
 }
 
@@ -108,6 +133,8 @@ fn unary(op: Op, a: Node, text: String) -> Node {
             natural: true,
             boolean: true,
             text,
+            op: None,
+            kids: Vec::new(),
         },
         Op::Not => Node {
             // ~a = -1 - a, never 0 for a natural a.
@@ -124,6 +151,8 @@ fn unary(op: Op, a: Node, text: String) -> Node {
             natural: false,
             boolean: false,
             text,
+            op: None,
+            kids: Vec::new(),
         },
         _ => unreachable!("the unary ops are Not and BooleanNot"),
     };
@@ -149,6 +178,11 @@ fn zero_of(n: &Node) -> Result<Formula, String> {
         true => format!("where `{}` is 0 is not linear", n.text),
         false => why,
     })
+}
+
+/// Whether the value has a reading of its own, not an indicator of a condition.
+fn plain(n: &Node) -> bool {
+    matches!(&n.val, Ok(v) if !matches!(v, Term::Ite(..)))
 }
 
 /// No rule applies; the reason is filled in where it is needed.
@@ -178,13 +212,18 @@ fn binary(op: Op, a: Node, b: Node, text: String) -> Node {
         natural,
         boolean,
         text: text.clone(),
+        op: None,
+        kids: Vec::new(),
     };
+    // The value of a bitwise step of two bounded naturals.
+    let bits = |op| vals().and_then(|(x, y)| bitwise(op, x, y).ok_or_else(String::new));
     // Comparisons, quotients and right shifts see the whole word: of a negative ideal value
-    // (a wrapped difference) that depends on the width.
+    // (a wrapped difference) that depends on the width. A remainder by 2^k sees k digits.
+    let by_power_of_two = constant(&b).is_some_and(|c| c > 0 && c.count_ones() == 1);
     let whole_word = matches!(
         op,
         Op::Div | Op::Mod | Op::RightShift | Op::Lt | Op::Min | Op::Max
-    );
+    ) && !(op == Op::Mod && by_power_of_two);
     if whole_word && !natural {
         let neg = if a.natural { &b } else { &a };
         let why = format!(
@@ -200,7 +239,7 @@ fn binary(op: Op, a: Node, b: Node, text: String) -> Node {
             let val = match (constant(&a), constant(&b)) {
                 (Some(0), _) => val_of(&b),
                 (_, Some(0)) => val_of(&a),
-                _ => unknown(),
+                _ => bits(BitOp::Or),
             };
             node(zero, val, natural, boolean)
         }
@@ -226,12 +265,13 @@ fn binary(op: Op, a: Node, b: Node, text: String) -> Node {
                 text: text.clone(),
                 ..a.clone()
             },
-            _ if boolean => node(iff(), unknown(), true, true),
+            // Booleans from comparisons read as "iff"; remainders and bits as a xor.
+            _ if boolean && !(plain(&a) && plain(&b)) => node(iff(), unknown(), true, true),
             _ => node(
                 vals().map(|(x, y)| cmp(Rel::Eq, x, y)),
-                unknown(),
+                bits(BitOp::Xor),
                 natural,
-                false,
+                boolean,
             ),
         },
         Op::BooleanEq => {
@@ -257,7 +297,7 @@ fn binary(op: Op, a: Node, b: Node, text: String) -> Node {
             };
             node(zero, val, natural, boolean)
         }
-        Op::And => and_node(&a, &b, node),
+        Op::And => and_node(&a, &b, bits(BitOp::And), node),
         Op::Div => {
             let val = match constant(&b) {
                 Some(0) => Ok(Term::Const(0)),
@@ -274,14 +314,15 @@ fn binary(op: Op, a: Node, b: Node, text: String) -> Node {
         Op::Mod => {
             let val = match constant(&b) {
                 Some(0) => val_of(&a),
-                Some(c) => val_of(&a).map(|x| Term::Mod(Box::new(x), c as u64)),
+                Some(c) if by_power_of_two => low(&a, c.trailing_zeros()),
+                Some(c) => val_of(&a).map(|x| modulo(x, c as u64)),
                 None => unknown(),
             };
             let zero = match constant(&b) {
                 Some(0) => zero_of(&a),
                 _ => unknown(),
             };
-            node(zero, val, true, a.boolean)
+            node(zero, val, true, a.boolean && a.natural)
         }
         Op::LeftShift => {
             // a * 2^b: 0 iff a is, for any natural shift.
@@ -351,22 +392,19 @@ fn binary(op: Op, a: Node, b: Node, text: String) -> Node {
 }
 
 /// `a b And`: for booleans a disjunction; with a boolean, the other's parity decides; with a
-/// constant 2^k - 1, the remainder mod 2^k (both exact for negative numbers too).
+/// constant 2^k - 1, the remainder mod 2^k (both exact for negative numbers too); of two
+/// bounded naturals, `bits`.
 fn and_node(
     a: &Node,
     b: &Node,
+    bits: Result<Term, String>,
     node: impl Fn(Result<Formula, String>, Result<Term, String>, bool, bool) -> Node,
 ) -> Node {
     let natural = a.natural || b.natural;
     let boolean = a.boolean || b.boolean;
     let low_bits = |n: &Node, c: i128| -> Option<Result<Term, String>> {
         let m = c.checked_add(1)?;
-        (m.count_ones() == 1 && m <= 1 << 62).then(|| {
-            val_of(n).map(|x| match m {
-                1 => Term::Const(0),
-                m => Term::Mod(Box::new(x), m as u64),
-            })
-        })
+        (m.count_ones() == 1 && m <= 1 << 62).then(|| low(n, m.trailing_zeros()))
     };
     let parity = |bool_side: &Node, other: &Node| {
         both(zero_of(bool_side), val_of(other)).map(|(z, y)| {
@@ -390,7 +428,51 @@ fn and_node(
     } else if b.boolean {
         (parity(b, a), Err(String::new()))
     } else {
-        (Err(String::new()), Err(String::new()))
+        (Err(String::new()), bits)
     };
     node(zero, val, natural, boolean)
+}
+
+/// The ideal value of `n` mod 2^k, as a term in [0, 2^k): the value's remainder where the
+/// value has a reading, else the step applied to its operands' low digits (module
+/// documentation).
+fn low(n: &Node, k: u32) -> Result<Term, String> {
+    if k == 0 {
+        return Ok(Term::Const(0));
+    }
+    let m = 1u64 << k;
+    if let Ok(v) = &n.val {
+        return Ok(modulo(v.clone(), m));
+    }
+    let kid = |i: usize| low(&n.kids[i], k);
+    let scaled = |c: i128, i: usize| kid(i).map(|t| modulo(Term::Scale(c, Box::new(t)), m));
+    let pair = || Ok::<_, String>((kid(0)?, kid(1)?));
+    let found = match n.op {
+        Some(op @ (Op::Xor | Op::And | Op::Or)) => {
+            let bit_op = match op {
+                Op::Xor => BitOp::Xor,
+                Op::And => BitOp::And,
+                _ => BitOp::Or,
+            };
+            pair().and_then(|(a, b)| bitwise(bit_op, a, b).ok_or_else(String::new))
+        }
+        Some(Op::Plus) => pair().map(|(a, b)| modulo(Term::Add(Box::new(a), Box::new(b)), m)),
+        Some(Op::Minus) => pair().map(|(a, b)| modulo(Term::Sub(Box::new(a), Box::new(b)), m)),
+        // ~a = -1 - a: its low digits are 2^k - 1 less a's.
+        Some(Op::Not) => {
+            kid(0).map(|a| Term::Sub(Box::new(Term::Const(m as i128 - 1)), Box::new(a)))
+        }
+        Some(Op::Mul) => match (constant(&n.kids[0]), constant(&n.kids[1])) {
+            (Some(c), _) => scaled(c, 1),
+            (_, Some(c)) => scaled(c, 0),
+            _ => Err(String::new()),
+        },
+        Some(Op::LeftShift) => match constant(&n.kids[1]) {
+            Some(c) if c >= k as i128 => Ok(Term::Const(0)),
+            Some(c) => scaled(1 << c, 0),
+            None => Err(String::new()),
+        },
+        _ => Err(String::new()),
+    };
+    found.or_else(|_| val_of(n).map(|v| modulo(v, m)))
 }

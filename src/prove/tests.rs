@@ -92,10 +92,12 @@ fn ideal(p: &Program, x: &[i128]) -> (Ideal, bool) {
             _ => {
                 let b = stack.pop().unwrap();
                 let a = stack.pop().unwrap();
+                // A remainder by 2^k sees the low k digits alone, of any integer.
+                let low_digits = op == Op::Mod && b > 0 && b.count_ones() == 1;
                 let whole = matches!(
                     op,
                     Op::Div | Op::Mod | Op::RightShift | Op::Lt | Op::Min | Op::Max
-                );
+                ) && !low_digits;
                 if whole && (a < 0 || b < 0) {
                     return (Ideal::Negative, false);
                 }
@@ -128,7 +130,10 @@ fn ideal(p: &Program, x: &[i128]) -> (Ideal, bool) {
                         }
                     }
                     Op::Div => a.checked_div(b).unwrap_or(0),
-                    Op::Mod => a.checked_rem(b).unwrap_or(a),
+                    Op::Mod => match b {
+                        0 => a,
+                        b => a.rem_euclid(b),
+                    },
                     Op::BooleanEq => (a == b) as i128,
                     Op::Lt => (a < b) as i128,
                     Op::Min => a.min(b),
@@ -455,4 +460,86 @@ fn bad_input_is_refused() {
     )
     .unwrap_err();
     assert!(matches!(e, Error::Usage(_)), "{e}");
+}
+
+/// A random expression over bounded leaves (remainders, masks, constants) joined by bitwise
+/// and ring steps, under a last step that is a remainder by 4, a mask, or a xor with a
+/// remainder: the programs whose readings use `Term::Bitwise` and low digits.
+fn bounded_program(next: &mut dyn FnMut(usize) -> usize, depth: usize) -> Vec<Op> {
+    if depth == 0 || next(3) == 0 {
+        let v = Op::Push(next(3) as u8);
+        return match next(4) {
+            0 => vec![v, Op::Const(3), Op::Mod],
+            1 => vec![v, Op::Const(3), Op::And],
+            2 => vec![v, Op::One, Op::And],
+            _ => vec![Op::Const(2 + next(3) as u64)],
+        };
+    }
+    let mut ops = bounded_program(next, depth - 1);
+    ops.extend(bounded_program(next, depth - 1));
+    let join = [Op::Xor, Op::And, Op::Or, Op::Plus, Op::Minus, Op::Xor];
+    ops.push(join[next(join.len())]);
+    ops
+}
+
+/// The bitwise and low-digit rules on programs built of bounded leaves: each reading holds
+/// exactly where the ideal value is 0, and z3's digit-by-digit translation agrees.
+#[test]
+fn bounded_bitwise_readings_agree_with_the_interpreter() {
+    let mut seed = 47u64;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    let pts = points(3, 9);
+    let (mut read, mut bitwise) = (0, 0);
+    let count = crate::testing::cases(300, 3000);
+    for _ in 0..count {
+        let mut ops = bounded_program(&mut next, 3);
+        match next(4) {
+            0 => ops.extend([Op::Const(4), Op::Mod]),
+            1 => ops.extend([Op::Const(3), Op::And]),
+            2 => ops.extend([
+                Op::Push(next(3) as u8),
+                Op::Not,
+                Op::Minus,
+                Op::Const(3),
+                Op::And,
+            ]),
+            _ => ops.extend([Op::Push(next(3) as u8), Op::Const(3), Op::Mod, Op::Xor]),
+        }
+        let p = Program(ops);
+        let Ok(f) = zero_condition(&p) else { continue };
+        read += 1;
+        let infix = f.text(Style::Infix);
+        // Words print bitwise steps in upper case, apart from the logical "and" and "or".
+        let words = f.text(Style::Words);
+        let digits = [" XOR ", " AND ", " OR "].iter().any(|s| words.contains(s));
+        bitwise += digits as usize;
+        for (i, x) in pts.iter().enumerate() {
+            let Ideal::Value(v) = ideal(&p, x).0 else {
+                panic!("{p} at {x:?}: a reading, but no ideal value")
+            };
+            let xs: Vec<u64> = x.iter().map(|&v| v as u64).collect();
+            assert_eq!(
+                interp::run(&p, &xs, u64::MAX),
+                Some(v as u64),
+                "{p} at {x:?}"
+            );
+            assert_eq!(f.eval(x), Some(v == 0), "{p} at {x:?}: reading {infix}");
+            if i % 11 == 0 {
+                let xs: Vec<z3::ast::Int> = x
+                    .iter()
+                    .map(|&v| z3::ast::Int::from_i64(v as i64))
+                    .collect();
+                let b = f.z3(&xs).simplify().as_bool();
+                assert_eq!(b, Some(v == 0), "{p} at {x:?}: z3 against ideal ({infix})");
+            }
+        }
+    }
+    eprintln!("bounded programs: {read} read of {count}, {bitwise} with a bitwise step");
+    assert!(read * 10 > count * 9, "{read} of {count}");
+    assert!(bitwise * 3 > count, "{bitwise} of {count}");
 }
