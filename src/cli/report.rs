@@ -11,6 +11,7 @@ use crate::synth::lang::{words, Program};
 use crate::synth::problem::{Problem, Target};
 use crate::synth::setup::target_name;
 use crate::synth::solver::Method;
+use crate::synth::theorem::Proof;
 use crate::synth::upper::{How, UpperBound};
 use crate::synth::verify::CrossCheck;
 
@@ -62,6 +63,8 @@ pub struct Report<'a> {
     pub cross: Option<&'a CrossCheck>,
     /// The files exported, as JSON objects.
     pub exported: &'a [serde_json::Value],
+    /// What `--prove` established (none without it).
+    pub proof: Option<&'a Proof>,
 }
 
 /// The answer's common parts.
@@ -237,9 +240,11 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
         data_seconds,
         cross,
         exported,
+        proof,
     } = *report;
     let facts = Facts::of(answer);
     let mut out = Out::new();
+    let game_name = game.map_or("the game", |g| g.name());
     let n = problem.vars();
     let reading = problem
         .orbits
@@ -312,6 +317,7 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
             },
             "cross_check": cross,
             "exported": exported,
+            "proof": proof.map(|p| super::synth::proof::json(p, game_name)),
         });
         if let Some(e) = failed {
             super::output::error_fields(&mut obj, e);
@@ -389,6 +395,11 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
                 c.points, c.engine, c.seconds
             ))?,
             Some(bad) => out.line(format_args!("cross-check:  FAILS on {on}: {bad}"))?,
+        }
+    }
+    if let Some(p) = proof {
+        for line in super::synth::proof::text(p, game_name) {
+            out.line(format_args!("{line}"))?;
         }
     }
     Ok(())

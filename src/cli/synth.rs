@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 mod export;
+pub(super) mod proof;
 
 use self::export::{export, Exports};
 
@@ -29,6 +30,7 @@ use crate::synth::sat::SatBackend;
 use crate::synth::setup::Setup;
 use crate::synth::smt::SmtBackend;
 use crate::synth::solver::Backend;
+use crate::synth::theorem::{self, Proof};
 use crate::synth::upper::{self, Strategies};
 use crate::synth::verify;
 
@@ -201,6 +203,12 @@ pub struct SynthArgs {
     /// the program is printed all the same, and the failure ends the run (exit 2).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Prove the program for every position (as `grundy prove` does); on a counterexample,
+    /// add it (and the position it moves to) to the data, valued by a search engine, and
+    /// search again. Exit 0 proved, 1 refuted with no search left, 3 undecided; refused
+    /// (exit 2) before any search where the prover does not apply.
+    #[arg(long)]
+    prove: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -280,6 +288,9 @@ fn check_team(args: &SynthArgs, team: &dyn Team) -> Result<(), Error> {
     if args.upper.is_some_and(|u| u != Strategies::NONE) {
         return alone("--upper");
     }
+    if args.prove {
+        return alone("--prove");
+    }
     let exports = [
         ("--proof", args.proof.is_some()),
         ("--export-cnf", args.export_cnf.is_some()),
@@ -345,6 +356,16 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         }
         let setup = args.problem.setup()?;
         let game = setup.game()?;
+        if args.prove {
+            theorem::prover_game(game.as_deref(), &setup)?;
+            if exports.any() {
+                return Err(Error::Usage(
+                    "--prove adds positions to the data as it goes; export the instances \
+                     without it"
+                        .into(),
+                ));
+            }
+        }
         if let Some(d2) = args.verify_max {
             let g = game
                 .as_deref()
@@ -355,7 +376,7 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         let problem = setup.problem(game.as_deref(), &args.problem.table_options(show)?)?;
         Ok((exports, setup, game, memory, problem))
     };
-    let (exports, setup, game, memory, problem) = team.settle(set_up())?;
+    let (exports, setup, game, memory, mut problem) = team.settle(set_up())?;
     let data_seconds = t0.elapsed().as_secs_f64();
     let deadline = args
         .timeout
@@ -371,6 +392,7 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
     // cross-checked: then it searches, and writes everything.
     let search =
         !exports.any() || !export_all || args.report.is_some() || args.verify_max.is_some();
+    let mut proof = None;
     let answer = if !search {
         None
     } else {
@@ -393,7 +415,22 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
             watch: &|s| live.update(s),
             team: &**team,
         };
-        let answer = cegis::run(&problem, backend.as_ref(), &opts);
+        let mut search = |p: &Problem| cegis::run(p, backend.as_ref(), &opts);
+        let mut answer = search(&problem);
+        if let (true, Ok(first)) = (args.prove, &answer) {
+            let g = theorem::prover_game(game.as_deref(), &setup)?;
+            let (p, a, found) = theorem::prove_and_search(
+                g,
+                &setup,
+                problem.clone(),
+                first.clone(),
+                deadline,
+                &mut search,
+            )?;
+            problem = p;
+            answer = Ok(a);
+            proof = Some(found);
+        }
         live.finish();
         // Every rank took the same steps to the same answer, or failed at the same one.
         let answer = team.settle(answer);
@@ -439,6 +476,7 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         data_seconds,
         exported: &exported,
         memory,
+        proof: proof.as_ref(),
     };
     let status = match team.is_root() {
         true => tell(args, game.as_deref(), told, failed),
@@ -456,6 +494,8 @@ struct Told<'a> {
     data_seconds: f64,
     exported: &'a [serde_json::Value],
     memory: u64,
+    /// What `--prove` established.
+    proof: Option<&'a Proof>,
 }
 
 /// Cross-checks the answer's program on the larger box (`--verify-max`), writes the report
@@ -510,6 +550,7 @@ fn tell(
         data_seconds: told.data_seconds,
         cross: cross.as_ref(),
         exported: told.exported,
+        proof: told.proof,
     };
     if let Some(path) = &args.report {
         if let Err(e) = super::writeup::write(&report, path) {
@@ -527,6 +568,9 @@ fn tell(
         return Ok(Status::Counterexample(format!(
             "the program fails on the larger box at {bad}"
         )));
+    }
+    if let Some(p) = told.proof {
+        return Ok(proof::status(p, answer));
     }
     Ok(match answer {
         Answer::Found(_) => Status::Answered,

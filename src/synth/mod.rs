@@ -27,6 +27,7 @@ pub mod setup;
 pub mod size;
 pub mod smt;
 pub mod solver;
+pub mod theorem;
 pub mod twins;
 pub mod upper;
 pub mod verify;
