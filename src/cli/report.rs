@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::game::HypergraphNim;
 use crate::sg::AnyGame;
 use crate::synth::cegis::{Answer, Refutation, Stop};
+use crate::synth::form::Choice;
 use crate::synth::lang::{words, Program};
 use crate::synth::problem::{Problem, Target};
 use crate::synth::setup::target_name;
@@ -65,6 +66,8 @@ pub struct Report<'a> {
     pub exported: &'a [serde_json::Value],
     /// What `--prove` established (none without it).
     pub proof: Option<&'a Proof>,
+    /// Which form the program has (plain or orbits) and why.
+    pub form: Option<&'a Choice>,
 }
 
 /// The answer's common parts.
@@ -241,6 +244,7 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
         cross,
         exported,
         proof,
+        form,
     } = *report;
     let facts = Facts::of(answer);
     let mut out = Out::new();
@@ -294,6 +298,8 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
             "width": problem.width,
             "target": target_name(problem.target),
             "orbits": problem.orbits,
+            "form": form.map(|c| c.form.name()),
+            "form_why": form.map(|c| c.why.as_str()),
             "reading": reading,
             "words": words_text,
             "note": isolated_note,
@@ -344,6 +350,9 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
     ))?;
     if let Some(r) = reading {
         out.line(format_args!("reading:      {r} (orbit criterion)"))?;
+    }
+    if let Some(c) = form {
+        out.line(format_args!("form:         {} ({})", c.form.name(), c.why))?;
     }
     match facts.program {
         Some(p) => out.line(format_args!(

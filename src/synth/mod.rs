@@ -18,6 +18,7 @@ pub mod consts;
 pub mod data;
 pub mod enumerate;
 pub mod family;
+pub mod form;
 pub mod interp;
 pub mod lang;
 pub mod problem;

@@ -102,7 +102,7 @@ pub(in crate::cli) fn text(proof: &Proof, game: &str) -> Vec<String> {
     }
     for r in &proof.history {
         lines.push(format!(
-            "refuted:      {} at {} ({} positions added)",
+            "refuted:      {} at {} ({} added to the data)",
             r.program,
             r.counterexample
                 .position
@@ -110,7 +110,10 @@ pub(in crate::cli) fn text(proof: &Proof, game: &str) -> Vec<String> {
                 .map(u32::to_string)
                 .collect::<Vec<_>>()
                 .join(","),
-            r.added
+            match r.added {
+                1 => "1 position".to_string(),
+                k => format!("{k} positions"),
+            }
         ));
     }
     lines
