@@ -59,7 +59,16 @@ fn a_long_cover_bounds_the_search_and_is_reported() {
     let game = "complex:0-1,1-2,2-0,2-3";
     let out = grundy()
         // Plainly: the orbit criterion under the swap of 0 and 1 has a shorter cover.
-        .args(["synth", game, "--max", "5", "--max-len", "11", "--plain", "--json"])
+        .args([
+            "synth",
+            game,
+            "--max",
+            "5",
+            "--max-len",
+            "11",
+            "--plain",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
