@@ -207,7 +207,12 @@ fn prove_once(
         },
         None => None,
     };
-    let opts = prove::Options { orbits, timeout };
+    // Fields other parts add to the prover's options keep their defaults here.
+    let opts = prove::Options {
+        orbits,
+        timeout,
+        ..Default::default()
+    };
     prove::prove(game, program, &opts).map(Ok)
 }
 
