@@ -208,6 +208,7 @@ fn prove_once(
         None => None,
     };
     // Fields other parts add to the prover's options keep their defaults here.
+    #[allow(clippy::needless_update)]
     let opts = prove::Options {
         orbits,
         timeout,
