@@ -58,7 +58,17 @@ fn circular_6_3_with_orbits_is_decomposed() {
 fn a_long_cover_bounds_the_search_and_is_reported() {
     let game = "complex:0-1,1-2,2-0,2-3";
     let out = grundy()
-        .args(["synth", game, "--max", "5", "--max-len", "11", "--json"])
+        // Plainly: the orbit criterion under the swap of 0 and 1 has a shorter cover.
+        .args([
+            "synth",
+            game,
+            "--max",
+            "5",
+            "--max-len",
+            "11",
+            "--plain",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -73,7 +83,7 @@ fn a_long_cover_bounds_the_search_and_is_reported() {
     verifies(game, &v["program"], "5", &[]);
     // The text report states the open range.
     let out = grundy()
-        .args(["synth", game, "--max", "5", "--max-len", "11"])
+        .args(["synth", game, "--max", "5", "--max-len", "11", "--plain"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -91,7 +101,8 @@ fn a_long_cover_bounds_the_search_and_is_reported() {
 fn an_exhausted_length_limit_reports_its_lower_bound() {
     let out = grundy()
         .args(["synth", "path:4", "--max", "4", "--max-len", "8"])
-        .args(["--upper", "none", "--json"])
+        // Plainly: under the flip, 7 instructions do.
+        .args(["--upper", "none", "--plain", "--json"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

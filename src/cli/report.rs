@@ -7,10 +7,12 @@ use crate::error::Error;
 use crate::game::HypergraphNim;
 use crate::sg::AnyGame;
 use crate::synth::cegis::{Answer, Refutation, Stop};
+use crate::synth::form::Choice;
 use crate::synth::lang::{words, Program};
 use crate::synth::problem::{Problem, Target};
 use crate::synth::setup::target_name;
 use crate::synth::solver::Method;
+use crate::synth::theorem::Proof;
 use crate::synth::upper::{How, UpperBound};
 use crate::synth::verify::CrossCheck;
 
@@ -62,6 +64,10 @@ pub struct Report<'a> {
     pub cross: Option<&'a CrossCheck>,
     /// The files exported, as JSON objects.
     pub exported: &'a [serde_json::Value],
+    /// What `--prove` established (none without it).
+    pub proof: Option<&'a Proof>,
+    /// Which form the program has (plain or orbits) and why.
+    pub form: Option<&'a Choice>,
 }
 
 /// The answer's common parts.
@@ -237,9 +243,12 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
         data_seconds,
         cross,
         exported,
+        proof,
+        form,
     } = *report;
     let facts = Facts::of(answer);
     let mut out = Out::new();
+    let game_name = game.map_or("the game", |g| g.name());
     let n = problem.vars();
     let reading = problem
         .orbits
@@ -289,6 +298,8 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
             "width": problem.width,
             "target": target_name(problem.target),
             "orbits": problem.orbits,
+            "form": form.map(|c| c.form.name()),
+            "form_why": form.map(|c| c.why.as_str()),
             "reading": reading,
             "words": words_text,
             "note": isolated_note,
@@ -312,6 +323,7 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
             },
             "cross_check": cross,
             "exported": exported,
+            "proof": proof.map(|p| super::synth::proof::json(p, game_name)),
         });
         if let Some(e) = failed {
             super::output::error_fields(&mut obj, e);
@@ -338,6 +350,9 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
     ))?;
     if let Some(r) = reading {
         out.line(format_args!("reading:      {r} (orbit criterion)"))?;
+    }
+    if let Some(c) = form {
+        out.line(format_args!("form:         {} ({})", c.form.name(), c.why))?;
     }
     match facts.program {
         Some(p) => out.line(format_args!(
@@ -389,6 +404,11 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
                 c.points, c.engine, c.seconds
             ))?,
             Some(bad) => out.line(format_args!("cross-check:  FAILS on {on}: {bad}"))?,
+        }
+    }
+    if let Some(p) = proof {
+        for line in super::synth::proof::text(p, game_name) {
+            out.line(format_args!("{line}"))?;
         }
     }
     Ok(())

@@ -6,8 +6,11 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+mod backend;
 mod export;
+pub(super) mod proof;
 
+use self::backend::{backend, check_team};
 use self::export::{export, Exports};
 
 use super::interrupt;
@@ -20,15 +23,12 @@ use crate::error::Error;
 use crate::files;
 use crate::sg::table::TableOptions;
 use crate::sg::{AnyGame, SearchEngine};
-use crate::synth::auto::AutoBackend;
 use crate::synth::cegis::{self, Answer, Options};
 use crate::synth::consts::{self, Consts};
-use crate::synth::enumerate::EnumBackend;
+use crate::synth::form::{self, Choice, Form, Limits};
 use crate::synth::problem::{Problem, Target};
-use crate::synth::sat::SatBackend;
 use crate::synth::setup::Setup;
-use crate::synth::smt::SmtBackend;
-use crate::synth::solver::Backend;
+use crate::synth::theorem::{self, Proof};
 use crate::synth::upper::{self, Strategies};
 use crate::synth::verify;
 
@@ -201,6 +201,17 @@ pub struct SynthArgs {
     /// the program is printed all the same, and the failure ends the run (exit 2).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Return the plain form only (0 exactly on the zero positions): without it or --orbits,
+    /// a game with a small non-trivial automorphism group is searched under both criteria
+    /// and the shorter program returned (the plain one on a tie).
+    #[arg(long, conflicts_with = "orbits")]
+    plain: bool,
+    /// Prove the program for every position (as `grundy prove` does); on a counterexample,
+    /// add it (and the position it moves to) to the data, valued by a search engine, and
+    /// search again. Exit 0 proved, 1 refuted with no search left, 3 undecided; refused
+    /// (exit 2) before any search where the prover does not apply.
+    #[arg(long)]
+    prove: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -228,78 +239,6 @@ pub enum ExportExamples {
 
 /// Data sets with at most this many examples are exported whole.
 const EXPORT_ALL_MAX: usize = 2000;
-
-fn backend(
-    choice: SolverChoice,
-    args: &SynthArgs,
-    memory: u64,
-    team: &Arc<dyn Team>,
-) -> Box<dyn Backend> {
-    let threads = args.problem.threads.unwrap_or(0);
-    let sat = SatBackend {
-        proof: args.proof.clone(),
-        cubes: args.cubes.then(|| match threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        }),
-        ..SatBackend::default()
-    };
-    match choice {
-        SolverChoice::Sat => Box::new(sat),
-        SolverChoice::Smt => Box::new(SmtBackend),
-        SolverChoice::Enum => Box::new(EnumBackend {
-            team: team.clone(),
-            ..EnumBackend::new(threads, memory)
-        }),
-        // Proofs come from SAT only; otherwise enumeration, with SAT for lengths it cannot hold.
-        SolverChoice::Auto if args.proof.is_some() => {
-            backend(SolverChoice::Sat, args, memory, team)
-        }
-        SolverChoice::Auto => Box::new(AutoBackend {
-            first: EnumBackend::new(threads, memory),
-            fallback: sat,
-        }),
-    }
-}
-
-/// Refuses what a search shared among several ranks cannot do: only enumeration splits its
-/// work, and the upper-bound strategies, proofs and exports run as one process.
-fn check_team(args: &SynthArgs, team: &dyn Team) -> Result<(), Error> {
-    if team.size() == 1 {
-        return Ok(());
-    }
-    let alone = |what: &str| {
-        Err(Error::Usage(format!(
-            "{what} runs as one process; under mpirun synth shares only the exact search of \
-             --solver enum among ranks"
-        )))
-    };
-    if args.solver != SolverChoice::Enum {
-        return alone(&format!("--solver {}", backend_name(args.solver)));
-    }
-    if args.upper.is_some_and(|u| u != Strategies::NONE) {
-        return alone("--upper");
-    }
-    let exports = [
-        ("--proof", args.proof.is_some()),
-        ("--export-cnf", args.export_cnf.is_some()),
-        ("--export-smt", args.export_smt.is_some()),
-        ("--export-cubes", args.export_cubes.is_some()),
-        ("--export-sygus", args.export_sygus.is_some()),
-    ];
-    match exports.iter().find(|(_, given)| *given) {
-        Some((name, _)) => alone(name),
-        None => Ok(()),
-    }
-}
-
-/// The name `--solver` takes for `choice`.
-fn backend_name(choice: SolverChoice) -> String {
-    use clap::ValueEnum;
-    choice
-        .to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_string())
-}
 
 /// Runs `synth`. Under `mpirun` every rank sets up the same data and runs the same CEGIS loop,
 /// the enumeration's last-level jobs dealt among them (`synth::enumerate`), and rank 0 alone
@@ -345,6 +284,16 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         }
         let setup = args.problem.setup()?;
         let game = setup.game()?;
+        if args.prove {
+            theorem::prover_game(game.as_deref(), &setup)?;
+            if exports.any() {
+                return Err(Error::Usage(
+                    "--prove adds positions to the data as it goes; export the instances \
+                     without it"
+                        .into(),
+                ));
+            }
+        }
         if let Some(d2) = args.verify_max {
             let g = game
                 .as_deref()
@@ -355,7 +304,7 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         let problem = setup.problem(game.as_deref(), &args.problem.table_options(show)?)?;
         Ok((exports, setup, game, memory, problem))
     };
-    let (exports, setup, game, memory, problem) = team.settle(set_up())?;
+    let (exports, mut setup, game, memory, mut problem) = team.settle(set_up())?;
     let data_seconds = t0.elapsed().as_secs_f64();
     let deadline = args
         .timeout
@@ -371,29 +320,99 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
     // cross-checked: then it searches, and writes everything.
     let search =
         !exports.any() || !export_all || args.report.is_some() || args.verify_max.is_some();
+    let mut proof = None;
+    // Which form to return: both tried when the game's group is small, else the one given.
+    let both = match (
+        args.plain,
+        team.size() > 1,
+        exports.any(),
+        args.proof.is_some(),
+    ) {
+        (true, ..) => Err("--plain".to_string()),
+        (_, true, ..) => {
+            form::try_both(game.as_deref(), &setup, Some("the ranks share one search"))
+        }
+        (_, _, true, _) => form::try_both(game.as_deref(), &setup, Some("exports record one form")),
+        (.., true) => form::try_both(game.as_deref(), &setup, Some("--proof records one form")),
+        _ => form::try_both(game.as_deref(), &setup, None),
+    };
+    let mut chosen = Choice {
+        form: if setup.orbits {
+            Form::Orbits
+        } else {
+            Form::Plain
+        },
+        why: both.clone().err().unwrap_or_default(),
+    };
     let answer = if !search {
         None
     } else {
         let live = Live::new(show);
         interrupt::answer_on_ctrl_c();
-        let opts = Options {
+        // Auto also looks for upper bounds first when the bound is long; the named solvers
+        // search plainly; strategies named are tried whatever the bound.
+        let strategies = args.upper.unwrap_or(match args.solver {
+            SolverChoice::Auto => Strategies::ALL,
+            _ => Strategies::NONE,
+        });
+        let upper_from = match args.upper {
+            Some(_) => 0,
+            None => upper::FROM_BOUND,
+        };
+        let watch = |s: &cegis::State<'_>| live.update(s);
+        let mut search = |p: &Problem, l: &Limits| {
+            let opts = Options {
+                max_len: l.max_len,
+                deadline: l.deadline,
+                upper: if l.upper {
+                    strategies
+                } else {
+                    Strategies::NONE
+                },
+                upper_from,
+                watch: &watch,
+                team: &**team,
+            };
+            cegis::run(p, backend.as_ref(), &opts)
+        };
+        let limits = Limits {
             max_len: args.max_len,
             deadline,
-            // Auto also looks for upper bounds first when the bound is long; the named
-            // solvers search plainly; strategies named are tried whatever the bound.
-            upper: args.upper.unwrap_or(match args.solver {
-                SolverChoice::Auto => Strategies::ALL,
-                _ => Strategies::NONE,
-            }),
-            upper_from: if args.upper.is_some() {
-                0
-            } else {
-                upper::FROM_BOUND
-            },
-            watch: &|s| live.update(s),
-            team: &**team,
+            upper: true,
         };
-        let answer = cegis::run(&problem, backend.as_ref(), &opts);
+        let mut answer = match (&both, game.as_deref()) {
+            (Ok(()), Some(g)) => {
+                match form::choose(&setup, g, problem.clone(), limits, &mut search) {
+                    Ok((p, a, c)) => {
+                        problem = p;
+                        chosen = c;
+                        Ok(a)
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            _ => search(&problem, &limits),
+        };
+        // What follows (the proof, the cross-check) is about the form returned.
+        setup.orbits = problem.orbits;
+        if let (true, Ok(first)) = (args.prove, &answer) {
+            let g = theorem::prover_game(game.as_deref(), &setup)?;
+            let mut again = |p: &Problem| search(p, &limits);
+            let (p, a, found) = theorem::prove_and_search(
+                g,
+                &setup,
+                problem.clone(),
+                first.clone(),
+                deadline,
+                &mut again,
+            )?;
+            problem = p;
+            answer = Ok(a);
+            if !found.history.is_empty() && both.is_ok() {
+                chosen.why += ", on the first data, before the prover's positions";
+            }
+            proof = Some(found);
+        }
         live.finish();
         // Every rank took the same steps to the same answer, or failed at the same one.
         let answer = team.settle(answer);
@@ -439,6 +458,8 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         data_seconds,
         exported: &exported,
         memory,
+        proof: proof.as_ref(),
+        form: &chosen,
     };
     let status = match team.is_root() {
         true => tell(args, game.as_deref(), told, failed),
@@ -456,6 +477,10 @@ struct Told<'a> {
     data_seconds: f64,
     exported: &'a [serde_json::Value],
     memory: u64,
+    /// What `--prove` established.
+    proof: Option<&'a Proof>,
+    /// The form returned and why.
+    form: &'a Choice,
 }
 
 /// Cross-checks the answer's program on the larger box (`--verify-max`), writes the report
@@ -510,6 +535,8 @@ fn tell(
         data_seconds: told.data_seconds,
         cross: cross.as_ref(),
         exported: told.exported,
+        proof: told.proof,
+        form: Some(told.form),
     };
     if let Some(path) = &args.report {
         if let Err(e) = super::writeup::write(&report, path) {
@@ -527,6 +554,9 @@ fn tell(
         return Ok(Status::Counterexample(format!(
             "the program fails on the larger box at {bad}"
         )));
+    }
+    if let Some(p) = told.proof {
+        return Ok(proof::status(p, answer));
     }
     Ok(match answer {
         Answer::Found(_) => Status::Answered,

@@ -1,0 +1,208 @@
+//! End-to-end tests of `synth --prove` (the prover as the verifier of the search) and of the
+//! form synth returns (plain or orbits): refuted programs are re-checked on a box by `grundy
+//! verify`, proved ones agree with a box larger than the data.
+
+mod common;
+use common::{grundy, json_with_code, one_line};
+
+/// `grundy verify GAME --max D --program P` exits with `code` (0 holds, 1 fails).
+fn verify(game: &str, max: u64, program: &str, extra: &[&str], code: i32) {
+    let out = grundy()
+        .args([
+            "verify",
+            game,
+            "--max",
+            &max.to_string(),
+            "--program",
+            program,
+        ])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "verify {game} --max {max} {program}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn names(program: &serde_json::Value) -> String {
+    program
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn a_program_right_on_the_box_only_is_refuted_and_the_search_finds_the_theorem() {
+    // Without Xor, (x0 - x2) + (x1 - x2) fits CN(3,2) on [0,2)^3; at (2,0,1) the sum wraps.
+    let args = [
+        "synth",
+        "circular:3,2",
+        "--max",
+        "2",
+        "--ops=-Xor",
+        "--plain",
+        "--prove",
+    ];
+    let v = json_with_code(&args, 0);
+    let proof = &v["proof"];
+    assert_eq!(proof["status"], "proved", "{v}");
+    assert_eq!(proof["scope"], "all positions");
+    assert!(proof["statement"]
+        .as_str()
+        .unwrap()
+        .starts_with("for all positions of circular:3,2, the P-positions are exactly"));
+    let history = proof["history"].as_array().unwrap();
+    assert!(!history.is_empty(), "{v}");
+    assert_eq!(proof["counterexamples"], history.len());
+    for r in history {
+        // Each refuted program fails on a box holding its counterexample, by the game's values.
+        let c = &r["counterexample"];
+        let mut top = c["position"].as_array().unwrap().clone();
+        top.extend(c["move_to"].as_array().cloned().unwrap_or_default());
+        let max = top.iter().map(|x| x.as_u64().unwrap()).max().unwrap() + 1;
+        verify("circular:3,2", max, r["program"].as_str().unwrap(), &[], 1);
+    }
+    assert!(v["data_points"].as_u64().unwrap() > 8, "the data grew: {v}");
+    assert_eq!(v["status"], "minimal");
+    verify("circular:3,2", 8, &names(&v["program"]), &[], 0);
+}
+
+#[test]
+fn the_text_states_the_theorem() {
+    // [0,1)^2 is one point: `x0` fits it, and the prover's points lead to x0 = x1.
+    let out = grundy()
+        .args(["synth", "nim:2", "--max", "1", "--prove"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "theorem:      proved for all positions of nim:2, the P-positions are exactly \
+             those with x0 = x1"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("refuted:      Push(0) at "), "{text}");
+}
+
+#[test]
+fn a_program_the_prover_cannot_read_is_undecided() {
+    // nim:3's x0 - (x1 ^ x2): a xor of two heaps has no linear reading.
+    let args = ["synth", "nim:3", "--max", "3", "--plain", "--prove"];
+    let v = json_with_code(&args, 3);
+    assert_eq!(v["proof"]["status"], "unknown", "{v}");
+    assert!(v["proof"]["why"]
+        .as_str()
+        .unwrap()
+        .contains("no exact reading"));
+    assert_eq!(v["status"], "minimal", "the program itself stands: {v}");
+}
+
+#[test]
+fn where_the_prover_does_not_apply_synth_refuses_before_searching() {
+    let indicator = [
+        "synth",
+        "path:3",
+        "--max",
+        "4",
+        "--target",
+        "indicator",
+        "--prove",
+    ];
+    one_line(&indicator, 2, "--prove: the prover proves zero targets");
+    let heaps = [
+        "synth",
+        "subtraction:1,2,3",
+        "--heaps",
+        "2",
+        "--max",
+        "5",
+        "--prove",
+    ];
+    one_line(
+        &heaps,
+        2,
+        "--prove: the prover handles games of hypergraph nim",
+    );
+    let family = [
+        "synth", "path:3", "--family", "a,b,a", "--max", "5", "--prove",
+    ];
+    one_line(&family, 2, "--prove");
+    let v = json_with_code(&indicator, 2);
+    assert_eq!(v["kind"], "bad_input", "{v}");
+}
+
+#[test]
+fn the_orbit_form_is_returned_when_shorter_and_the_plain_one_on_a_tie() {
+    let v = json_with_code(&["synth", "path:4", "--max", "3", "--upper", "none"], 0);
+    assert_eq!(
+        (v["form"].clone(), v["length"].clone()),
+        ("orbits".into(), 7.into())
+    );
+    assert_eq!(v["orbits"], true);
+    assert!(
+        v["form_why"].as_str().unwrap().contains("no plain program"),
+        "{v}"
+    );
+    verify("path:4", 6, &names(&v["program"]), &["--orbits"], 0);
+    // Plainly, nothing of 8 instructions or less.
+    let plain = [
+        "synth",
+        "path:4",
+        "--max",
+        "3",
+        "--upper",
+        "none",
+        "--max-len",
+        "8",
+    ];
+    let mut args = plain.to_vec();
+    args.push("--plain");
+    assert_eq!(json_with_code(&args, 2)["kind"], "resource");
+    let v = json_with_code(&["synth", "nim:2", "--max", "4"], 0);
+    assert_eq!(
+        (v["form"].clone(), v["length"].clone()),
+        ("plain".into(), 3.into())
+    );
+    assert!(v["form_why"].as_str().unwrap().contains("as short"), "{v}");
+    // Forced, or not tried, the form says why.
+    let v = json_with_code(&["synth", "nim:2", "--max", "4", "--orbits"], 0);
+    assert_eq!(
+        (v["form"].clone(), v["form_why"].clone()),
+        ("orbits".into(), "--orbits".into())
+    );
+    let v = json_with_code(&["synth", "shriek", "--max", "4", "--target", "sg"], 0);
+    assert_eq!(v["form"], "plain");
+    assert!(
+        v["form_why"]
+            .as_str()
+            .unwrap()
+            .contains("zero and indicator"),
+        "{v}"
+    );
+    let both = grundy()
+        .args(["synth", "nim:2", "--max", "4", "--plain", "--orbits"])
+        .output()
+        .unwrap();
+    assert_eq!(both.status.code(), Some(2));
+}
+
+/// The issue's case: CN(5,3) on [0,6)^5 has an 11-instruction classifier under rotations,
+/// proved minimal, and the search returns it without --orbits (long in a debug build).
+#[test]
+fn circular_5_3_gets_its_orbit_classifier() {
+    if std::env::var("GRUNDY_FULL").is_err() {
+        return;
+    }
+    let v = json_with_code(&["synth", "circular:5,3", "--max", "6"], 0);
+    assert_eq!(v["form"], "orbits", "{v}");
+    assert_eq!(v["length"], 11);
+    assert_eq!(v["status"], "minimal");
+}
