@@ -21,12 +21,12 @@ use crate::game::hypergraph::vertices_of;
 const SHRINK_STEPS: usize = 24;
 
 /// The time left for z3.
-struct Clock {
-    deadline: Option<Instant>,
+pub(super) struct Clock {
+    pub(super) deadline: Option<Instant>,
 }
 
 /// One satisfiability check's answer.
-enum Answer {
+pub(super) enum Answer {
     Sat(Model),
     Unsat,
     Unknown(String),
@@ -34,7 +34,7 @@ enum Answer {
 
 impl Clock {
     /// A fresh solver, or `None` when no time is left.
-    fn solver(&self) -> Option<Solver> {
+    pub(super) fn solver(&self) -> Option<Solver> {
         match self.left_ms() {
             Some(0) => None,
             _ => Some(Solver::new()),
@@ -49,7 +49,7 @@ impl Clock {
 
     /// Checks `s` within the time left (each check gets what is left then, so shrinking a
     /// counterexample never runs past the deadline).
-    fn check(&self, s: &Solver) -> Answer {
+    pub(super) fn check(&self, s: &Solver) -> Answer {
         if let Some(ms) = self.left_ms() {
             if ms == 0 {
                 return Answer::Unknown("the time limit passed".into());
@@ -199,6 +199,7 @@ fn move_between_zeros(
             position,
             reason: Reason::MoveBetweenZeros,
             move_to: Some(move_to),
+            value: None,
         })
     };
     Ok(match clock.check(&s) {
@@ -233,6 +234,7 @@ fn no_move_to_zero(
             position: p.iter().map(|x| value(m, x)).collect::<Result<_, _>>()?,
             reason: Reason::NoMoveToZero,
             move_to: None,
+            value: None,
         })
     };
     Ok(match clock.check(&s) {
