@@ -59,7 +59,7 @@ impl From<Target> for prove::Target {
 
 /// The claim in words, for the first line.
 fn claim(args: &ProveArgs, t: &prove::Theorem, program: &Program) -> String {
-    let scope = match t.width {
+    let scope = match t.bound {
         None => format!("for {} of {}", t.scope, args.game),
         Some(_) => format!("for every position of {} with {}", args.game, t.scope),
     };
@@ -70,9 +70,10 @@ fn claim(args: &ProveArgs, t: &prove::Theorem, program: &Program) -> String {
             t.automorphisms, t.reading.words
         ),
     };
-    let how = match t.width {
-        None => format!("where {} is 0, over unbounded naturals", program.infix()),
-        Some(w) => format!("at width {w}, where no step wraps"),
+    let how = match (t.bound, t.width) {
+        (None, _) => format!("where {} is 0, over unbounded naturals", program.infix()),
+        (Some(_), Some(w)) => format!("at width {w}, where no step wraps"),
+        (Some(_), None) => "over bit-vectors".to_string(),
     };
     match args.target {
         Target::Zero => format!("{scope}, the P-positions are exactly {set} ({how})"),
@@ -81,16 +82,13 @@ fn claim(args: &ProveArgs, t: &prove::Theorem, program: &Program) -> String {
              ({how})",
             program.infix()
         ),
-        Target::Sg => match t.width {
+        Target::Sg => match t.bound {
             None => format!(
                 "{scope}, the SG value is {} (the value of {}, over unbounded naturals)",
                 t.reading.words,
                 program.infix()
             ),
-            Some(w) => format!(
-                "{scope}, the SG value is {} (at width {w}, where no step wraps)",
-                t.reading.words
-            ),
+            Some(_) => format!("{scope}, the SG value is {} ({how})", t.reading.words),
         },
     }
 }
@@ -126,6 +124,7 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
             "status": status,
             "scope": t.scope,
             "target": t.target,
+            "bound": t.bound,
             "width": t.width,
             "no_linear_reading": t.no_linear_reading,
             "game": args.game,
@@ -154,9 +153,10 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
                 "  over bit-vectors: no exact linear reading ({why})"
             ))?;
         }
-        let domain = match t.width {
-            None => "over unbounded naturals".to_string(),
-            Some(w) => format!("over {w}-bit words, for {}", t.scope),
+        let domain = match (t.bound, t.width) {
+            (None, _) => "over unbounded naturals".to_string(),
+            (_, Some(w)) => format!("over {w}-bit words, for {}", t.scope),
+            (_, None) => format!("over bit-vectors, for {}", t.scope),
         };
         let conditions = match args.target {
             Target::Sg => format!(

@@ -5,8 +5,9 @@
 //! about the program itself, not one width of it, only if no step wraps: z3 first shows that
 //! for heaps below 2^B every step's word is its ideal value (no carry out of a sum, product or
 //! left shift, no difference below 0, no `Not`), so the program gives the same at every width
-//! >= W. Moves of hypergraph nim keep heaps below 2^B, so the set of such positions is closed
-//! under moves and conditions (A), (B) (and (C), (S1), (S2)) on it prove the claim there.
+//! from W up. Moves of hypergraph nim keep heaps below 2^B, so the set of such positions is
+//! closed under moves and conditions (A), (B) (and (C), (S1), (S2)) on it prove the claim
+//! there.
 
 use z3::ast::{Bool, BV};
 use z3::{Model, Solver, Tactic};
@@ -132,15 +133,12 @@ fn bits_needed(program: &Program, bound: u32) -> Option<u32> {
     (bits <= MAX_WIDTH).then_some(bits.max(1))
 }
 
+/// A step that wraps and a position where it does, none, or z3's reason for giving up.
+type Wrap = Result<Option<(String, Vec<u64>)>, String>;
+
 /// Whether some step wraps at width `w` for a position below 2^bound: the step and position,
 /// none, or z3's reason for giving up.
-fn wrap_at(
-    program: &Program,
-    n: usize,
-    bound: u32,
-    w: u32,
-    clock: &Clock,
-) -> Result<Result<Option<(String, Vec<u64>)>, String>, Error> {
+fn wrap_at(program: &Program, n: usize, bound: u32, w: u32, clock: &Clock) -> Result<Wrap, Error> {
     let Some(s) = clock.solver() else {
         return Ok(Err("the time limit passed".into()));
     };

@@ -145,7 +145,11 @@ pub struct Theorem {
     /// Which positions the statement is about: "all positions", or "heaps below 2^B".
     pub scope: String,
     pub target: Target,
-    /// The word width of a proof over bit-vectors (none over unbounded naturals).
+    /// The bound B of a proof over bit-vectors, for heaps below 2^B (none over unbounded
+    /// naturals).
+    pub bound: Option<u32>,
+    /// The word width of a proof over bit-vectors (none over unbounded naturals, or when the
+    /// check that no step wraps was left undecided).
     pub width: Option<u32>,
     /// Why the proof is over bit-vectors when it was not asked for: the step with no exact
     /// linear reading.
@@ -274,7 +278,7 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         true => None,
         false => Some(lia::plan(program, opts.target)),
     };
-    let (reading, scope, width, verdict, no_linear_reading) = match linear {
+    let (reading, bound, width, verdict, no_linear_reading) = match linear {
         Some(Ok(plan)) => {
             let set = plan.zero.map(|zero| ZeroSet {
                 zero,
@@ -290,13 +294,7 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                     target::decide(&d, n, faces, target, &clock)?
                 }
             };
-            (
-                plan.reading,
-                "all positions".to_string(),
-                None,
-                verdict,
-                None,
-            )
+            (plan.reading, None, None, verdict, None)
         }
         other => {
             let why = other.and_then(Result::err);
@@ -313,7 +311,6 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                 },
                 latex: eq0(program.latex()),
             };
-            let scope = format!("heaps below 2^{bound}");
             match bitvec::width(program, n, bound, opts.width, &clock)? {
                 Ok(w) => {
                     let d = bitvec::Bits {
@@ -323,11 +320,11 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                         width: w,
                     };
                     let verdict = target::decide(&d, n, faces, opts.target, &clock)?;
-                    (reading, scope, Some(w), verdict, why)
+                    (reading, Some(bound), Some(w), verdict, why)
                 }
                 Err(open) => {
                     let verdict = Verdict::Unknown(format!("the check that no step wraps: {open}"));
-                    (reading, scope, None, verdict, why)
+                    (reading, Some(bound), None, verdict, why)
                 }
             }
         }
@@ -343,8 +340,12 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
     }
     Ok(Theorem {
         reading,
-        scope,
+        scope: match bound {
+            None => "all positions".to_string(),
+            Some(b) => format!("heaps below 2^{b}"),
+        },
         target: opts.target,
+        bound,
         width,
         no_linear_reading,
         verdict,
