@@ -185,17 +185,51 @@ fn bad_input_is_one_line_and_exit_2() {
             "prove",
             "path:3",
             "--program",
-            "Push(0) Push(1) Xor Push(2) Xor",
+            "Push(0) Push(1) Minus Push(2) Lt",
         ],
         2,
-        "no exact reading",
+        "wraps",
     );
     one_line(
-        &["prove", "path:3", "--program", P3, "--target", "sg"],
+        &[
+            "prove",
+            "nim:2",
+            "--program",
+            "Push(0) Push(1) Plus",
+            "--width",
+            "4",
+        ],
         2,
-        "not available yet",
+        "needs --width 5",
     );
-    let v = json_with_code(&["prove", "path:3", "--program", P3, "--bound", "8"], 2);
+    one_line(
+        &[
+            "prove",
+            "nim:2",
+            "--program",
+            "Push(0)",
+            "--bound",
+            "6",
+            "--width",
+            "4",
+        ],
+        2,
+        "below --bound",
+    );
+    one_line(
+        &[
+            "prove",
+            "path:3",
+            "--program",
+            P3,
+            "--target",
+            "sg",
+            "--orbits",
+        ],
+        2,
+        "not sg",
+    );
+    let v = json_with_code(&["prove", "path:3", "--program", P3, "--bound", "0"], 2);
     assert_eq!(v["kind"], "bad_input");
 }
 
@@ -250,4 +284,78 @@ fn a_heap_game_period_off_by_one_is_refuted_and_the_counterexample_holds() {
         }
         _ => assert_eq!(nimber(game, &c["position"]), 0, "{c}"),
     }
+}
+
+#[test]
+fn the_sg_target_over_bit_vectors_states_its_scope() {
+    let xor = "Push(0) Push(1) Xor";
+    let v = json_with_code(&["prove", "nim:2", "--program", xor, "--target", "sg"], 0);
+    assert_eq!(v["status"], "proved");
+    assert_eq!(v["target"], "sg");
+    assert_eq!(v["scope"], "heaps below 2^4");
+    assert_eq!(v["width"], 4);
+    assert_eq!(v["reading"]["words"], "x0 ^ x1");
+    assert!(v["no_linear_reading"].as_str().unwrap().contains("x0 ^ x1"));
+    // A linear SG value is a theorem for all positions.
+    let v = json_with_code(
+        &["prove", "nim:1", "--program", "Push(0)", "--target", "sg"],
+        0,
+    );
+    assert_eq!(v["scope"], "all positions");
+    assert!(v["width"].is_null());
+}
+
+#[test]
+fn a_wrong_sg_value_is_refuted_where_grundy_sg_disagrees() {
+    let or = "Push(0) Push(1) Or";
+    let v = json_with_code(&["prove", "nim:2", "--program", or, "--target", "sg"], 1);
+    let c = &v["counterexample"];
+    let (x, value) = (&c["position"], c["value"].as_u64().unwrap());
+    let ors = |p: &serde_json::Value| p[0].as_u64().unwrap() | p[1].as_u64().unwrap();
+    match c["reason"].as_str().unwrap() {
+        "same_value_option" => {
+            let q = &c["move_to"];
+            assert_eq!((ors(x), ors(q)), (value, value), "{c}");
+            // Two positions one move apart have different nimbers: one is not x0 | x1.
+            assert!(
+                nimber("nim:2", x) != value || nimber("nim:2", q) != value,
+                "{c}"
+            );
+        }
+        "missing_value" => {
+            assert!(value < ors(x), "{c}");
+        }
+        other => panic!("{other}"),
+    }
+    one_line(
+        &["prove", "nim:2", "--program", or, "--target", "sg"],
+        1,
+        "is not the SG value of nim:2",
+    );
+}
+
+#[test]
+fn an_indicator_with_a_2_is_refuted_with_its_value() {
+    let program = format!("{P3} Const(2) Mul");
+    let v = json_with_code(
+        &[
+            "prove",
+            "path:3",
+            "--program",
+            &program,
+            "--target",
+            "indicator",
+        ],
+        1,
+    );
+    let c = &v["counterexample"];
+    assert_eq!(c["reason"], "not_indicator");
+    assert_eq!(c["value"], 2);
+    assert_ne!(nimber("path:3", &c["position"]), 0);
+    let v = json_with_code(
+        &["prove", "path:3", "--program", P3, "--target", "indicator"],
+        0,
+    );
+    assert_eq!(v["target"], "indicator");
+    assert_eq!(v["scope"], "all positions");
 }

@@ -27,15 +27,16 @@ pub struct ProveArgs {
     /// The zero set is the union of the program's zero set over the automorphism group.
     #[arg(long)]
     orbits: bool,
-    /// What the program claims: zero (it is 0 exactly on the P-positions); indicator and sg
-    /// are not available yet.
+    /// What the program claims: zero (it is 0 exactly on the P-positions), indicator (0 there
+    /// and 1 elsewhere) or sg (it is the SG value).
     #[arg(long, value_enum, default_value_t = Target::Zero)]
     target: Target,
-    /// Word width of a proof over bit-vectors (not available yet: readings are width-free).
+    /// Word width of a proof over bit-vectors (default: the least at which no step can wrap
+    /// for heaps below 2^B; refused, with the width needed, where a step wraps).
     #[arg(long, value_name = "W")]
     width: Option<u32>,
-    /// Prove over bit-vectors for heaps below 2^B, for programs with no linear reading (not
-    /// available yet).
+    /// Prove over bit-vectors for every position with heaps below 2^B (the default for
+    /// programs with no exact linear reading is 4).
     #[arg(long, value_name = "B")]
     bound: Option<u32>,
     /// Give up after this many seconds (exit 3, status unknown).
@@ -53,26 +54,60 @@ enum Target {
     Sg,
 }
 
-/// Refuses, with the reason, what this first version does not prove.
-fn not_yet(args: &ProveArgs) -> Result<(), Error> {
-    let what = match (args.target, args.width, args.bound) {
-        (Target::Indicator, ..) => "--target indicator",
-        (Target::Sg, ..) => "--target sg",
-        (_, Some(_), _) => "--width (a proof over bit-vectors)",
-        (_, _, Some(_)) => "--bound (a proof over bit-vectors)",
-        _ => return Ok(()),
+impl From<Target> for prove::Target {
+    fn from(t: Target) -> Self {
+        match t {
+            Target::Zero => prove::Target::Zero,
+            Target::Indicator => prove::Target::Indicator,
+            Target::Sg => prove::Target::Sg,
+        }
+    }
+}
+
+/// The claim in words, for the first line.
+fn claim(game: &str, args: &ProveArgs, t: &prove::Theorem, program: &Program) -> String {
+    let scope = match t.bound {
+        None => format!("for {} of {game}", t.scope),
+        Some(_) => format!("for every position of {game} with {}", t.scope),
     };
-    Err(Error::Usage(format!(
-        "{what} is not available yet: grundy prove proves zero targets over unbounded naturals"
-    )))
+    let set = match args.orbits {
+        false => format!("those with {}", t.reading.words),
+        true => format!(
+            "those with an image under the {} automorphisms where {}",
+            t.automorphisms, t.reading.words
+        ),
+    };
+    let how = match (t.bound, t.width) {
+        (None, _) => format!("where {} is 0, over unbounded naturals", program.infix()),
+        (Some(_), Some(w)) => format!("at width {w}, where no step wraps"),
+        (Some(_), None) => "over bit-vectors".to_string(),
+    };
+    match args.target {
+        Target::Zero => format!("{scope}, the P-positions are exactly {set} ({how})"),
+        Target::Indicator => format!(
+            "{scope}, the P-positions are exactly {set}, and {} is 1 at every other position \
+             ({how})",
+            program.infix()
+        ),
+        Target::Sg => match t.bound {
+            None => format!(
+                "{scope}, the SG value is {} (the value of {}, over unbounded naturals)",
+                t.reading.words,
+                program.infix()
+            ),
+            Some(_) => format!("{scope}, the SG value is {} ({how})", t.reading.words),
+        },
+    }
 }
 
 pub fn run(args: &ProveArgs) -> Result<Status, Error> {
-    not_yet(args)?;
     let program: Program = args.program.parse()?;
     let opts = Options {
         orbits: args.orbits,
         timeout: args.timeout,
+        target: args.target.into(),
+        bound: args.bound,
+        width: args.width,
     };
     let (t, takes) = theorem(args, &program, &opts)?;
     let status = match &t.verdict {
@@ -90,6 +125,10 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
         out.json(&serde_json::json!({
             "status": status,
             "scope": t.scope,
+            "target": t.target,
+            "bound": t.bound,
+            "width": t.width,
+            "no_linear_reading": t.no_linear_reading,
             "game": args.game,
             "program": program.names(),
             "expression": program.infix(),
@@ -107,25 +146,7 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
             Some(_) => format!("{} heaps of {}", t.faces, args.game),
             None => args.game.clone(),
         };
-        let claim = match args.orbits {
-            false => format!(
-                "for {} of {}, the P-positions are exactly those with {} (where {} is 0, over \
-                 unbounded naturals)",
-                t.scope,
-                game,
-                t.reading.words,
-                program.infix()
-            ),
-            true => format!(
-                "for {} of {}, the P-positions are exactly those with an image under the {} \
-                 automorphisms where {} (where {} is 0, over unbounded naturals)",
-                t.scope,
-                game,
-                t.automorphisms,
-                t.reading.words,
-                program.infix()
-            ),
-        };
+        let claim = claim(&game, args, &t, &program);
         match &t.verdict {
             Verdict::Proved => out.line(format_args!("proved: {claim}"))?,
             Verdict::Refuted(_) => out.line(format_args!("refuted: {claim}"))?,
@@ -134,25 +155,46 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
         out.line(format_args!("  reading:  {}", t.reading.words))?;
         out.line(format_args!("  infix:    {}", t.reading.infix))?;
         out.line(format_args!("  LaTeX:    {}", t.reading.latex))?;
-        match (&t.verdict, &takes) {
-            (Verdict::Proved, Some(takes)) => out.line(format_args!(
-                "  by z3 over unbounded naturals: (A) no move ({} from one of the {} heaps) joins \
-                 two positions of the set; (B) every position outside it has a move into it \
-                 ({:.2} s)",
+        if let Some(why) = &t.no_linear_reading {
+            out.line(format_args!(
+                "  over bit-vectors: no exact linear reading ({why})"
+            ))?;
+        }
+        let domain = match (t.bound, t.width) {
+            (None, _) => "over unbounded naturals".to_string(),
+            (_, Some(w)) => format!("over {w}-bit words, for {}", t.scope),
+            (_, None) => format!("over bit-vectors, for {}", t.scope),
+        };
+        let moves = match &takes {
+            Some(takes) => format!(
+                "no move ({} from one of the {} heaps)",
                 amounts(takes),
-                t.faces,
+                t.faces
+            ),
+            None => format!("no move through any of the {} faces", t.faces),
+        };
+        let conditions = match args.target {
+            Target::Sg => {
+                format!("(S1) {moves} keeps the value; (S2) every smaller value is some option's")
+            }
+            target => format!(
+                "(A) {moves} joins two positions of the set; (B) every position outside it has a \
+                 move into it{}",
+                match target {
+                    Target::Indicator => "; (C) the value is 0 or 1 everywhere",
+                    _ => "",
+                }
+            ),
+        };
+        match &t.verdict {
+            Verdict::Proved => out.line(format_args!(
+                "  by z3 {domain}: {conditions} ({:.2} s)",
                 t.seconds
             ))?,
-            (Verdict::Proved, None) => out.line(format_args!(
-                "  by z3 over unbounded naturals: (A) no move through any of the {} faces joins \
-                 two positions of the set; (B) every position outside it has a move into it \
-                 ({:.2} s)",
-                t.faces, t.seconds
-            ))?,
-            (Verdict::Refuted(c), _) => out.line(format_args!(
+            Verdict::Refuted(c) => out.line(format_args!(
                 "  counterexample (re-checked by the game's moves): {c}"
             ))?,
-            (Verdict::Unknown(why), _) => out.line(format_args!(
+            Verdict::Unknown(why) => out.line(format_args!(
                 "  z3 settled neither way after {:.2} s: {why}",
                 t.seconds
             ))?,
@@ -160,11 +202,23 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
     }
     Ok(match t.verdict {
         Verdict::Proved => Status::Answered,
-        Verdict::Refuted(c) => Status::Counterexample(format!(
-            "the zero set of {} is not the set of P-positions of {}: {c}",
-            program.infix(),
-            args.game
-        )),
+        Verdict::Refuted(c) => Status::Counterexample(match args.target {
+            Target::Zero => format!(
+                "the zero set of {} is not the set of P-positions of {}: {c}",
+                program.infix(),
+                args.game
+            ),
+            Target::Indicator => format!(
+                "{} is not the indicator of the P-positions of {}: {c}",
+                program.infix(),
+                args.game
+            ),
+            Target::Sg => format!(
+                "{} is not the SG value of {}: {c}",
+                program.infix(),
+                args.game
+            ),
+        }),
         Verdict::Unknown(_) => Status::Undecided,
     })
 }

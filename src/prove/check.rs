@@ -66,3 +66,43 @@ pub fn confirm(
         ))),
     }
 }
+
+/// The program's word at `p` at 64 bits: its value wherever no step wraps (proofs show that).
+fn value_at(program: &Program, p: &[u32]) -> Option<u64> {
+    let x: Vec<u64> = p.iter().map(|&v| v as u64).collect();
+    interp::run(program, &x, interp::mask(64))
+}
+
+/// Confirms a counterexample about the program's value by the brute-force mex at the
+/// position: the game's options with the interpreter's values on them. For `not_indicator`
+/// the value is the interpreter's. A disagreement is a bug in the prover.
+pub fn recheck_value(
+    game: &HypergraphNim,
+    program: &Program,
+    c: &mut Counterexample,
+) -> Result<(), Error> {
+    let here = value_at(program, &c.position);
+    let moves = options(game, &c.position)?;
+    let values: Vec<Option<u64>> = moves.iter().map(|q| value_at(program, q)).collect();
+    let holds = match (c.reason, &c.move_to, c.value) {
+        (Reason::NotIndicator, None, _) => {
+            c.value = here;
+            here.is_some_and(|v| v > 1)
+        }
+        (Reason::SameValueOption, Some(q), Some(v)) => {
+            here == Some(v)
+                && value_at(program, q) == Some(v)
+                && moves.iter().any(|m| m.as_slice() == q.as_slice())
+        }
+        (Reason::MissingValue, None, Some(v)) => {
+            here.is_some_and(|h| v < h) && !values.contains(&Some(v))
+        }
+        _ => false,
+    };
+    match holds {
+        true => Ok(()),
+        false => Err(Error::Internal(format!(
+            "z3's counterexample {c:?} does not hold by the game's moves and the interpreter"
+        ))),
+    }
+}

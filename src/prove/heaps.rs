@@ -15,7 +15,7 @@ use z3::{Model, Solver};
 
 use super::formula::Style;
 use super::hypergraph::{naturals, nonnegative, shrink, total, value, Answer, Clock};
-use super::{check, Counterexample, Options, Reading, Reason, Theorem, Verdict, ZeroSet};
+use super::{check, Counterexample, Options, Reading, Reason, Target, Theorem, Verdict, ZeroSet};
 use crate::error::Error;
 use crate::game::heap::{HeapRule, HeapSum};
 use crate::game::hypergraph::Stones;
@@ -100,6 +100,13 @@ pub fn prove(game: &HeapSum, program: &Program, opts: &Options) -> Result<Theore
             n - 1
         )));
     }
+    if opts.target != Target::Zero || opts.bound.is_some() || opts.width.is_some() {
+        return Err(Error::Usage(
+            "heap games are proved for --target zero over unbounded naturals; --target \
+             indicator|sg, --bound and --width are for games of hypergraph nim"
+                .into(),
+        ));
+    }
     let takes = takes(game.game().rule())?;
     if takes.len() * n > MAX_MOVES {
         return Err(Error::Resource(format!(
@@ -131,7 +138,11 @@ pub fn prove(game: &HeapSum, program: &Program, opts: &Options) -> Result<Theore
     }
     Ok(Theorem {
         reading,
-        scope: "all positions",
+        scope: "all positions".into(),
+        target: Target::Zero,
+        bound: None,
+        width: None,
+        no_linear_reading: None,
         verdict,
         automorphisms,
         // A move plays on one heap: the heaps are the game's faces.
@@ -203,6 +214,7 @@ fn move_between_zeros(
             position: p.iter().map(|x| value(m, x)).collect::<Result<_, _>>()?,
             reason: Reason::MoveBetweenZeros,
             move_to: Some(q.iter().map(|x| value(m, x)).collect::<Result<_, _>>()?),
+            value: None,
         })
     };
     settle(&s, clock, &p, &found)
@@ -229,6 +241,7 @@ fn no_move_to_zero(n: usize, takes: &[Take], set: &ZeroSet, clock: &Clock) -> Fo
             position: p.iter().map(|x| value(m, x)).collect::<Result<_, _>>()?,
             reason: Reason::NoMoveToZero,
             move_to: None,
+            value: None,
         })
     };
     settle(&s, clock, &p, &found)

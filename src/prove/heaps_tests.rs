@@ -88,6 +88,7 @@ fn assert_real(game: &HeapSum, p: &Program, c: &Counterexample) {
             assert!(moves.iter().all(|m| !zero(m)), "{c:?}");
             assert_eq!(game.nimber(&c.position), 0, "{c:?}");
         }
+        other => panic!("a zero-target proof gave {other:?}"),
     }
 }
 
@@ -95,6 +96,7 @@ fn run(game: &HeapSum, p: &Program) -> Verdict {
     let opts = Options {
         orbits: false,
         timeout: Some(60.0),
+        ..Options::default()
     };
     prove(game, p, &opts).unwrap().verdict
 }
@@ -270,6 +272,7 @@ fn orbits_and_bad_input() {
     let opts = Options {
         orbits: true,
         timeout: Some(60.0),
+        ..Options::default()
     };
     let t = prove(&game, &p, &opts).unwrap();
     assert_eq!((t.verdict, t.automorphisms), (Verdict::Proved, 2));

@@ -199,6 +199,7 @@ fn move_between_zeros(
             position,
             reason: Reason::MoveBetweenZeros,
             move_to: Some(move_to),
+            value: None,
         })
     };
     Ok(match clock.check(&s) {
@@ -233,6 +234,7 @@ fn no_move_to_zero(
             position: p.iter().map(|x| value(m, x)).collect::<Result<_, _>>()?,
             reason: Reason::NoMoveToZero,
             move_to: None,
+            value: None,
         })
     };
     Ok(match clock.check(&s) {

@@ -7,12 +7,19 @@
 //! ([`reading`]); moves of hypergraph nim are linear too, so z3 decides (A) and (B) for every
 //! position at once ([`hypergraph`]). A counterexample z3 finds is re-checked by the game's
 //! own moves and the reference interpreter ([`check`]) before it is reported.
+//!
+//! `--target indicator` and `--target sg` claim more of the program's value ([`target`]);
+//! programs with no exact linear reading are proved over bit-vectors for every position with
+//! heaps below 2^B ([`bitvec`]), a theorem with that scope.
 
+pub mod bitvec;
 pub mod check;
 pub mod formula;
 pub mod heaps;
 mod hypergraph;
+mod lia;
 pub mod reading;
+pub mod target;
 
 use std::time::Instant;
 
@@ -21,7 +28,8 @@ use z3::ast::{Bool, Int};
 use crate::error::Error;
 use crate::game::hypergraph::HypergraphNim;
 use crate::synth::lang::Program;
-use formula::{Formula, Style};
+use formula::Formula;
+pub use target::Target;
 
 /// Most automorphisms `--orbits` unions the zero set over: each is one more copy of the
 /// reading in every formula z3 is given.
@@ -37,6 +45,13 @@ pub struct Options {
     pub orbits: bool,
     /// Seconds for the whole proof (none: no limit).
     pub timeout: Option<f64>,
+    /// What the program claims: its zero set, an indicator, or the SG value.
+    pub target: Target,
+    /// Prove over bit-vectors for heaps below 2^bound (also without a linear reading: by
+    /// default [`bitvec::DEFAULT_BOUND`]).
+    pub bound: Option<u32>,
+    /// The word width of a proof over bit-vectors (by default the least the bound needs).
+    pub width: Option<u32>,
 }
 
 /// The statement proved: where the program is 0, over unbounded naturals.
@@ -55,6 +70,12 @@ pub enum Reason {
     MoveBetweenZeros,
     /// The position is outside the zero set and no move leads into it (fails (B)).
     NoMoveToZero,
+    /// `--target indicator`: the program's value at the position is neither 0 nor 1.
+    NotIndicator,
+    /// `--target sg`: the option `move_to` has the position's value `value`.
+    SameValueOption,
+    /// `--target sg`: `value` is below the position's value and no option has it.
+    MissingValue,
 }
 
 /// A position where the program's zero set and the P-positions differ, re-checked by the
@@ -65,6 +86,10 @@ pub struct Counterexample {
     pub reason: Reason,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub move_to: Option<Vec<u32>>,
+    /// The program's value (`not_indicator`, `same_value_option`) or the value no option
+    /// has (`missing_value`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<u64>,
 }
 
 impl std::fmt::Display for Counterexample {
@@ -75,12 +100,24 @@ impl std::fmt::Display for Counterexample {
                 .collect::<Vec<_>>()
                 .join(",")
         };
+        let (p, v) = (show(&self.position), self.value.unwrap_or_default());
         match (&self.reason, &self.move_to) {
             (Reason::MoveBetweenZeros, Some(q)) => write!(
                 f,
                 "{} and {} are both in the zero set, and a move leads from the first to the second",
                 show(&self.position),
                 show(q)
+            ),
+            (Reason::NotIndicator, _) => write!(f, "the program gives {v} at {p}, not 0 or 1"),
+            (Reason::SameValueOption, Some(q)) => write!(
+                f,
+                "the program gives {v} at {p} and at {}, one move away",
+                show(q)
+            ),
+            (Reason::MissingValue, _) => write!(
+                f,
+                "the program gives more than {v} at {p}, and no move leads to a position where \
+                 it gives {v}"
             ),
             _ => write!(
                 f,
@@ -106,8 +143,18 @@ pub enum Verdict {
 pub struct Theorem {
     /// The zero set proved about, per the program's reading.
     pub reading: Reading,
-    /// Which positions the statement is about.
-    pub scope: &'static str,
+    /// Which positions the statement is about: "all positions", or "heaps below 2^B".
+    pub scope: String,
+    pub target: Target,
+    /// The bound B of a proof over bit-vectors, for heaps below 2^B (none over unbounded
+    /// naturals).
+    pub bound: Option<u32>,
+    /// The word width of a proof over bit-vectors (none over unbounded naturals, or when the
+    /// check that no step wraps was left undecided).
+    pub width: Option<u32>,
+    /// Why the proof is over bit-vectors when it was not asked for: the step with no exact
+    /// linear reading.
+    pub no_linear_reading: Option<String>,
     pub verdict: Verdict,
     /// Automorphisms the zero set is a union over (1 without `--orbits`).
     pub automorphisms: usize,
@@ -171,13 +218,13 @@ impl ZeroSet {
     }
 }
 
-/// The reading of `program` in the three styles, or why it has none (a usage error: the
-/// bit-vector proof below a bound that would take such programs is not written yet).
+/// The reading of `program` in the three styles, or why it has none (a usage error where a
+/// linear reading is required).
 pub fn read(program: &Program) -> Result<Formula, Error> {
     reading::zero_condition(program).map_err(|why| {
         Error::Usage(format!(
             "the program's zero condition has no exact reading in linear integer arithmetic \
-             ({why}); proofs over bit-vectors below a bound (--bound) are not available yet"
+             ({why})"
         ))
     })
 }
@@ -228,6 +275,11 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
             n - 1
         )));
     }
+    if !program.is_valid() {
+        return Err(Error::Usage(format!(
+            "`{program}` is not a valid program: it must leave exactly one value"
+        )));
+    }
     let faces = game.graph().faces();
     if faces.len() > MAX_FACES {
         return Err(Error::Resource(format!(
@@ -236,28 +288,94 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
             faces.len()
         )));
     }
-    let zero = read(program)?;
-    let reading = Reading {
-        words: zero.text(Style::Words),
-        infix: zero.text(Style::Infix),
-        latex: zero.text(Style::Latex),
-    };
-    let set = ZeroSet {
-        zero,
-        images: images(game, opts.orbits)?,
-    };
+    if opts.target == Target::Sg && opts.orbits {
+        return Err(Error::Usage(
+            "--orbits works with the zero and indicator targets, not sg".into(),
+        ));
+    }
+    let images = images(game, opts.orbits)?;
+    let automorphisms = images.len();
     let deadline = opts
         .timeout
         .map(|s| start + std::time::Duration::from_secs_f64(s));
-    let verdict = hypergraph::decide(n, faces, &set, deadline)?;
-    if let Verdict::Refuted(c) = &verdict {
-        check::recheck(game, program, set.images(), c)?;
+    let clock = hypergraph::Clock { deadline };
+    // --bound or --width asks for bit-vectors; otherwise they are the fallback.
+    let linear = match opts.bound.is_some() || opts.width.is_some() {
+        true => None,
+        false => Some(lia::plan(program, opts.target)),
+    };
+    let (reading, bound, width, verdict, no_linear_reading) = match linear {
+        Some(Ok(plan)) => {
+            let set = plan.zero.map(|zero| ZeroSet {
+                zero,
+                images: images.clone(),
+            });
+            let verdict = match (opts.target, &set) {
+                (Target::Zero, Some(set)) => hypergraph::decide(n, faces, set, deadline)?,
+                (target, set) => {
+                    let d = lia::Naturals {
+                        set: set.as_ref(),
+                        value: plan.value.as_ref(),
+                    };
+                    target::decide(&d, n, faces, target, &clock)?
+                }
+            };
+            (plan.reading, None, None, verdict, None)
+        }
+        other => {
+            let why = other.and_then(Result::err);
+            let bound = opts.bound.unwrap_or(bitvec::DEFAULT_BOUND);
+            let eq0 = |s: String| match opts.target {
+                Target::Sg => s,
+                _ => format!("{s} = 0"),
+            };
+            let reading = Reading {
+                words: eq0(program.infix()),
+                infix: match opts.target {
+                    Target::Sg => program.infix(),
+                    _ => format!("({}) == 0", program.infix()),
+                },
+                latex: eq0(program.latex()),
+            };
+            match bitvec::width(program, n, bound, opts.width, &clock)? {
+                Ok(w) => {
+                    let d = bitvec::Bits {
+                        program,
+                        images: &images,
+                        bound,
+                        width: w,
+                    };
+                    let verdict = target::decide(&d, n, faces, opts.target, &clock)?;
+                    (reading, Some(bound), Some(w), verdict, why)
+                }
+                Err(open) => {
+                    let verdict = Verdict::Unknown(format!("the check that no step wraps: {open}"));
+                    (reading, Some(bound), None, verdict, why)
+                }
+            }
+        }
+    };
+    let mut verdict = verdict;
+    if let Verdict::Refuted(c) = &mut verdict {
+        match c.reason {
+            Reason::MoveBetweenZeros | Reason::NoMoveToZero => {
+                check::recheck(game, program, &images, c)?
+            }
+            _ => check::recheck_value(game, program, c)?,
+        }
     }
     Ok(Theorem {
         reading,
-        scope: "all positions",
+        scope: match bound {
+            None => "all positions".to_string(),
+            Some(b) => format!("heaps below 2^{b}"),
+        },
+        target: opts.target,
+        bound,
+        width,
+        no_linear_reading,
         verdict,
-        automorphisms: set.images.len(),
+        automorphisms,
         faces: faces.len(),
         seconds: start.elapsed().as_secs_f64(),
     })
@@ -271,5 +389,7 @@ pub fn zero_set(program: &Program, images: Vec<Vec<usize>>) -> Result<ZeroSet, E
     })
 }
 
+#[cfg(test)]
+mod target_tests;
 #[cfg(test)]
 mod tests;

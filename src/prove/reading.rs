@@ -53,6 +53,32 @@ struct Node {
 
 /// Where `program` outputs 0 over unbounded naturals, or why that has no exact linear reading.
 pub fn zero_condition(program: &Program) -> Result<Formula, String> {
+    root(program).and_then(|n| zero_of(&n))
+}
+
+/// The output of a program over unbounded naturals: what `--target sg` and `--target
+/// indicator` claim more than where it is 0.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// The ideal value, or why it has no linear reading.
+    pub value: Result<Term, String>,
+    /// The ideal value is never negative (so it is the program's word at every wide width).
+    pub natural: bool,
+    /// The ideal value is always 0 or 1.
+    pub boolean: bool,
+}
+
+/// The program's output, or why the program leaves no single value.
+pub fn output(program: &Program) -> Result<Output, String> {
+    root(program).map(|n| Output {
+        value: val_of(&n),
+        natural: n.natural,
+        boolean: n.boolean,
+    })
+}
+
+/// The last step of `program`, read.
+fn root(program: &Program) -> Result<Node, String> {
     let mut stack: Vec<Node> = Vec::new();
     let mut starts: Vec<usize> = Vec::new();
     for (i, &op) in program.0.iter().enumerate() {
@@ -86,7 +112,7 @@ pub fn zero_condition(program: &Program) -> Result<Formula, String> {
         stack.push(node);
     }
     match (stack.pop(), stack.is_empty()) {
-        (Some(root), true) => zero_of(&root),
+        (Some(root), true) => Ok(root),
         _ => Err("the program does not leave exactly one value".into()),
     }
 }

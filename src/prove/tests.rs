@@ -152,7 +152,7 @@ fn ideal(p: &Program, x: &[i128]) -> (Ideal, bool) {
 }
 
 /// Every instruction: the thesis's and the extensions, with two constants.
-fn all_ops() -> Vec<Op> {
+pub(super) fn all_ops() -> Vec<Op> {
     let extra = [
         Op::Mod,
         Op::Min,
@@ -164,7 +164,7 @@ fn all_ops() -> Vec<Op> {
     THESIS_OPS.into_iter().chain(extra).collect()
 }
 
-fn points(n: usize, d: i128) -> Vec<Vec<i128>> {
+pub(super) fn points(n: usize, d: i128) -> Vec<Vec<i128>> {
     let mut out = vec![vec![]];
     for _ in 0..n {
         out = out
@@ -235,7 +235,7 @@ fn readings_agree_with_the_interpreter() {
 }
 
 /// P-positions of `game` on the box [0,d)^n by the definition: no move to a P-position.
-fn brute_force(game: &HypergraphNim, d: u32) -> HashMap<Stones, bool> {
+pub(super) fn brute_force(game: &HypergraphNim, d: u32) -> HashMap<Stones, bool> {
     fn p_position(game: &HypergraphNim, p: &Stones, memo: &mut HashMap<Stones, bool>) -> bool {
         if let Some(&v) = memo.get(p) {
             return v;
@@ -283,6 +283,7 @@ fn assert_real(game: &HypergraphNim, p: &Program, orbits: bool, c: &Counterexamp
             assert!(!zero(&c.position), "{c:?}");
             assert!(moves.iter().all(|m| !zero(m)), "{c:?}");
         }
+        other => panic!("a reason about the program's value, {other:?}, for the zero target"),
     }
 }
 
@@ -291,6 +292,7 @@ fn run(spec: &str, text: &str, orbits: bool) -> Theorem {
     let opts = Options {
         orbits,
         timeout: Some(60.0),
+        ..Default::default()
     };
     prove(&game, &program(text), &opts).unwrap()
 }
@@ -419,6 +421,7 @@ fn one_changed_instruction_is_proved_only_where_brute_force_agrees() {
                 let opts = Options {
                     orbits: false,
                     timeout: Some(30.0),
+                    ..Default::default()
                 };
                 match prove(&game, &p, &opts).unwrap().verdict {
                     Verdict::Proved => {
@@ -453,12 +456,22 @@ fn bad_input_is_refused() {
     let game = parse_hypergraph("path:3").unwrap();
     let e = prove(&game, &program("Push(3) Push(0) Xor"), &Options::default()).unwrap_err();
     assert!(matches!(e, Error::Usage(_)), "{e}");
+    // No linear reading (a comparison of a difference), and over bit-vectors the difference
+    // goes below 0: refused, naming the step.
     let e = prove(
         &game,
-        &program("Push(0) Push(1) Xor Push(2) Xor"),
+        &program("Push(0) Push(1) Minus Push(2) Lt"),
         &Options::default(),
     )
     .unwrap_err();
+    assert!(matches!(e, Error::Usage(_)), "{e}");
+    assert!(e.to_string().contains("`x0 - x1`"), "{e}");
+    let sg_orbits = Options {
+        orbits: true,
+        target: Target::Sg,
+        ..Default::default()
+    };
+    let e = prove(&game, &program("Push(0)"), &sg_orbits).unwrap_err();
     assert!(matches!(e, Error::Usage(_)), "{e}");
 }
 

@@ -63,7 +63,7 @@ pub(in crate::cli) fn json(proof: &Proof, game: &str) -> serde_json::Value {
     };
     serde_json::json!({
         "status": status_name(proof.status),
-        "scope": t.map(|t| t.scope),
+        "scope": t.map(|t| &t.scope),
         "reading": t.map(|t| &t.reading),
         "statement": statement(proof, game),
         "automorphisms": t.map(|t| t.automorphisms),

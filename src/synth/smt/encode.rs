@@ -358,7 +358,7 @@ impl<'p> Encoding<'p> {
 
 /// One instruction on W-bit terms, matching [`Op::apply`] (unary instructions read `b`, the
 /// top of the stack).
-pub(super) fn apply(op: Op, a: &BV, b: &BV, w: u32) -> BV {
+pub(crate) fn apply(op: Op, a: &BV, b: &BV, w: u32) -> BV {
     let zero = || BV::from_u64(0, w);
     let one = || BV::from_u64(1, w);
     let flag = |c: Bool| c.ite(&one(), &zero());

@@ -52,6 +52,9 @@ use super::solver::{Backend, Found, LengthSearch, Method};
 use crate::error::Error;
 use encode::Encoding;
 
+/// One instruction on z3 bit-vectors, as the interpreter computes it (`grundy prove` proves
+/// over bit-vectors with it).
+pub(crate) use encode::apply;
 pub use export::{decode_smtlib_model, export_smtlib};
 pub use sygus::export_sygus;
 
