@@ -21,6 +21,7 @@
 
 mod cover;
 mod mine;
+pub(crate) mod minimal;
 pub mod unions;
 
 use std::time::Instant;
@@ -31,6 +32,7 @@ use crate::synth::lang::{Op, Program};
 use crate::synth::problem::{Example, Problem, Target};
 
 use cover::Checked;
+use minimal::conjunction;
 use mine::Miner;
 
 /// The longest condition mined.
@@ -195,18 +197,12 @@ fn cover_of(
             .iter()
             .map(|&c| checked.programs[c].clone())
             .collect();
-        let mut program = parts[0].0.clone();
-        for p in &parts[1..] {
-            program.extend_from_slice(&p.0);
-            program.push(Op::Or);
-        }
-        if boolean {
-            program.extend([Op::BooleanNot, Op::BooleanNot]);
-        }
-        let program = Program(program);
+        let program = conjunction(&parts, boolean);
         let failures = problem.failures(&program);
         if failures.is_empty() {
-            return Ok(Some((program, parts)));
+            // The cover was chosen on a sample: drop what the whole data shows redundant.
+            let parts = minimal::minimal(problem, &parts, boolean);
+            return Ok(Some((conjunction(&parts, boolean), parts)));
         }
         // Only examples the conditions were not checked on can fail: add them.
         let before = (cover_points.len(), check.zeros.len(), check.orbits.len());
