@@ -73,7 +73,10 @@ mod tests {
             ]);
             assert!(problem.failures(&conjunction(&parts, boolean)).is_empty());
             let kept = minimal(&problem, &parts, boolean);
-            assert_eq!(kept, programs(&["Push(0) Push(2) Minus", "Push(1) Push(3) Minus"]));
+            assert_eq!(
+                kept,
+                programs(&["Push(0) Push(2) Minus", "Push(1) Push(3) Minus"])
+            );
             // Minimal: no condition left can be dropped.
             for i in 0..kept.len() {
                 let mut rest = kept.clone();

@@ -14,7 +14,8 @@
 //! CN(6,3)'s zero positions are a+b = d+e and b+c = e+f up to rotation: two conditions of 7
 //! instructions each, `(x0 + x1) - (x3 + x4)` and `(x1 + x2) - (x4 + x5)`, and one `Or`.
 //!
-//! Conditions are mined length by length (`mine`); after each length with new conditions a
+//! Conditions are mined length by length (`mine`), beside the mined predicates
+//! (`predicates`: comparisons such as "x0 is the smallest"); after each length with new conditions a
 //! cover is sought (`cover`) and checked on all the data (non-zero points it misses join the
 //! cover's points, and it is sought again). Mining goes on two lengths past the first cover,
 //! and stops where no single longer condition could beat the best cover.
@@ -22,6 +23,7 @@
 mod cover;
 mod mine;
 pub(crate) mod minimal;
+pub mod predicates;
 pub mod unions;
 
 use std::time::Instant;
@@ -32,8 +34,8 @@ use crate::synth::lang::{Op, Program};
 use crate::synth::problem::{Example, Problem, Target};
 
 use cover::Checked;
-use minimal::conjunction;
 use mine::Miner;
+use minimal::conjunction;
 
 /// The longest condition mined.
 const MAX_CONDITION: usize = 8;
@@ -96,6 +98,13 @@ pub fn find(
     let mut conditions: Vec<(f64, Program)> = Vec::new();
     let rank_points = spread(&split.nonzero, RANK_POINTS);
     let mut cover_points = spread(&split.nonzero, COVER_POINTS);
+    // Mined predicates join the candidates: with orbits, "x_v is the smallest" picks the
+    // member a characterization speaks of, and is longer than any mined condition.
+    let predicates: Vec<Program> = predicates::mined(problem)
+        .into_iter()
+        .map(|p| p.program)
+        .collect();
+    conditions.extend(rank(problem, &rank_points, predicates));
     let mut best: Option<(Program, Vec<Program>)> = None;
     let mut first_cover = None;
     let mut last_took = std::time::Duration::ZERO;
