@@ -160,14 +160,24 @@ pub fn find(
                 return Ok(None);
             }
             let stop = || past(decompose_deadline) || lifted_one.load(Ordering::Relaxed);
-            if let Some(found) = decompose_in(problem, &stop, &seconds)? {
-                return Ok(Some(found));
-            }
-            // Nothing with the asked instructions: the comparisons may say what they cannot.
             let missing: Vec<Op> = COMPARISONS
                 .into_iter()
                 .filter(|op| !problem.ops.ops().contains(op))
                 .collect();
+            // With comparisons to fall back on, the asked instructions get half the time (a
+            // union in them can take all of it, and come out longer).
+            let asked_deadline = match decompose_deadline {
+                Some(d) if !missing.is_empty() => {
+                    let now = Instant::now();
+                    Some(now + d.saturating_duration_since(now) / 2)
+                }
+                d => d,
+            };
+            let asked_stop = || past(asked_deadline) || stop();
+            if let Some(found) = decompose_in(problem, &asked_stop, &seconds)? {
+                return Ok(Some(found));
+            }
+            // Nothing with the asked instructions: the comparisons may say what they cannot.
             if missing.is_empty() || stop() {
                 return Ok(None);
             }

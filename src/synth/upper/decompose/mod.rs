@@ -98,13 +98,18 @@ pub fn find(
     let mut conditions: Vec<(f64, Program)> = Vec::new();
     let rank_points = spread(&split.nonzero, RANK_POINTS);
     let mut cover_points = spread(&split.nonzero, COVER_POINTS);
-    // Mined predicates join the candidates: with orbits, "x_v is the smallest" picks the
-    // member a characterization speaks of, and is longer than any mined condition.
-    let predicates: Vec<Program> = predicates::mined(problem)
-        .into_iter()
-        .map(|p| p.program)
-        .collect();
-    conditions.extend(rank(problem, &rank_points, predicates));
+    // Mined predicates are candidates too (with orbits, "x_v is the smallest" picks the member
+    // a characterization speaks of, and is longer than any mined condition), in a second
+    // cover beside the one of mined conditions alone: the greedy cover can pick a predicate
+    // that leaves no orbit member for the conditions it needs next.
+    let predicates = rank(
+        problem,
+        &rank_points,
+        predicates::mined(problem)
+            .into_iter()
+            .map(|p| p.program)
+            .collect(),
+    );
     let mut best: Option<(Program, Vec<Program>)> = None;
     let mut first_cover = None;
     let mut last_took = std::time::Duration::ZERO;
@@ -130,18 +135,23 @@ pub fn find(
         }
         conditions.extend(rank(problem, &rank_points, coarse_best(fresh)));
         conditions.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let ranked: Vec<Program> = conditions.iter().map(|c| c.1.clone()).collect();
-        if let Some(found) = cover_of(
-            problem,
-            &mut check,
-            &ranked,
-            &mut cover_points,
-            boolean,
-            stop,
-        )? {
-            first_cover.get_or_insert(len);
-            if best.as_ref().is_none_or(|(p, _)| found.0.len() < p.len()) {
-                best = Some(found);
+        let mut with_predicates = conditions.clone();
+        with_predicates.extend(predicates.iter().cloned());
+        with_predicates.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for candidates in [&conditions, &with_predicates] {
+            let ranked: Vec<Program> = candidates.iter().map(|c| c.1.clone()).collect();
+            if let Some(found) = cover_of(
+                problem,
+                &mut check,
+                &ranked,
+                &mut cover_points,
+                boolean,
+                stop,
+            )? {
+                first_cover.get_or_insert(len);
+                if best.as_ref().is_none_or(|(p, _)| found.0.len() < p.len()) {
+                    best = Some(found);
+                }
             }
         }
         last_took = took;
