@@ -167,3 +167,77 @@ fn quiet_runs_and_strategy_lists() {
         "unknown strategy `magic`",
     );
 }
+
+/// Zero positions x3 = min(x0, x1, x2), with instructions that cannot compare (no shifts,
+/// division, products or sums): decomposition finds no cover in them, adds `Min` and `Lt`,
+/// finds one, and says so; the program passes `verify` on the data.
+#[test]
+fn comparisons_are_added_when_the_asked_instructions_give_no_cover() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("min.tsv");
+    let mut text = String::from("x0\tx1\tx2\tx3\tsg\n");
+    for x in 0..6u64.pow(4) {
+        let v = [x % 6, x / 6 % 6, x / 36 % 6, x / 216];
+        let zero = v[3] == v[0].min(v[1]).min(v[2]);
+        text += &format!(
+            "{}\t{}\t{}\t{}\t{}\n",
+            v[0],
+            v[1],
+            v[2],
+            v[3],
+            u8::from(!zero)
+        );
+    }
+    std::fs::write(&path, text).unwrap();
+    let data = path.to_str().unwrap();
+    let ops = "-Plus,-Mul,-Div,-And,-Xor,-Not,-LeftShift,-RightShift,-BooleanEq";
+    let out = grundy()
+        .args([
+            "synth",
+            "--data",
+            data,
+            "--ops",
+            ops,
+            "--upper",
+            "decompose",
+        ])
+        .args(["--max-len", "8", "--json"])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    // Length 7 is the dependency bound, which holds in any instruction set.
+    assert!(
+        ["shortest found", "minimal"].contains(&v["status"].as_str().unwrap()),
+        "{v}"
+    );
+    let added: Vec<String> =
+        serde_json::from_value(v["found_by"]["added_instructions"].clone()).unwrap();
+    assert!(!added.is_empty(), "{v}");
+    let program: Vec<String> = serde_json::from_value(v["program"].clone()).unwrap();
+    for op in &added {
+        assert!(["Min", "Lt"].contains(&op.as_str()), "{v}");
+        assert!(program.contains(op), "{v}");
+    }
+    let verified = grundy()
+        .args(["verify", "--data", data, "--program", &program.join(" ")])
+        .output()
+        .unwrap();
+    assert!(verified.status.success(), "{verified:?}");
+    // The text report names them too.
+    let out = grundy()
+        .args([
+            "synth",
+            "--data",
+            data,
+            "--ops",
+            ops,
+            "--upper",
+            "decompose",
+        ])
+        .args(["--max-len", "8"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("added to the instructions"), "{text}");
+}

@@ -155,7 +155,7 @@ fn how_text(u: &UpperBound) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    match &u.how {
+    let how = match &u.how {
         How::Lifted {
             variables,
             base_length,
@@ -190,14 +190,30 @@ fn how_text(u: &UpperBound) -> String {
                 }
             };
             format!(
-                "union of decompositions: where x{v} = 0, {}; where x{v} != 0, {}",
+                "union of decompositions: where {}, {}; elsewhere, {}",
+                u.split.words,
                 side(&u.sides[0]),
                 side(&u.sides[1]),
-                v = u.variable
             )
         }
         How::Stochastic { steps } => format!("stochastic search, {steps} proposals"),
+    };
+    if u.added.is_empty() {
+        how
+    } else {
+        format!(
+            "{how}; with {} added to the instructions (none found without)",
+            names(&u.added)
+        )
     }
+}
+
+/// Instruction names, comma-separated.
+fn names(ops: &[crate::synth::lang::Op]) -> String {
+    ops.iter()
+        .map(|o| o.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn how_json(u: &UpperBound) -> serde_json::Value {
@@ -223,11 +239,20 @@ fn how_json(u: &UpperBound) -> serde_json::Value {
         How::Union(u) => {
             let infix =
                 |c: &[crate::synth::lang::Program]| c.iter().map(|c| c.infix()).collect::<Vec<_>>();
-            obj["variable"] = u.variable.into();
+            if let Some(v) = u.variable() {
+                obj["variable"] = v.into();
+            }
+            obj["split"] = u.split.words.clone().into();
             obj["conditions"] = serde_json::json!([infix(&u.sides[0]), infix(&u.sides[1])]);
         }
         How::Stochastic { steps } => obj["steps"] = (*steps).into(),
     }
+    obj["added_instructions"] = u
+        .added
+        .iter()
+        .map(|o| o.to_string())
+        .collect::<Vec<_>>()
+        .into();
     obj
 }
 

@@ -227,6 +227,18 @@ impl OpSet {
         Ok(set)
     }
 
+    /// This set with `extra` instructions added (those it lacks), for a search that may step
+    /// outside the asked set and must say so (the upper bounds' `Min`/`Lt` fallback).
+    pub fn plus(&self, extra: &[Op]) -> Self {
+        let mut set = self.clone();
+        for &op in extra {
+            if !set.ops.contains(&op) {
+                set.ops.push(op);
+            }
+        }
+        set
+    }
+
     /// Number of input variables.
     pub fn vars(&self) -> usize {
         self.vars

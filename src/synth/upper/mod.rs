@@ -3,7 +3,8 @@
 //!
 //! Three strategies, tried in turn within their share of the time, the shortest program kept:
 //! [`decompose`] (necessary conditions mined bottom-up and combined by a set cover: the zero
-//! set as a conjunction), [`lift`] (a program for the slice x_v = 0, with x_v combined in),
+//! set as a conjunction, else a union of two split by a mined predicate, else either with the
+//! comparisons `Min`/`Lt` added to the instructions, which the result then names), [`lift`] (a program for the slice x_v = 0, with x_v combined in),
 //! and [`stochastic`] (a Metropolis walk over programs, the misclassified examples as cost).
 //! None of them proves anything; every program they return passes every example.
 
@@ -14,7 +15,7 @@ pub mod stochastic;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::lang::Program;
+use super::lang::{Op, Program};
 use super::problem::Problem;
 use super::solver::{past, Backend};
 use crate::error::Error;
@@ -31,7 +32,7 @@ pub enum How {
     /// The `Or` of necessary conditions (each zero on every zero position) that together are
     /// non-zero on every non-zero position.
     Decomposed { conditions: Vec<Program> },
-    /// A union of two decompositions split by a variable ([`decompose::unions`]).
+    /// A union of two decompositions split by a mined predicate ([`decompose::unions`]).
     Union(decompose::unions::Union),
     /// A stochastic walk over programs, after this many proposals.
     Stochastic { steps: u64 },
@@ -56,7 +57,15 @@ pub struct UpperBound {
     pub how: How,
     /// Seconds from the start of the strategies to this program.
     pub seconds: f64,
+    /// Instructions the program uses that the asked set lacks: the comparisons ([`COMPARISONS`])
+    /// decomposition adds when the asked instructions give it nothing. Empty otherwise.
+    pub added: Vec<Op>,
 }
+
+/// The comparisons decomposition falls back on when the asked instructions give it no cover:
+/// characterizations in the literature often say "the smallest heap" or "x <= y", which the
+/// thesis's instructions write only at length, if at all.
+pub const COMPARISONS: [Op; 2] = [Op::Min, Op::Lt];
 
 /// The strategies to try.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,21 +160,36 @@ pub fn find(
                 return Ok(None);
             }
             let stop = || past(decompose_deadline) || lifted_one.load(Ordering::Relaxed);
-            if let Some((program, conditions)) = decompose::find(problem, &stop)? {
-                return Ok(Some(UpperBound {
-                    program,
-                    how: How::Decomposed { conditions },
-                    seconds: seconds(),
-                }));
+            let missing: Vec<Op> = COMPARISONS
+                .into_iter()
+                .filter(|op| !problem.ops.ops().contains(op))
+                .collect();
+            // With comparisons to fall back on, the asked instructions get half the time (a
+            // union in them can take all of it, and come out longer).
+            let asked_deadline = match decompose_deadline {
+                Some(d) if !missing.is_empty() => {
+                    let now = Instant::now();
+                    Some(now + d.saturating_duration_since(now) / 2)
+                }
+                d => d,
+            };
+            let asked_stop = || past(asked_deadline) || stop();
+            if let Some(found) = decompose_in(problem, &asked_stop, &seconds)? {
+                return Ok(Some(found));
             }
-            // No conjunction: perhaps a union of two, split by a variable.
-            Ok(
-                decompose::unions::find(problem, &stop)?.map(|(program, union)| UpperBound {
-                    program,
-                    how: How::Union(union),
-                    seconds: seconds(),
-                }),
-            )
+            // Nothing with the asked instructions: the comparisons may say what they cannot.
+            if missing.is_empty() || stop() {
+                return Ok(None);
+            }
+            let mut wider = problem.clone();
+            wider.ops = problem.ops.plus(&missing);
+            Ok(decompose_in(&wider, &stop, &seconds)?.map(|mut found| {
+                found.added = missing
+                    .into_iter()
+                    .filter(|op| found.program.0.contains(op))
+                    .collect();
+                found
+            }))
         });
         let lifted = (|| -> Result<Option<UpperBound>, Error> {
             if !strategies.lift || past(deadline) || problem.lower_bound().0 <= lift::BASE_BOUND {
@@ -180,6 +204,7 @@ pub fn find(
                     base_length: l.base_length,
                 },
                 seconds: seconds(),
+                added: Vec::new(),
             }))
         })();
         let decomposed = decomposed
@@ -210,11 +235,37 @@ pub fn find(
                 program,
                 how: How::Stochastic { steps },
                 seconds: seconds(),
+                added: Vec::new(),
             };
             consider(found, &mut best);
         }
     }
     Ok(best)
+}
+
+/// Decomposition in `problem`'s instructions: a conjunction of necessary conditions first,
+/// then (none found) a union of two split by a mined predicate.
+fn decompose_in(
+    problem: &Problem,
+    stop: &(dyn Fn() -> bool + Sync),
+    seconds: &dyn Fn() -> f64,
+) -> Result<Option<UpperBound>, Error> {
+    if let Some((program, conditions)) = decompose::find(problem, stop)? {
+        return Ok(Some(UpperBound {
+            program,
+            how: How::Decomposed { conditions },
+            seconds: seconds(),
+            added: Vec::new(),
+        }));
+    }
+    Ok(
+        decompose::unions::find(problem, stop)?.map(|(program, union)| UpperBound {
+            program,
+            how: How::Union(union),
+            seconds: seconds(),
+            added: Vec::new(),
+        }),
+    )
 }
 
 #[cfg(test)]

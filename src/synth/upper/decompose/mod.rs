@@ -14,13 +14,16 @@
 //! CN(6,3)'s zero positions are a+b = d+e and b+c = e+f up to rotation: two conditions of 7
 //! instructions each, `(x0 + x1) - (x3 + x4)` and `(x1 + x2) - (x4 + x5)`, and one `Or`.
 //!
-//! Conditions are mined length by length (`mine`); after each length with new conditions a
+//! Conditions are mined length by length (`mine`), beside the mined predicates
+//! (`predicates`: comparisons such as "x0 is the smallest"); after each length with new conditions a
 //! cover is sought (`cover`) and checked on all the data (non-zero points it misses join the
 //! cover's points, and it is sought again). Mining goes on two lengths past the first cover,
 //! and stops where no single longer condition could beat the best cover.
 
 mod cover;
 mod mine;
+pub(crate) mod minimal;
+pub mod predicates;
 pub mod unions;
 
 use std::time::Instant;
@@ -32,6 +35,7 @@ use crate::synth::problem::{Example, Problem, Target};
 
 use cover::Checked;
 use mine::Miner;
+use minimal::conjunction;
 
 /// The longest condition mined.
 const MAX_CONDITION: usize = 8;
@@ -94,6 +98,18 @@ pub fn find(
     let mut conditions: Vec<(f64, Program)> = Vec::new();
     let rank_points = spread(&split.nonzero, RANK_POINTS);
     let mut cover_points = spread(&split.nonzero, COVER_POINTS);
+    // Mined predicates are candidates too (with orbits, "x_v is the smallest" picks the member
+    // a characterization speaks of, and is longer than any mined condition), in a second
+    // cover beside the one of mined conditions alone: the greedy cover can pick a predicate
+    // that leaves no orbit member for the conditions it needs next.
+    let predicates = rank(
+        problem,
+        &rank_points,
+        predicates::mined(problem)
+            .into_iter()
+            .map(|p| p.program)
+            .collect(),
+    );
     let mut best: Option<(Program, Vec<Program>)> = None;
     let mut first_cover = None;
     let mut last_took = std::time::Duration::ZERO;
@@ -119,18 +135,23 @@ pub fn find(
         }
         conditions.extend(rank(problem, &rank_points, coarse_best(fresh)));
         conditions.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let ranked: Vec<Program> = conditions.iter().map(|c| c.1.clone()).collect();
-        if let Some(found) = cover_of(
-            problem,
-            &mut check,
-            &ranked,
-            &mut cover_points,
-            boolean,
-            stop,
-        )? {
-            first_cover.get_or_insert(len);
-            if best.as_ref().is_none_or(|(p, _)| found.0.len() < p.len()) {
-                best = Some(found);
+        let mut with_predicates = conditions.clone();
+        with_predicates.extend(predicates.iter().cloned());
+        with_predicates.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for candidates in [&conditions, &with_predicates] {
+            let ranked: Vec<Program> = candidates.iter().map(|c| c.1.clone()).collect();
+            if let Some(found) = cover_of(
+                problem,
+                &mut check,
+                &ranked,
+                &mut cover_points,
+                boolean,
+                stop,
+            )? {
+                first_cover.get_or_insert(len);
+                if best.as_ref().is_none_or(|(p, _)| found.0.len() < p.len()) {
+                    best = Some(found);
+                }
             }
         }
         last_took = took;
@@ -195,18 +216,12 @@ fn cover_of(
             .iter()
             .map(|&c| checked.programs[c].clone())
             .collect();
-        let mut program = parts[0].0.clone();
-        for p in &parts[1..] {
-            program.extend_from_slice(&p.0);
-            program.push(Op::Or);
-        }
-        if boolean {
-            program.extend([Op::BooleanNot, Op::BooleanNot]);
-        }
-        let program = Program(program);
+        let program = conjunction(&parts, boolean);
         let failures = problem.failures(&program);
         if failures.is_empty() {
-            return Ok(Some((program, parts)));
+            // The cover was chosen on a sample: drop what the whole data shows redundant.
+            let parts = minimal::minimal(problem, &parts, boolean);
+            return Ok(Some((conjunction(&parts, boolean), parts)));
         }
         // Only examples the conditions were not checked on can fail: add them.
         let before = (cover_points.len(), check.zeros.len(), check.orbits.len());
