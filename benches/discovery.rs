@@ -33,7 +33,7 @@ const TIMEOUT: f64 = 60.0;
 fn data_max(row: &Row) -> u32 {
     match row.status {
         Status::Box(d) => d,
-        Status::Theorem => match row.variables() {
+        Status::Theorem | Status::Bounded(_) => match row.variables() {
             0..=3 => 8,
             4..=5 => 6,
             6 => 5,

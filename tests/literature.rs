@@ -1,5 +1,6 @@
 //! docs/literature.md, row by row: a row whose status is "theorem (all positions)" is proved by
-//! `grundy prove` (and agrees with a search engine on a box, as a check of the prover); a row
+//! `grundy prove`, one "theorem (heaps below 2^B)" by `grundy prove --bound B` (each agrees with
+//! a search engine on a box too, as a check of the prover); a row
 //! "holds on the box [0,D)^n" is checked by `grundy verify` on that box. The table is the one
 //! list: these tests read it, so the doc cannot claim what is not tested. Rows whose programs
 //! read at most four vertices run by default (about a second each); `GRUNDY_FULL=1` runs them
@@ -52,26 +53,39 @@ fn verify(row: &Row, max: u32) {
 
 fn check(row: &Row) {
     match row.status {
-        Status::Theorem => {
-            let mut a = vec!["prove"];
-            a.extend(args(row));
-            a.extend(["--program", &row.program]);
-            let out = grundy().args(&a).arg("--json").output().unwrap();
-            let v: serde_json::Value = serde_json::from_slice(&out.stdout)
-                .unwrap_or_else(|_| panic!("{}: prove printed no JSON", row.case));
-            assert_eq!(
-                out.status.code(),
-                Some(0),
-                "{}: the doc says theorem, prove says {v}",
-                row.case
-            );
-            assert_eq!(v["status"], "proved", "{}", row.case);
-            assert_eq!(v["scope"], "all positions", "{}", row.case);
-            assert_eq!(v["orbits"], row.has("--orbits"), "{}", row.case);
-            verify(row, cross_check_box(row));
-        }
+        Status::Theorem => prove(row, None),
+        Status::Bounded(b) => prove(row, Some(b)),
         Status::Box(max) => verify(row, max),
     }
+}
+
+/// Runs `grundy prove` on the row (over bit-vectors for heaps below 2^B when `bound` is B) and
+/// checks that it proves the row in the scope the table claims, then cross-checks on a box.
+fn prove(row: &Row, bound: Option<u32>) {
+    let b = bound.map(|b| b.to_string());
+    let mut a = vec!["prove"];
+    a.extend(args(row));
+    a.extend(["--program", &row.program]);
+    if let Some(b) = &b {
+        a.extend(["--bound", b]);
+    }
+    let out = grundy().args(&a).arg("--json").output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}: prove printed no JSON", row.case));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}: the doc says theorem, prove says {v}",
+        row.case
+    );
+    assert_eq!(v["status"], "proved", "{}", row.case);
+    let scope = match bound {
+        None => "all positions".to_string(),
+        Some(b) => format!("heaps below 2^{b}"),
+    };
+    assert_eq!(v["scope"], scope.as_str(), "{}", row.case);
+    assert_eq!(v["orbits"], row.has("--orbits"), "{}", row.case);
+    verify(row, cross_check_box(row));
 }
 
 fn run(quick: bool) {
@@ -148,10 +162,16 @@ fn a_malformed_row_is_an_error() {
     let ok = format!("{head}| P3 | `path:3` | `Push(0)` | holds on the box [0,4)^n | x | y |\n");
     let rows = literature::rows(&ok).unwrap();
     assert_eq!(rows[0].status, Status::Box(4));
+    let bounded = ok.replace("holds on the box [0,4)^n", "theorem (heaps below 2^3)");
+    assert_eq!(
+        literature::rows(&bounded).unwrap()[0].status,
+        Status::Bounded(3)
+    );
     for bad in [
         "| P3 | `path:3` | `Push(0)` | proved | x | y |",
         "| P3 | path:3 | `Push(0)` | theorem (all positions) | x | y |",
         "| P3 | `path:3` | `Push(0)` | theorem (all positions) | x |",
+        "| P3 | `path:3` | `Push(0)` | theorem (heaps below 2^x) | x | y |",
     ] {
         assert!(
             literature::rows(&format!("{head}{bad}\n")).is_err(),

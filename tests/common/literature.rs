@@ -9,6 +9,9 @@ use std::path::Path;
 pub enum Status {
     /// `grundy prove` proves it for all positions.
     Theorem,
+    /// `grundy prove --bound B` proves it over bit-vectors for every position with heaps below
+    /// 2^B (the program, a xor of three or more numbers, has no linear reading).
+    Bounded(u32),
     /// `grundy verify --max D` checks it on [0,D)^n.
     Box(u32),
 }
@@ -91,6 +94,12 @@ fn row(line: &str) -> Result<Row, String> {
     }
     let status = match cells[3] {
         "theorem (all positions)" => Status::Theorem,
+        s if s.starts_with("theorem (heaps below 2^") => Status::Bounded(
+            s.strip_prefix("theorem (heaps below 2^")
+                .and_then(|r| r.strip_suffix(')'))
+                .and_then(|b| b.parse().ok())
+                .ok_or_else(|| format!("unknown status `{s}`"))?,
+        ),
         s => {
             let d = s
                 .strip_prefix("holds on the box [0,")
