@@ -107,36 +107,110 @@ fn a_program_the_prover_cannot_read_is_undecided() {
 
 #[test]
 fn where_the_prover_does_not_apply_synth_refuses_before_searching() {
+    // Heap games are proved for the zero target only.
     let indicator = [
-        "synth",
-        "path:3",
-        "--max",
-        "4",
-        "--target",
-        "indicator",
-        "--prove",
-    ];
-    one_line(&indicator, 2, "--prove: the prover proves zero targets");
-    let heaps = [
         "synth",
         "subtraction:1,2,3",
         "--heaps",
         "2",
         "--max",
         "5",
+        "--target",
+        "indicator",
         "--prove",
     ];
     one_line(
-        &heaps,
+        &indicator,
         2,
-        "--prove: the prover handles games of hypergraph nim",
+        "--prove: the prover proves heap games for the zero target",
     );
+    // A rule that splits heaps has no moves the heap prover reads.
+    let split = [
+        "synth",
+        "octal:0.77",
+        "--heaps",
+        "2",
+        "--max",
+        "4",
+        "--prove",
+    ];
+    one_line(&split, 2, "--prove: ");
     let family = [
         "synth", "path:3", "--family", "a,b,a", "--max", "5", "--prove",
     ];
     one_line(&family, 2, "--prove");
     let v = json_with_code(&indicator, 2);
     assert_eq!(v["kind"], "bad_input", "{v}");
+}
+
+/// A heap game: the program found on a small box is proved for all positions by the heap
+/// prover, and agrees with the game's values on a box larger than the data.
+#[test]
+fn a_heap_game_ends_with_a_theorem() {
+    let args = [
+        "synth",
+        "subtraction:1,2,3",
+        "--heaps",
+        "2",
+        "--max",
+        "4",
+        "--consts",
+        "auto",
+        "--prove",
+    ];
+    let v = json_with_code(&args, 0);
+    let proof = &v["proof"];
+    assert_eq!(proof["status"], "proved", "{v}");
+    assert_eq!(proof["scope"], "all positions", "{v}");
+    let program = names(&v["program"]);
+    verify("subtraction:1,2,3", 12, &program, &["--heaps", "2"], 0);
+    // The program reported is the one proved: prove it again on its own.
+    let again = json_with_code(
+        &[
+            "prove",
+            "subtraction:1,2,3",
+            "--heaps",
+            "2",
+            "--program",
+            &program,
+        ],
+        0,
+    );
+    assert_eq!(again["status"], "proved", "{again}");
+    assert_eq!(again["reading"], proof["reading"], "{v}");
+}
+
+/// The indicator target on a game of hypergraph nim: proved, and right past the data.
+#[test]
+fn the_indicator_target_ends_with_a_theorem() {
+    let args = [
+        "synth",
+        "nim:2",
+        "--max",
+        "1",
+        "--target",
+        "indicator",
+        "--prove",
+    ];
+    let v = json_with_code(&args, 0);
+    let proof = &v["proof"];
+    assert_eq!(proof["status"], "proved", "{v}");
+    assert_eq!(proof["target"], "indicator", "{v}");
+    assert_eq!(proof["scope"], "all positions", "{v}");
+    // [0,1)^2 is one point: the programs that fit it are refuted, each wrong by the game's
+    // values on a box holding its counterexample.
+    let history = proof["history"].as_array().unwrap();
+    assert!(!history.is_empty(), "{v}");
+    for r in history {
+        let c = &r["counterexample"];
+        let mut top = c["position"].as_array().unwrap().clone();
+        top.extend(c["move_to"].as_array().cloned().unwrap_or_default());
+        let max = top.iter().map(|x| x.as_u64().unwrap()).max().unwrap() + 1;
+        let p = r["program"].as_str().unwrap();
+        verify("nim:2", max, p, &["--target", "indicator"], 1);
+    }
+    let program = names(&v["program"]);
+    verify("nim:2", 10, &program, &["--target", "indicator"], 0);
 }
 
 #[test]
@@ -205,4 +279,16 @@ fn circular_5_3_gets_its_orbit_classifier() {
     assert_eq!(v["form"], "orbits", "{v}");
     assert_eq!(v["length"], 11);
     assert_eq!(v["status"], "minimal");
+}
+
+/// The SG target: the prover checks it over bit-vectors, so the theorem says for which heaps.
+#[test]
+fn the_sg_target_ends_with_a_theorem_for_heaps_below_a_bound() {
+    let args = ["synth", "shriek", "--max", "2", "--target", "sg", "--prove"];
+    let v = json_with_code(&args, 0);
+    let proof = &v["proof"];
+    assert_eq!(proof["status"], "proved", "{v}");
+    assert_eq!(proof["target"], "sg", "{v}");
+    assert_eq!(proof["scope"], "heaps below 2^4", "{v}");
+    verify("shriek", 8, &names(&v["program"]), &["--target", "sg"], 0);
 }

@@ -16,7 +16,9 @@ use super::lang::Program;
 use super::problem::{Problem, Target};
 use super::setup::Setup;
 use crate::error::Error;
+use crate::game::heap::sum::HeapSum;
 use crate::game::hypergraph::HypergraphNim;
+use crate::game::symmetry::Symmetry;
 use crate::game::{MoveOrder, Nimber};
 use crate::prove::{self, Counterexample, Theorem, Verdict};
 use crate::sg::{AnyGame, SearchConfig, SearchEngine};
@@ -60,12 +62,51 @@ pub struct Proof {
     pub history: Vec<Refuted>,
 }
 
+/// A game the prover takes: hypergraph nim ([`prove::prove`]) or a sum of heap games
+/// ([`prove::heaps::prove`]).
+#[derive(Clone, Copy)]
+pub enum ProverGame<'a> {
+    Graph(&'a HypergraphNim),
+    Heaps(&'a HeapSum),
+}
+
+impl ProverGame<'_> {
+    /// The game as the search engines take it, to value the counterexamples.
+    fn game(&self) -> &dyn AnyGame {
+        match *self {
+            ProverGame::Graph(g) => g,
+            ProverGame::Heaps(g) => g,
+        }
+    }
+
+    fn symmetry(&self) -> &Symmetry {
+        self.game().symmetry()
+    }
+
+    /// The prover for this kind of game.
+    fn prove(&self, program: &Program, opts: &prove::Options) -> Result<Theorem, Error> {
+        match *self {
+            ProverGame::Graph(g) => prove::prove(g, program, opts),
+            ProverGame::Heaps(g) => prove::heaps::prove(g, program, opts),
+        }
+    }
+}
+
+/// The prover's target for the search's target.
+fn prover_target(target: Target) -> prove::Target {
+    match target {
+        Target::Zero => prove::Target::Zero,
+        Target::Indicator => prove::Target::Indicator,
+        Target::Sg => prove::Target::Sg,
+    }
+}
+
 /// The game as the prover takes it, or why `--prove` does not apply to this setup: asked for
 /// explicitly, a proof that cannot run is refused before the search (a usage error).
 pub fn prover_game<'a>(
     game: Option<&'a dyn AnyGame>,
     setup: &Setup,
-) -> Result<&'a HypergraphNim, Error> {
+) -> Result<ProverGame<'a>, Error> {
     let refuse = |why: &str| Err(Error::Usage(format!("--prove: {why}")));
     let Some(game) = game else {
         return refuse("the prover needs a GAME, whose moves it reasons about");
@@ -76,13 +117,22 @@ pub fn prover_game<'a>(
              prove it without --family",
         );
     }
-    if setup.target != Target::Zero {
-        return refuse("the prover proves zero targets for now (use --target zero, the default)");
+    if setup.target == Target::Sg && setup.orbits {
+        return refuse("the prover proves --target sg without --orbits");
     }
-    match game.as_any().downcast_ref::<HypergraphNim>() {
-        Some(g) => Ok(g),
+    if let Some(g) = game.as_any().downcast_ref::<HypergraphNim>() {
+        return Ok(ProverGame::Graph(g));
+    }
+    match game.as_any().downcast_ref::<HeapSum>() {
+        Some(_) if setup.target != Target::Zero => refuse(
+            "the prover proves heap games for the zero target (use --target zero, the default)",
+        ),
+        Some(g) => match prove::heaps::takes(g.game().rule()) {
+            Ok(_) => Ok(ProverGame::Heaps(g)),
+            Err(e) => refuse(&e.to_string()),
+        },
         None => refuse(&format!(
-            "the prover handles games of hypergraph nim for now, not {}",
+            "the prover handles games of hypergraph nim and sums of heap games, not {}",
             game.name()
         )),
     }
@@ -93,7 +143,7 @@ pub fn prover_game<'a>(
 /// undecided, the search finds nothing, or `deadline` passes. Returns the last problem (the
 /// data the reported program was searched on), its answer and the proof.
 pub fn prove_and_search(
-    game: &HypergraphNim,
+    game: ProverGame<'_>,
     setup: &Setup,
     mut problem: Problem,
     mut answer: Answer,
@@ -111,7 +161,7 @@ pub fn prove_and_search(
                 return Ok((problem, answer, proof));
             }
         };
-        let theorem = match prove_once(game, &program, problem.orbits, deadline)? {
+        let theorem = match prove_once(game, &program, problem.orbits, setup.target, deadline)? {
             Ok(t) => t,
             Err(why) => return Ok((problem, answer, Proof::open(&why, history))),
         };
@@ -163,7 +213,7 @@ pub fn prove_and_search(
         let mut data = data;
         data.source =
             format!("{source} and {added_total} positions from the prover's counterexamples");
-        let next = setup.problem_from(data, Some(game as &dyn AnyGame))?;
+        let next = setup.problem_from(data, Some(game.game()))?;
         answer = search(&next)?;
         problem = next;
         // A search stopped by the deadline that found nothing keeps the refuted program's
@@ -192,13 +242,18 @@ impl Proof {
 /// One run of the prover within what is left of `deadline`; `Err` inside when it cannot judge
 /// this program (no reading it proves, or no time left), with the reason.
 fn prove_once(
-    game: &HypergraphNim,
+    game: ProverGame<'_>,
     program: &Program,
     orbits: bool,
+    target: Target,
     deadline: Option<Instant>,
 ) -> Result<Result<Theorem, String>, Error> {
-    if let Err(e) = prove::read(program) {
-        return Ok(Err(e.to_string()));
+    // The zero target is proved over unbounded naturals only (other targets fall back to
+    // bit-vectors inside the prover).
+    if target == Target::Zero {
+        if let Err(e) = prove::read(program) {
+            return Ok(Err(e.to_string()));
+        }
     }
     let timeout = match deadline {
         Some(d) => match d.checked_duration_since(Instant::now()) {
@@ -212,15 +267,16 @@ fn prove_once(
     let opts = prove::Options {
         orbits,
         timeout,
+        target: prover_target(target),
         ..Default::default()
     };
-    prove::prove(game, program, &opts).map(Ok)
+    game.prove(program, &opts).map(Ok)
 }
 
 /// The data with the counterexample's positions added (and their images under the group, with
 /// orbits), valued by a search engine; `Err` inside when they cannot join it.
 fn grow(
-    game: &HypergraphNim,
+    game: ProverGame<'_>,
     problem: &Problem,
     c: &Counterexample,
 ) -> Result<Result<Dataset, String>, Error> {
@@ -244,8 +300,13 @@ fn grow(
     fresh.dedup();
     fresh.retain(|p| is_new(p));
     if fresh.is_empty() {
-        return Err(Error::internal(format!(
-            "the prover's counterexample ({c}) adds nothing to the data"
+        // The program is right on these positions in its words but not over the naturals
+        // the prover reads (a step wraps): more data cannot tell them apart.
+        return Ok(Err(format!(
+            "the counterexample ({c}) and its options are in the data already: the program \
+             is right there in {} bits but not over unbounded naturals (a step wraps; raise \
+             --width)",
+            problem.width
         )));
     }
     let mask = problem.mask();
@@ -258,10 +319,11 @@ fn grow(
     let mut points = Points::with_capacity(problem.vars(), problem.points.len() + fresh.len());
     problem.points.iter().for_each(|x| points.push(x));
     let mut values: Vec<Nimber> = problem.values.clone();
-    let mut searcher = AnyGame::searcher(game, SearchEngine::Naive, SearchConfig::default());
+    let any = game.game();
+    let mut searcher = any.searcher(SearchEngine::Naive, SearchConfig::default());
     for p in &fresh {
         let x: Vec<u64> = p.iter().map(|&v| v.into()).collect();
-        values.push(searcher.nimber(AnyGame::position(game, &x)?));
+        values.push(searcher.nimber(any.position(&x)?));
         points.push(&x);
     }
     Ok(Ok(Dataset {
@@ -273,15 +335,11 @@ fn grow(
 }
 
 /// Every position one move from `p`.
-fn options(game: &HypergraphNim, p: &[u32]) -> Result<Vec<Vec<u32>>, Error> {
+fn options(game: ProverGame<'_>, p: &[u32]) -> Result<Vec<Vec<u32>>, Error> {
     let x: Vec<u64> = p.iter().map(|&v| v.into()).collect();
     let mut out = Vec::new();
-    AnyGame::successors(
-        game,
-        &AnyGame::position(game, &x)?,
-        MoveOrder::Natural,
-        &mut out,
-    );
+    let any = game.game();
+    any.successors(&any.position(&x)?, MoveOrder::Natural, &mut out);
     Ok(out
         .into_iter()
         .map(|q| q.iter().copied().collect())

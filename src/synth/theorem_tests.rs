@@ -36,8 +36,15 @@ fn run(setup: &Setup) -> (HypergraphNim, Problem, Answer, Proof) {
     };
     let mut search = |p: &Problem| cegis::run(p, &backend, &opts);
     let first = search(&problem).unwrap();
-    let (problem, answer, proof) =
-        prove_and_search(&game, setup, problem, first, None, &mut search).unwrap();
+    let (problem, answer, proof) = prove_and_search(
+        ProverGame::Graph(&game),
+        setup,
+        problem,
+        first,
+        None,
+        &mut search,
+    )
+    .unwrap();
     (game, problem, answer, proof)
 }
 
@@ -145,17 +152,25 @@ fn where_the_prover_does_not_apply_it_says_why() {
         prover_game(Some(&cn), &family),
         Err(Error::Usage(_))
     ));
-    for target in [Target::Indicator, Target::Sg] {
-        let other = Setup {
-            target,
-            ..ok.clone()
-        };
-        assert!(matches!(
-            prover_game(Some(&cn), &other),
-            Err(Error::Usage(_))
-        ));
-    }
+    let indicator = Setup {
+        target: Target::Indicator,
+        ..ok.clone()
+    };
+    assert!(prover_game(Some(&cn), &indicator).is_ok());
+    let sg_orbits = Setup {
+        target: Target::Sg,
+        orbits: true,
+        ..ok.clone()
+    };
+    assert!(matches!(
+        prover_game(Some(&cn), &sg_orbits),
+        Err(Error::Usage(_))
+    ));
     let heaps = parse("subtraction:1,2,3", Heaps::given(Some(2))).unwrap();
-    let e = prover_game(Some(heaps.as_ref()), &ok).unwrap_err();
+    assert!(matches!(
+        prover_game(Some(heaps.as_ref()), &ok),
+        Ok(ProverGame::Heaps(_))
+    ));
+    let e = prover_game(Some(heaps.as_ref()), &indicator).unwrap_err();
     assert!(matches!(e, Error::Usage(_)), "{e}");
 }

@@ -2,7 +2,7 @@
 //! the exit status it makes.
 
 use crate::cli::Status;
-use crate::prove::Verdict;
+use crate::prove::{Target, Verdict};
 use crate::synth::cegis::Answer;
 use crate::synth::theorem::{Proof, ProofStatus};
 
@@ -39,14 +39,24 @@ fn status_name(s: ProofStatus) -> &'static str {
 /// The statement proved (or not): "for all positions of G, the P-positions are exactly ...".
 fn statement(proof: &Proof, game: &str) -> Option<String> {
     let t = proof.theorem.as_ref()?;
+    if t.target == Target::Sg {
+        return Some(format!(
+            "for {} of {game}, the SG value is {}",
+            t.scope, t.reading.words
+        ));
+    }
+    let and = match t.target {
+        Target::Indicator => ", and the program is 1 at every other position",
+        _ => "",
+    };
     Some(match t.automorphisms {
         1 => format!(
-            "for {} of {game}, the P-positions are exactly those with {}",
+            "for {} of {game}, the P-positions are exactly those with {}{and}",
             t.scope, t.reading.words
         ),
         k => format!(
             "for {} of {game}, the P-positions are exactly those with an image under the {k} \
-             automorphisms where {}",
+             automorphisms where {}{and}",
             t.scope, t.reading.words
         ),
     })
@@ -64,6 +74,7 @@ pub(in crate::cli) fn json(proof: &Proof, game: &str) -> serde_json::Value {
     serde_json::json!({
         "status": status_name(proof.status),
         "scope": t.map(|t| &t.scope),
+        "target": t.map(|t| t.target),
         "reading": t.map(|t| &t.reading),
         "statement": statement(proof, game),
         "automorphisms": t.map(|t| t.automorphisms),
@@ -85,10 +96,17 @@ pub(in crate::cli) fn text(proof: &Proof, game: &str) -> Vec<String> {
         k => format!("; {k} programs refuted on the way"),
     };
     lines.push(match (proof.status, &statement) {
-        (ProofStatus::Proved, Some(s)) => format!(
-            "theorem:      proved {s} (by z3 over unbounded naturals, {:.2} s{on_the_way})",
-            proof.theorem.as_ref().map_or(0.0, |t| t.seconds)
-        ),
+        (ProofStatus::Proved, Some(s)) => {
+            let t = proof.theorem.as_ref();
+            let over = match (t.and_then(|t| t.bound), t.and_then(|t| t.width)) {
+                (Some(b), Some(w)) => format!("over {w}-bit words for heaps below 2^{b}"),
+                _ => "over unbounded naturals".to_string(),
+            };
+            format!(
+                "theorem:      proved {s} (by z3 {over}, {:.2} s{on_the_way})",
+                t.map_or(0.0, |t| t.seconds)
+            )
+        }
         (status, _) => format!(
             "theorem:      none ({}): {}",
             status_name(status),
