@@ -20,9 +20,11 @@ pub(super) fn status(proof: &Proof, answer: &Answer) -> Status {
                 Some(Verdict::Refuted(c)) => format!(": {c}"),
                 _ => String::new(),
             };
-            Status::Counterexample(format!(
-                "the zero set of {program} is not the set of P-positions{at}"
-            ))
+            let claim = match proof.theorem.as_ref().map(|t| t.target) {
+                Some(Target::Sg) => format!("{program} is not the SG value"),
+                _ => format!("the zero set of {program} is not the set of P-positions"),
+            };
+            Status::Counterexample(format!("{claim}{at}"))
         }
         ProofStatus::Unknown => Status::Undecided,
     }
