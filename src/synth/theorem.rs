@@ -211,8 +211,9 @@ pub fn prove_and_search(
         }
         added_total += data.points.len() - problem.points.len();
         let mut data = data;
+        let noun = if added_total == 1 { "position" } else { "positions" };
         data.source =
-            format!("{source} and {added_total} positions from the prover's counterexamples");
+            format!("{source} and {added_total} {noun} from the prover's counterexamples");
         let next = setup.problem_from(data, Some(game.game()))?;
         answer = search(&next)?;
         problem = next;
