@@ -142,7 +142,7 @@ fn main() {
     println!(
         "Discovery at commit {}: `grundy synth` ({timeout} s each) on every row of \
          docs/literature.md, then `grundy prove` on the program found ({timeout} s).\n",
-        commit()
+        args::commit()
     );
     println!("| case | game | table's length | program found | proved? | synth | prove |");
     println!("|---|---|---|---|---|---|---|");
@@ -152,15 +152,4 @@ fn main() {
         }
         println!("{}", run(row, timeout));
     }
-}
-
-/// The commit the figures were taken at.
-fn commit() -> String {
-    Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".to_string())
 }

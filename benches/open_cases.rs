@@ -284,7 +284,7 @@ fn main() {
          the box only, or none was found; a lower bound L means \
          every length below L was refuted exhaustively (by the dependency bound, the read-once \
          search, enumeration or SAT) on a subset of the data, which refutes it on all of it.\n",
-        commit(),
+        args::commit(),
         timeout
     );
     println!("| case | known | data | program found | status | lower bound, how proved | time |");
@@ -295,15 +295,4 @@ fn main() {
         }
         println!("{}", run(case, timeout));
     }
-}
-
-/// The commit the report was made at.
-fn commit() -> String {
-    Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".to_string())
 }

@@ -211,7 +211,11 @@ pub fn prove_and_search(
         }
         added_total += data.points.len() - problem.points.len();
         let mut data = data;
-        let noun = if added_total == 1 { "position" } else { "positions" };
+        let noun = if added_total == 1 {
+            "position"
+        } else {
+            "positions"
+        };
         data.source =
             format!("{source} and {added_total} {noun} from the prover's counterexamples");
         let next = setup.problem_from(data, Some(game.game()))?;
