@@ -14,10 +14,11 @@ mod args;
 
 use rayon::prelude::*;
 
-use grundy::game::board::{Chomp, Cram};
-use grundy::game::{Game, MoveOrder, Nimber};
-use grundy::sg::tree::count_tree;
-use grundy::sg::{AnyGame, Policy, SearchConfig, SearchEngine, Stats, TtConfig};
+use grundy_core::catalog::AnyGame;
+use grundy_core::game::board::{Chomp, Cram};
+use grundy_core::game::{Game, MoveOrder, Nimber};
+use grundy_core::sg::tree::count_tree;
+use grundy_core::sg::{Policy, SearchConfig, SearchEngine, Stats, TtConfig};
 
 /// One engine's row of a paper table: nodes expanded and table look-ups at the table sizes
 /// 0, a quarter, a half and all of |S|, as plain counts. `None` where the paper has no figure.

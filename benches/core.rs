@@ -11,10 +11,11 @@ mod args;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use grundy::game::hypergraph::Stones;
-use grundy::game::{spec, MoveOrder};
-use grundy::sg::tree::tree_size;
-use grundy::sg::{Policy, SearchConfig, SearchEngine, TtConfig};
+use grundy_core::catalog::spec;
+use grundy_core::game::MoveOrder;
+use grundy_core::game::Stones;
+use grundy_core::sg::tree::tree_size;
+use grundy_core::sg::{Policy, SearchConfig, SearchEngine, TtConfig};
 
 /// One row of a paper table: nodes and TT look-ups in thousands at the three table sizes.
 /// `None` where the extracted table lost the figure.

@@ -13,9 +13,9 @@ mod args;
 
 use std::time::Instant;
 
-use grundy::game::spec;
-use grundy::period::analyse;
-use grundy::progress::Silent;
+use grundy_core::catalog::spec;
+use grundy_core::period::analyse;
+use grundy_core::progress::Silent;
 use ogs::Solver;
 
 struct Case {

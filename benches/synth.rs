@@ -20,17 +20,17 @@ mod args;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use grundy::game::spec;
-use grundy::sg::table::TableOptions;
-use grundy::sg::AnyGame;
-use grundy::synth::data::Dataset;
-use grundy::synth::enumerate::EnumBackend;
-use grundy::synth::lang::OpSet;
-use grundy::synth::problem::{Problem, Target};
-use grundy::synth::sat::SatBackend;
-use grundy::synth::smt::SmtBackend;
-use grundy::synth::solver::{Backend, Found};
-use grundy::synth::upper::{self, Strategies};
+use grundy_core::catalog::spec;
+use grundy_core::catalog::AnyGame;
+use grundy_core::sg::table::TableOptions;
+use grundy_synth::data::Dataset;
+use grundy_synth::enumerate::EnumBackend;
+use grundy_synth::lang::OpSet;
+use grundy_synth::problem::{Problem, Target};
+use grundy_synth::sat::SatBackend;
+use grundy_synth::smt::SmtBackend;
+use grundy_synth::solver::{Backend, Found};
+use grundy_synth::upper::{self, Strategies};
 
 struct Case {
     name: &'static str,
@@ -223,7 +223,7 @@ fn orbit_problem(game: &str, max: usize, target: Target, orbits: bool) -> Proble
     let data = Dataset::from_box(&g, max, &TableOptions::default()).expect("a small box");
     let n = g.graph().vertices();
     let canon = |x: &[u64]| g.canonical_point(x);
-    let canon = orbits.then_some(&canon as &grundy::synth::problem::Canonical<'_>);
+    let canon = orbits.then_some(&canon as &grundy_synth::problem::Canonical<'_>);
     Problem::new(data, OpSet::thesis(n), 8, target, canon).expect("valid options")
 }
 

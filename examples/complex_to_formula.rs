@@ -9,15 +9,15 @@
 //!
 //! `cargo run --release --example complex_to_formula` (it also runs in `cargo test`).
 
-use grundy::game::spec::{self, Heaps};
-use grundy::sg::table::TableOptions;
-use grundy::synth::cegis::synthesize;
-use grundy::synth::data::Dataset;
-use grundy::synth::enumerate::EnumBackend;
-use grundy::synth::lang::OpSet;
-use grundy::synth::problem::{Problem, Target};
+use grundy_core::catalog::spec::{self, Heaps};
+use grundy_core::sg::table::TableOptions;
+use grundy_synth::cegis::synthesize;
+use grundy_synth::data::Dataset;
+use grundy_synth::enumerate::EnumBackend;
+use grundy_synth::lang::OpSet;
+use grundy_synth::problem::{Problem, Target};
 
-fn main() -> Result<(), grundy::Error> {
+fn main() -> Result<(), grundy_core::Error> {
     let dir = tempfile::tempdir().expect("a temporary directory");
 
     // 1. A custom complex from a file.

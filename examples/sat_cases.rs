@@ -7,14 +7,14 @@
 
 use std::time::{Duration, Instant};
 
-use grundy::game::spec;
-use grundy::sg::table::TableOptions;
-use grundy::synth::cegis::synthesize;
-use grundy::synth::data::Dataset;
-use grundy::synth::lang::OpSet;
-use grundy::synth::problem::{Problem, Target};
-use grundy::synth::sat::{Options, SatBackend};
-use grundy::synth::solver::Backend;
+use grundy_core::catalog::spec;
+use grundy_core::sg::table::TableOptions;
+use grundy_synth::cegis::synthesize;
+use grundy_synth::data::Dataset;
+use grundy_synth::lang::OpSet;
+use grundy_synth::problem::{Problem, Target};
+use grundy_synth::sat::{Options, SatBackend};
+use grundy_synth::solver::Backend;
 
 fn main() {
     let mut options = Options::default();
@@ -29,7 +29,7 @@ fn main() {
             "--unguarded" => options.guarded = false,
             "--direct" => options.direct_bitwise = true,
             "--vsids" => options.vsids_decay = args.next().and_then(|s| s.parse().ok()),
-            "--slots" => options.layout = grundy::synth::sat::Layout::Slots,
+            "--slots" => options.layout = grundy_synth::sat::Layout::Slots,
             "--all-at" => all_at = args.next().and_then(|s| s.parse().ok()),
             "--ops" => edits = args.next().expect("instruction edits"),
             "--timeout" => timeout = args.next().and_then(|s| s.parse().ok()).expect("seconds"),
@@ -76,7 +76,7 @@ fn main() {
         if let (Some(len), Ok(path)) = (all_at, std::env::var("SAT_CASES_EXPORT")) {
             let all: Vec<usize> = (0..problem.examples.len()).collect();
             let cnf =
-                grundy::synth::sat::export_dimacs(&problem, len, &all, std::slice::from_ref(&case))
+                grundy_synth::sat::export_dimacs(&problem, len, &all, std::slice::from_ref(&case))
                     .expect("export");
             std::fs::write(&path, cnf).expect("write");
             println!("wrote {path}");

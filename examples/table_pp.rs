@@ -5,8 +5,8 @@
 
 use std::time::Instant;
 
-use grundy::game::spec;
-use grundy::sg::table::{tabulate, TableOptions};
+use grundy_core::catalog::spec;
+use grundy_core::sg::table::{tabulate, TableOptions};
 
 fn peak_rss() -> String {
     std::fs::read_to_string("/proc/self/status")

@@ -4,16 +4,15 @@
 //!
 //! `cargo run --release --example wythoff` (it also runs in `cargo test`).
 
-use grundy::game::hypergraph::Stones;
-use grundy::game::symmetry::Symmetry;
-use grundy::sg::any::{searcher, PositionSearcher};
-use grundy::sg::{solve::solve, table::TableOptions, AnyGame, Engine, SearchConfig, SearchEngine};
-use grundy::{Game, MoveOrder};
+use grundy_core::catalog::solve::solve;
+use grundy_core::catalog::{AnyGame, Custom};
+use grundy_core::game::symmetry::Symmetry;
+use grundy_core::game::Stones;
+use grundy_core::sg::{table::TableOptions, Engine, SearchConfig};
+use grundy_core::{Game, MoveOrder};
 
 /// Two heaps; a move takes any number of tokens from one heap, or the same number from both.
-struct Wythoff {
-    symmetry: Symmetry,
-}
+struct Wythoff;
 
 impl Game for Wythoff {
     type Position = Stones;
@@ -35,36 +34,9 @@ impl Game for Wythoff {
     }
 }
 
-impl AnyGame for Wythoff {
-    fn name(&self) -> &str {
-        "wythoff"
-    }
-
-    fn variables(&self) -> usize {
-        2
-    }
-
-    fn symmetry(&self) -> &Symmetry {
-        &self.symmetry
-    }
-
-    fn successors(&self, p: &Stones, order: MoveOrder, out: &mut Vec<Stones>) {
-        self.moves(p, order, out);
-    }
-
-    fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
-        searcher(self, engine, cfg)
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
-
 fn main() {
-    let game = Wythoff {
-        symmetry: Symmetry::interchangeable(2),
-    };
+    // The commands' view of the game: a name, two counts, and the swap of the heaps.
+    let game = Custom::new("wythoff", 2, Wythoff).with_symmetry(Symmetry::interchangeable(2));
     // One position by two engines.
     let p = game.position(&[10, 13]).unwrap();
     let opts = TableOptions::default();

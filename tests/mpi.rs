@@ -66,10 +66,10 @@ fn the_collective_steps_agree_on_every_rank() {
 #[test]
 #[ignore = "runs under mpirun, started by the_collective_steps_agree_on_every_rank"]
 fn rank_steps() {
-    use grundy::cluster::{self, Team};
-    use grundy::Error;
-    let team = cluster::join().expect("join the job");
-    let team: &dyn Team = &*team;
+    use grundy_core::cluster::Team;
+    use grundy_core::Error;
+    let team = grundy_mpi::join().expect("join the job");
+    let team: &dyn Team = &team;
     let (rank, size) = (team.rank(), team.size());
     if size < 2 {
         // Run outside mpirun (`--include-ignored`): there is no job to check.
@@ -117,7 +117,7 @@ fn rank_steps() {
         Ok(7)
     };
     let e = team.settle(outcome).unwrap_err();
-    assert_eq!(e.kind(), grundy::error::Kind::Resource);
+    assert_eq!(e.kind(), grundy_core::error::Kind::Resource);
     assert!(e.to_string().contains("rank 1 ran out"), "{e}");
     assert_eq!(team.settle(Ok::<_, Error>(rank)).unwrap(), rank);
 

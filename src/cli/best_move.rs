@@ -6,7 +6,7 @@ use clap::Args;
 use super::deadline::watched;
 use super::output::Out;
 use super::{SearchArgs, Status};
-use crate::error::Error;
+use grundy_core::error::Error;
 
 #[derive(Args, Debug)]
 pub struct BestMoveArgs {
@@ -28,7 +28,7 @@ pub struct BestMoveArgs {
 
 pub fn run(args: &BestMoveArgs) -> Result<Status, Error> {
     let (game, p) = super::game_and_position(&args.game, &args.position, "best-move")?;
-    let game: std::sync::Arc<dyn crate::sg::AnyGame> = game.into();
+    let game: std::sync::Arc<dyn grundy_core::catalog::AnyGame> = game.into();
     let what = format!(
         "the winning moves of {} from {}",
         game.name(),

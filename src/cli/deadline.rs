@@ -6,7 +6,7 @@
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crate::error::{Error, Undecided};
+use grundy_core::error::{Error, Undecided};
 
 /// What the work tells the watch.
 enum Heard {

@@ -11,11 +11,11 @@ use clap::Args;
 
 use super::output::Out;
 use super::Status;
-use crate::error::Error;
-use crate::sg::table::TableOptions;
-use crate::synth::sat::{cnf_length, cube_count, decode_model, merge, verdict, Merged, Verdict};
-use crate::synth::setup::{target_name, Setup};
-use crate::synth::verify;
+use grundy_core::error::Error;
+use grundy_core::sg::table::TableOptions;
+use grundy_synth::sat::{cnf_length, cube_count, decode_model, merge, verdict, Merged, Verdict};
+use grundy_synth::setup::{target_name, Setup};
+use grundy_synth::verify;
 
 #[derive(Args, Debug)]
 pub struct DecodeArgs {

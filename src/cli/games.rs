@@ -4,8 +4,8 @@ use clap::Args;
 
 use super::output::Out;
 use super::Status;
-use crate::error::Error;
-use crate::game::spec::{Family, Kind, FAMILIES};
+use grundy_core::catalog::spec::{Family, Kind, FAMILIES};
+use grundy_core::error::Error;
 
 #[derive(Args, Debug)]
 pub struct GamesArgs {

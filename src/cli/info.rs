@@ -4,12 +4,11 @@ use clap::Args;
 
 use super::output::Out;
 use super::Status;
-use crate::error::Error;
-use crate::game::heap::HeapSum;
-use crate::game::hypergraph::format_face;
-use crate::game::hypergraph::HypergraphNim;
-use crate::game::spec::{self, Heaps};
-use crate::game::symmetry::MAX_COSETS;
+use grundy_core::catalog::spec::{self, Heaps};
+use grundy_core::error::Error;
+use grundy_core::game::hypergraph::format_face;
+use grundy_core::game::hypergraph::HypergraphNim;
+use grundy_core::game::symmetry::MAX_COSETS;
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {
@@ -32,13 +31,13 @@ pub fn run(args: &InfoArgs) -> Result<Status, Error> {
         typed: Some(1),
     };
     let game = spec::parse(&args.game, heaps)?;
-    if let Some(h) = game.as_any().downcast_ref::<HypergraphNim>() {
+    if let Some(h) = game.kind().hypergraph() {
         return hypergraph(args, h);
     }
     let mut out = Out::new();
     let sequence = game
-        .as_any()
-        .downcast_ref::<HeapSum>()
+        .kind()
+        .heaps()
         .map(|s| s.game().sequence(SHOWN_VALUES - 1));
     if args.json {
         out.json(&serde_json::json!({

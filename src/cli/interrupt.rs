@@ -18,7 +18,7 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
 use super::output::Out;
-use crate::error::SavedTable;
+use grundy_core::error::SavedTable;
 
 /// Whether the first Ctrl-C asks the search to stop and report rather than ending the process.
 static ANSWER_ON_CTRL_C: AtomicBool = AtomicBool::new(false);
@@ -98,7 +98,7 @@ fn save_then_exit(signal: i32, speak: bool) -> bool {
 /// Ends the process for `signal`: the partial files removed, a line on standard error and,
 /// with `--json`, one object on standard output, unless the command printed its own.
 fn end(signal: i32, table: Option<SavedTable>, speak: bool) -> ! {
-    crate::files::remove_partial();
+    grundy_core::files::remove_partial();
     if speak {
         let name = match signal {
             SIGINT => "SIGINT",
@@ -152,7 +152,7 @@ pub fn answered(code: i32) {
     ANSWERED.store(code, Ordering::Relaxed);
 }
 
-/// The first Ctrl-C from now on stops the searches ([`crate::synth::solver::request_stop`]),
+/// The first Ctrl-C from now on stops the searches ([`grundy_synth::solver::request_stop`]),
 /// which then report what they established.
 pub fn answer_on_ctrl_c() {
     ANSWER_ON_CTRL_C.store(true, Ordering::Relaxed);
@@ -177,9 +177,9 @@ pub fn install(speak: bool) {
             for signal in signals.forever() {
                 if signal == SIGINT
                     && ANSWER_ON_CTRL_C.load(Ordering::Relaxed)
-                    && !crate::synth::solver::stop_requested()
+                    && !grundy_synth::solver::stop_requested()
                 {
-                    crate::synth::solver::request_stop();
+                    grundy_synth::solver::request_stop();
                     if speak {
                         say("grundy: stopping to report what is established (Ctrl-C again quits)");
                     }
@@ -187,7 +187,7 @@ pub fn install(speak: bool) {
                 }
                 let code = ANSWERED.load(Ordering::Relaxed);
                 if code >= 0 {
-                    crate::files::remove_partial();
+                    grundy_core::files::remove_partial();
                     std::process::exit(code);
                 }
                 if save_then_exit(signal, speak) {

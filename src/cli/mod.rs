@@ -25,9 +25,10 @@ use std::sync::Arc;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::error::Error;
-use crate::game::MoveOrder;
-use crate::sg::{Engine, Policy, SearchConfig, TtConfig};
+use self::values::choice;
+use grundy_core::error::Error;
+use grundy_core::game::MoveOrder;
+use grundy_core::sg::{Engine, Policy, SearchConfig, TtConfig};
 
 /// Sprague-Grundy values, tables and formulas for impartial games.
 #[derive(Parser, Debug)]
@@ -49,7 +50,7 @@ fn after_help() -> String {
         "{}\nExit codes: 0 answered, 1 a check found a counterexample, 2 bad input or a limit, \
          3 undecided within the time limit. With --json every outcome, errors included, is one \
          JSON object on standard output.",
-        crate::game::spec::help_text()
+        grundy_core::catalog::spec::help_text()
     )
 }
 
@@ -144,10 +145,10 @@ struct SearchArgs {
     #[arg(long, value_name = "N")]
     tt: Option<usize>,
     /// Eviction policy of a bounded table.
-    #[arg(long, value_enum, default_value_t = Policy::Clock)]
+    #[arg(long, value_parser = choice::<Policy>(), default_value = "clock")]
     tt_policy: Policy,
     /// Move order: heuristic puts small subtrees first.
-    #[arg(long, value_enum, default_value_t = MoveOrder::Heuristic)]
+    #[arg(long, value_parser = choice::<MoveOrder>(), default_value = "heuristic")]
     order: MoveOrder,
     /// Shuffle each position's moves in a fixed pseudo-random order (seeded by the
     /// position's hash plus SEED), as the pruning paper's tables without the heuristic.
@@ -225,20 +226,20 @@ impl SearchArgs {
     /// what `sg` and `best-move` compute.
     fn solve(
         &self,
-        game: &dyn crate::sg::AnyGame,
-        p: &crate::game::hypergraph::Stones,
+        game: &dyn grundy_core::catalog::AnyGame,
+        p: &grundy_core::game::Stones,
         moves: bool,
         show: bool,
-        plan: Option<&crate::sg::checkpoint::Plan>,
-    ) -> Result<crate::sg::solve::Solution, Error> {
+        plan: Option<&grundy_core::sg::checkpoint::Plan>,
+    ) -> Result<grundy_core::catalog::solve::Solution, Error> {
         let opts = self.table_options(show)?;
         let cfg = self.config()?;
-        crate::sg::solve::solve_kept(game, p, self.engine, cfg, &opts, moves, plan)
+        grundy_core::catalog::solve::solve_kept(game, p, self.engine, cfg, &opts, moves, plan)
     }
 
     /// Threads and memory limit for tabulation, with a progress bar when `show`.
-    fn table_options(&self, show: bool) -> Result<crate::sg::table::TableOptions, Error> {
-        Ok(crate::sg::table::TableOptions {
+    fn table_options(&self, show: bool) -> Result<grundy_core::sg::table::TableOptions, Error> {
+        Ok(grundy_core::sg::table::TableOptions {
             threads: self.threads(),
             memory_limit: self.memory_limit()?,
             progress: std::sync::Arc::new(progress::Bar::new(show)),
@@ -253,10 +254,16 @@ fn game_and_position(
     spec: &str,
     words: &[String],
     command: &str,
-) -> Result<(Box<dyn crate::sg::AnyGame>, crate::game::hypergraph::Stones), Error> {
-    use crate::game::spec::{self, Heaps};
+) -> Result<
+    (
+        Box<dyn grundy_core::catalog::AnyGame>,
+        grundy_core::game::Stones,
+    ),
+    Error,
+> {
+    use grundy_core::catalog::spec::{self, Heaps};
     // A heap game has as many heaps as the position has counts.
-    let counts = crate::sg::any::parse_counts(words);
+    let counts = grundy_core::catalog::parse_counts(words);
     let heaps = Heaps {
         given: None,
         typed: counts.as_ref().ok().map(|c| c.len()),
@@ -288,7 +295,7 @@ fn memory_limit(gib: Option<f64>) -> Result<u64, Error> {
         Some(g) => Err(Error::Usage(format!(
             "--mem-limit must be a positive number of GiB, got {g}"
         ))),
-        None => Ok(crate::memory::default_limit()),
+        None => Ok(grundy_core::memory::default_limit()),
     }
 }
 
@@ -310,8 +317,8 @@ impl Status {
     fn exit_code(&self) -> i32 {
         match self {
             Status::Answered => 0,
-            Status::Counterexample(_) => crate::error::Kind::Counterexample.exit_code(),
-            Status::Undecided => crate::error::Kind::Timeout.exit_code(),
+            Status::Counterexample(_) => grundy_core::error::Kind::Counterexample.exit_code(),
+            Status::Undecided => grundy_core::error::Kind::Timeout.exit_code(),
         }
     }
 }
@@ -320,7 +327,7 @@ impl Status {
 /// 2 bad input or a limit, 3 undecided within the time limit).
 pub fn main() -> i32 {
     // Under mpirun only rank 0 speaks; the others exit with the same code.
-    let root = crate::cluster::launched_rank(|name| std::env::var(name).ok()) == 0;
+    let root = grundy_core::cluster::launched_rank(|name| std::env::var(name).ok()) == 0;
     interrupt::install(root);
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -329,7 +336,7 @@ pub fn main() -> i32 {
     };
     let json = cli.command.json();
     interrupt::json_outcome(json);
-    let team = match crate::cluster::join() {
+    let team = match crate::team::join() {
         Ok(team) => team,
         Err(e) if root => return report_error(&e, json),
         Err(e) => return e.kind().exit_code(),
@@ -345,7 +352,7 @@ pub fn main() -> i32 {
     let code = match (team.settle(result), team.is_root()) {
         (Ok(Status::Counterexample(msg)), true) => {
             eprintln!("grundy: {msg}");
-            crate::error::Kind::Counterexample.exit_code()
+            grundy_core::error::Kind::Counterexample.exit_code()
         }
         (Ok(status), _) => status.exit_code(),
         (Err(e), true) => report_error(&e, json),
@@ -357,7 +364,10 @@ pub fn main() -> i32 {
 }
 
 /// Runs the command on this process's share of the team's work.
-fn dispatch(command: &Command, team: &Arc<dyn crate::cluster::Team>) -> Result<Status, Error> {
+fn dispatch(
+    command: &Command,
+    team: &Arc<dyn grundy_core::cluster::Team>,
+) -> Result<Status, Error> {
     match command {
         Command::Sg(args) => sg::run(args),
         Command::Table(args) => table::run(args, &**team),
@@ -380,7 +390,7 @@ fn quiet_usage_error(e: &clap::Error) -> i32 {
     use clap::error::ErrorKind;
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => 0,
-        _ => crate::error::Kind::BadInput.exit_code(),
+        _ => grundy_core::error::Kind::BadInput.exit_code(),
     }
 }
 
@@ -476,7 +486,7 @@ fn usage_error(e: clap::Error) -> i32 {
 
 /// Prints, from rank 0, every rank's peak memory and the bytes it sent, for `--stats` under
 /// mpirun (one line for a single process). Every rank must call it.
-fn print_rank_stats(team: &dyn crate::cluster::Team) {
+fn print_rank_stats(team: &dyn grundy_core::cluster::Team) {
     let mine = [peak_memory().unwrap_or(0), team.bytes_sent()];
     let bytes: Vec<u8> = mine.iter().flat_map(|x| x.to_le_bytes()).collect();
     let Some(all) = team.gather(&bytes) else {

@@ -4,8 +4,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::error::Error;
-use crate::game::Nimber;
+use grundy_core::error::Error;
+use grundy_core::game::Nimber;
 
 /// How table rows are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

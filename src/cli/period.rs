@@ -9,12 +9,12 @@ use clap::Args;
 use super::output::Out;
 use super::progress::Bar;
 use super::{parse_seconds, Status};
-use crate::error::Error;
-use crate::game::spec;
-use crate::game::Nimber;
-use crate::period::contraction::contractions;
-use crate::period::{analyse_until, Analysis, Criterion, Period};
 use crate::plot::SequenceChart;
+use grundy_core::catalog::spec;
+use grundy_core::error::Error;
+use grundy_core::game::Nimber;
+use grundy_core::period::contraction::contractions;
+use grundy_core::period::{analyse_until, Analysis, Criterion, Period};
 
 #[derive(Args, Debug)]
 pub struct PeriodArgs {
@@ -58,7 +58,7 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     };
     // Written after the work: a path that cannot be written fails now.
     for path in args.report.iter().chain(&figure) {
-        crate::files::check_writable(path)?;
+        grundy_core::files::check_writable(path)?;
     }
     if args.max_heap < 1 || args.max_heap > spec::MAX_HEAP {
         return Err(Error::Usage(format!(
@@ -477,5 +477,5 @@ fn write_report(name: &str, a: &Analysis, report: &Path, figure: &Path) -> Resul
             shown - 1,
         )
     };
-    crate::files::write(report, &doc)
+    grundy_core::files::write(report, &doc)
 }

@@ -8,12 +8,12 @@ use clap::Args;
 use super::deadline::{watched, Clock};
 use super::output::{stdout_error, Out};
 use super::{SearchArgs, Status};
-use crate::error::Error;
-use crate::game::hypergraph::Stones;
-use crate::play::session::{Command, Session, HELP};
-use crate::play::tournament::tournament;
-use crate::play::{Agent, Oracle};
-use crate::sg::with_deep_stack;
+use grundy_core::error::Error;
+use grundy_core::game::Stones;
+use grundy_core::play::session::{Command, Session, HELP};
+use grundy_core::play::tournament::tournament;
+use grundy_core::play::{Agent, Oracle};
+use grundy_core::sg::with_deep_stack;
 
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {

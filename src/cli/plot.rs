@@ -8,15 +8,15 @@ use clap::Args;
 
 use super::output::Out;
 use super::{SearchArgs, Status};
-use crate::error::Error;
-use crate::game::hypergraph::Stones;
-use crate::game::spec::{self, Heaps};
-use crate::game::Nimber;
-use crate::period::analyse_until;
-use crate::play::Oracle;
 use crate::plot::{check_path, Heatmap, SequenceChart};
-use crate::progress::Silent;
-use crate::sg::with_deep_stack;
+use grundy_core::catalog::spec::{self, Heaps};
+use grundy_core::error::Error;
+use grundy_core::game::Nimber;
+use grundy_core::game::Stones;
+use grundy_core::period::analyse_until;
+use grundy_core::play::Oracle;
+use grundy_core::progress::Silent;
+use grundy_core::sg::with_deep_stack;
 
 /// The largest side of a heatmap: past it, cells are under a pixel.
 const MAX_SIDE: u32 = 400;
@@ -208,7 +208,7 @@ fn nim_sequence(args: &PlotArgs) -> Result<Status, Error> {
     // The analysis valued heaps as far as its proof needed: extended to --max if short.
     let heaps = args.max as usize;
     let mut values = a.values[..heaps.min(a.values.len())].to_vec();
-    rule.extend(&mut values, heaps - 1, &crate::game::heap::never);
+    rule.extend(&mut values, heaps - 1, &grundy_core::game::heap::never);
     let chart = SequenceChart::of(rule.name(), values, &a);
     let (period, note) = (chart.period, chart.note());
     chart.draw(&args.out)?;

@@ -3,8 +3,8 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::progress::Progress;
-use crate::synth::cegis::State;
+use grundy_core::progress::Progress;
+use grundy_synth::cegis::State;
 
 /// A bar drawn while a phase runs and cleared when it ends.
 pub struct Bar(ProgressBar);
@@ -114,7 +114,7 @@ fn live_message(s: &State<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synth::lang::Program;
+    use grundy_synth::lang::Program;
 
     #[test]
     fn the_live_line_shows_length_bound_and_best() {

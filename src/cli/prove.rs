@@ -5,13 +5,11 @@ use clap::{Args, ValueEnum};
 
 use super::output::Out;
 use super::{parse_seconds, Status};
-use crate::error::Error;
-use crate::game::heap::HeapSum;
-use crate::game::hypergraph::HypergraphNim;
-use crate::game::spec::{self, Heaps};
-use crate::prove::heaps::Take;
-use crate::prove::{self, Options, Theorem, Verdict};
-use crate::synth::lang::Program;
+use grundy_core::catalog::spec::{self, Heaps};
+use grundy_core::error::Error;
+use grundy_synth::lang::Program;
+use grundy_synth::prove::heaps::Take;
+use grundy_synth::prove::{self, Options, Theorem, Verdict};
 
 #[derive(Args, Debug)]
 pub struct ProveArgs {
@@ -230,10 +228,10 @@ fn theorem(
     opts: &Options,
 ) -> Result<(Theorem, Option<Vec<Take>>), Error> {
     let game = spec::parse(&args.game, Heaps::given(args.heaps))?;
-    if let Some(g) = game.as_any().downcast_ref::<HypergraphNim>() {
+    if let Some(g) = game.kind().hypergraph() {
         return Ok((prove::prove(g, program, opts)?, None));
     }
-    if let Some(g) = game.as_any().downcast_ref::<HeapSum>() {
+    if let Some(g) = game.kind().heaps() {
         let takes = prove::heaps::takes(g.game().rule())?;
         return Ok((prove::heaps::prove(g, program, opts)?, Some(takes)));
     }

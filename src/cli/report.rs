@@ -3,18 +3,17 @@
 //! the search stopped before any program, the lower bound alone.
 
 use super::output::Out;
-use crate::error::Error;
-use crate::game::HypergraphNim;
-use crate::sg::AnyGame;
-use crate::synth::cegis::{Answer, Refutation, Stop};
-use crate::synth::form::Choice;
-use crate::synth::lang::{words, Program};
-use crate::synth::problem::{Problem, Target};
-use crate::synth::setup::target_name;
-use crate::synth::solver::Method;
-use crate::synth::theorem::Proof;
-use crate::synth::upper::{How, UpperBound};
-use crate::synth::verify::CrossCheck;
+use grundy_core::catalog::AnyGame;
+use grundy_core::error::Error;
+use grundy_synth::cegis::{Answer, Refutation, Stop};
+use grundy_synth::form::Choice;
+use grundy_synth::lang::{words, Program};
+use grundy_synth::problem::{Problem, Target};
+use grundy_synth::setup::target_name;
+use grundy_synth::solver::Method;
+use grundy_synth::theorem::Proof;
+use grundy_synth::upper::{How, UpperBound};
+use grundy_synth::verify::CrossCheck;
 
 fn target_text(t: Target) -> &'static str {
     match t {
@@ -54,7 +53,7 @@ pub struct Report<'a> {
     pub problem: &'a Problem,
     /// The game whose positions the variables are (none for data files and families).
     pub game: Option<&'a dyn AnyGame>,
-    /// What the variables are ([`crate::synth::setup::Setup::variables`]).
+    /// What the variables are ([`grundy_synth::setup::Setup::variables`]).
     pub variables: &'a str,
     pub answer: &'a Answer,
     /// The `--solver` name.
@@ -179,7 +178,7 @@ fn how_text(u: &UpperBound) -> String {
                 .join(" and ")
         ),
         How::Union(u) => {
-            let side = |c: &[crate::synth::lang::Program]| {
+            let side = |c: &[grundy_synth::lang::Program]| {
                 if c.is_empty() {
                     "nothing more".to_string()
                 } else {
@@ -209,7 +208,7 @@ fn how_text(u: &UpperBound) -> String {
 }
 
 /// Instruction names, comma-separated.
-fn names(ops: &[crate::synth::lang::Op]) -> String {
+fn names(ops: &[grundy_synth::lang::Op]) -> String {
     ops.iter()
         .map(|o| o.to_string())
         .collect::<Vec<_>>()
@@ -238,7 +237,7 @@ fn how_json(u: &UpperBound) -> serde_json::Value {
         }
         How::Union(u) => {
             let infix =
-                |c: &[crate::synth::lang::Program]| c.iter().map(|c| c.infix()).collect::<Vec<_>>();
+                |c: &[grundy_synth::lang::Program]| c.iter().map(|c| c.infix()).collect::<Vec<_>>();
             if let Some(v) = u.variable() {
                 obj["variable"] = v.into();
             }
@@ -293,7 +292,7 @@ pub fn print(report: &Report<'_>, json: bool, failed: Option<&Error>) -> Result<
     };
     // Vertices in no face with another: easy to make by mistake (`complex:0-1,1-9`).
     let isolated = game
-        .and_then(|g| g.as_any().downcast_ref::<HypergraphNim>())
+        .and_then(|g| g.kind().hypergraph())
         .map(|g| g.graph().isolated())
         .unwrap_or_default();
     let isolated_note = (!isolated.is_empty() && isolated.len() < n).then(|| {

@@ -11,13 +11,13 @@ use clap::Args;
 use super::interrupt;
 use super::output::Out;
 use super::{SearchArgs, Status};
-use crate::error::{Error, SavedTable, Undecided};
-use crate::files;
-use crate::game::hypergraph::Stones;
-use crate::game::spec;
-use crate::sg::checkpoint::{Plan, Saved};
-use crate::sg::solve::{by_theorem, Solution};
-use crate::sg::AnyGame;
+use grundy_core::catalog::solve::{by_theorem, Solution};
+use grundy_core::catalog::spec;
+use grundy_core::catalog::AnyGame;
+use grundy_core::error::{Error, SavedTable, Undecided};
+use grundy_core::files;
+use grundy_core::game::Stones;
+use grundy_core::sg::checkpoint::{Plan, Saved};
 
 #[derive(Args, Debug)]
 pub struct SgArgs {

@@ -10,11 +10,11 @@ use clap::{Args, ValueEnum};
 use super::output::Out;
 use super::progress::Bar;
 use super::Status;
-use crate::cluster::Team;
-use crate::error::Error;
-use crate::files::{self, OutputFile};
-use crate::period::report::{self, Style};
-use crate::period::survey::{self, Family, Filter, Header, Row};
+use grundy_core::cluster::Team;
+use grundy_core::error::Error;
+use grundy_core::files::{self, OutputFile};
+use grundy_core::period::report::{self, Style};
+use grundy_core::period::survey::{self, Family, Filter, Header, Row};
 
 /// The families a survey covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

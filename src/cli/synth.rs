@@ -17,20 +17,22 @@ use super::interrupt;
 use super::output::Out;
 use super::progress::{Bar, Live};
 use super::report::Report;
+use super::values::choice;
 use super::{parse_seconds, Status};
-use crate::cluster::Team;
-use crate::error::Error;
-use crate::files;
-use crate::sg::table::TableOptions;
-use crate::sg::{AnyGame, SearchEngine};
-use crate::synth::cegis::{self, Answer, Options};
-use crate::synth::consts::{self, Consts};
-use crate::synth::form::{self, Choice, Form, Limits};
-use crate::synth::problem::{Problem, Target};
-use crate::synth::setup::Setup;
-use crate::synth::theorem::{self, Proof};
-use crate::synth::upper::{self, Strategies};
-use crate::synth::verify;
+use grundy_core::catalog::AnyGame;
+use grundy_core::cluster::Team;
+use grundy_core::error::Error;
+use grundy_core::files;
+use grundy_core::sg::table::TableOptions;
+use grundy_core::sg::SearchEngine;
+use grundy_synth::cegis::{self, Answer, Options};
+use grundy_synth::consts::{self, Consts};
+use grundy_synth::form::{self, Choice, Form, Limits};
+use grundy_synth::problem::{Problem, Target};
+use grundy_synth::setup::Setup;
+use grundy_synth::theorem::{self, Proof};
+use grundy_synth::upper::{self, Strategies};
+use grundy_synth::verify;
 
 /// Where the data comes from and what programs must satisfy; shared by synth and verify.
 #[derive(Args, Debug, Clone)]
@@ -53,7 +55,7 @@ pub struct ProblemArgs {
     #[arg(long, value_name = "SPEC", conflicts_with = "data")]
     pub family: Option<String>,
     /// What the output must be.
-    #[arg(long, value_enum, default_value_t = Target::Zero)]
+    #[arg(long, value_parser = choice::<Target>(), default_value = "zero")]
     pub target: Target,
     /// Accept a program when every orbit of zero positions has a member giving 0 (and every
     /// non-zero position gives non-zero): "p is zero iff some symmetric image of p gives 0".

@@ -10,14 +10,14 @@ mod shared;
 
 use super::output::{stdout_error, zeros_path, Format, Out};
 use super::{peak_memory, SearchArgs, Status};
-use crate::cluster::Team;
-use crate::error::Error;
-use crate::files::{self, OutputFile};
-use crate::game::spec::{self, Heaps};
-use crate::game::Grid;
-use crate::sg::engine::Engine;
-use crate::sg::sweep::sweep;
-use crate::sg::Stats;
+use grundy_core::catalog::spec::{self, Heaps};
+use grundy_core::catalog::sweep::sweep;
+use grundy_core::cluster::Team;
+use grundy_core::error::Error;
+use grundy_core::files::{self, OutputFile};
+use grundy_core::game::Grid;
+use grundy_core::sg::engine::Engine;
+use grundy_core::sg::Stats;
 
 #[derive(Args, Debug)]
 pub struct TableArgs {

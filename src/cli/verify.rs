@@ -7,10 +7,10 @@ use super::output::Out;
 use super::progress::Bar;
 use super::synth::ProblemArgs;
 use super::Status;
-use crate::error::Error;
-use crate::sg::SearchEngine;
-use crate::synth::lang::Program;
-use crate::synth::verify;
+use grundy_core::error::Error;
+use grundy_core::sg::SearchEngine;
+use grundy_synth::lang::Program;
+use grundy_synth::verify;
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {

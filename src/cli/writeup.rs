@@ -6,12 +6,12 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::report::{Facts, Report};
-use crate::error::Error;
-use crate::game::hypergraph::{format_face, HypergraphNim};
-use crate::game::Nimber;
 use crate::plot::Heatmap;
-use crate::synth::lang::words;
-use crate::synth::problem::Target;
+use grundy_core::error::Error;
+use grundy_core::game::hypergraph::format_face;
+use grundy_core::game::Nimber;
+use grundy_synth::lang::words;
+use grundy_synth::problem::Target;
 
 /// Where the figure of a report goes: the report's name with `.png`. The report must be
 /// `.md` or `.tex` (checked before the search).
@@ -32,7 +32,7 @@ fn items(r: &Report<'_>, figure: Option<&str>) -> Vec<(&'static str, String)> {
     let mut items = Vec::new();
     if let Some(g) = r.game {
         items.push(("Game", g.name().to_string()));
-        if let Some(h) = g.as_any().downcast_ref::<HypergraphNim>() {
+        if let Some(h) = g.kind().hypergraph() {
             let faces: Vec<String> = h
                 .graph()
                 .maximal_faces()
@@ -211,7 +211,7 @@ pub fn write(r: &Report<'_>, path: &Path) -> Result<(), Error> {
         }
         s
     };
-    crate::files::write(path, &doc)
+    grundy_core::files::write(path, &doc)
 }
 
 /// Text set in LaTeX: its special characters escaped, backquoted code in `\texttt`.

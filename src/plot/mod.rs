@@ -10,8 +10,8 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::error::Error;
-use crate::game::Nimber;
+use grundy_core::error::Error;
+use grundy_core::game::Nimber;
 
 /// Where a sans-serif font is looked for when `GRUNDY_FONT` is not set.
 pub const FONTS: [&str; 4] = [
@@ -190,7 +190,7 @@ fn colour(v: Nimber, top: Nimber) -> RGBColor {
 impl SequenceChart {
     /// The chart of `values` (G(0), G(1), ...) of the rule `name`, with the period `a`
     /// proved or, failing that, observed; its title says which.
-    pub fn of(name: &str, values: Vec<Nimber>, a: &crate::period::Analysis) -> Self {
+    pub fn of(name: &str, values: Vec<Nimber>, a: &grundy_core::period::Analysis) -> Self {
         let proved = a
             .proved
             .as_ref()
@@ -336,7 +336,7 @@ fn render(path: &Path, picture: &impl Picture) -> Result<(), Error> {
             picture.paint(&root).map_err(failed)?;
             root.present().map_err(|e| failed(e.to_string()))?;
         }
-        return crate::files::write(path, &text);
+        return grundy_core::files::write(path, &text);
     }
     let mut pixels = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
     {
@@ -349,7 +349,7 @@ fn render(path: &Path, picture: &impl Picture) -> Result<(), Error> {
     image::codecs::png::PngEncoder::new(&mut png)
         .write_image(&pixels, SIZE.0, SIZE.1, image::ColorType::Rgb8)
         .map_err(|e| failed(e.to_string()))?;
-    crate::files::write_bytes(path, &png)
+    grundy_core::files::write_bytes(path, &png)
 }
 
 /// Registers the labels' font once.

@@ -3,14 +3,14 @@
 use std::sync::Arc;
 
 use super::{SolverChoice, SynthArgs};
-use crate::cluster::Team;
-use crate::error::Error;
-use crate::synth::auto::AutoBackend;
-use crate::synth::enumerate::EnumBackend;
-use crate::synth::sat::SatBackend;
-use crate::synth::smt::SmtBackend;
-use crate::synth::solver::Backend;
-use crate::synth::upper::Strategies;
+use grundy_core::cluster::Team;
+use grundy_core::error::Error;
+use grundy_synth::auto::AutoBackend;
+use grundy_synth::enumerate::EnumBackend;
+use grundy_synth::sat::SatBackend;
+use grundy_synth::smt::SmtBackend;
+use grundy_synth::solver::Backend;
+use grundy_synth::upper::Strategies;
 
 /// The backend `choice` names, with the options of `args` (DRAT proofs, cubes, threads).
 pub(super) fn backend(

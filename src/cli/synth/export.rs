@@ -4,15 +4,15 @@
 use std::path::{Path, PathBuf};
 
 use super::SynthArgs;
-use crate::error::Error;
-use crate::files::{self, OutputFile};
-use crate::game::spec;
-use crate::synth::problem::Problem;
-use crate::synth::sat;
-use crate::synth::setup::Setup;
-use crate::synth::size;
-use crate::synth::smt;
-use crate::units::format_bytes;
+use grundy_core::catalog::spec;
+use grundy_core::error::Error;
+use grundy_core::files::{self, OutputFile};
+use grundy_core::units::format_bytes;
+use grundy_synth::problem::Problem;
+use grundy_synth::sat;
+use grundy_synth::setup::Setup;
+use grundy_synth::size;
+use grundy_synth::smt;
 
 /// Exports larger than this (estimated) are refused without --force.
 const EXPORT_LIMIT: u64 = 1 << 30;

@@ -2,9 +2,9 @@
 //! the exit status it makes.
 
 use crate::cli::Status;
-use crate::prove::{Target, Verdict};
-use crate::synth::cegis::Answer;
-use crate::synth::theorem::{Proof, ProofStatus};
+use grundy_synth::cegis::Answer;
+use grundy_synth::prove::{Target, Verdict};
+use grundy_synth::theorem::{Proof, ProofStatus};
 
 /// Proved: answered (exit 0); refuted with no search left: a counterexample (exit 1); else
 /// undecided (exit 3).

@@ -1,5 +1,5 @@
 //! `grundy table` under mpirun: each rank tabulates its part of the box
-//! ([`sg::table::tabulate_part`](crate::sg::table::tabulate_part)) and writes its rows to a part
+//! ([`sg::table::tabulate_part`](grundy_core::sg::table::tabulate_part)) and writes its rows to a part
 //! file beside `--out`; rank 0 then joins the parts, slab by slab and rank by rank, into the
 //! same bytes one process writes. No rank holds the table, and no part file outlives the run.
 
@@ -12,12 +12,12 @@ use serde::{Deserialize, Serialize};
 use super::{zeros_target, TableArgs};
 use crate::cli::output::Out;
 use crate::cli::{peak_memory, Status};
-use crate::cluster::Team;
-use crate::error::Error;
-use crate::files::{self, OutputFile};
-use crate::game::spec::{self, Heaps};
-use crate::game::Grid;
-use crate::sg::engine::Engine;
+use grundy_core::catalog::spec::{self, Heaps};
+use grundy_core::cluster::Team;
+use grundy_core::error::Error;
+use grundy_core::files::{self, OutputFile};
+use grundy_core::game::Grid;
+use grundy_core::sg::engine::Engine;
 
 /// What a rank wrote: its part files and, per slab, the bytes of its rows there.
 #[derive(Serialize, Deserialize)]

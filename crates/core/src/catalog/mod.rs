@@ -1,0 +1,15 @@
+//! The games the commands can name, above the engines: the spec registry ([`spec`]) that turns
+//! `circular:5,2` or `cram:4x5` into a game, and [`AnyGame`], the one object-safe trait the
+//! commands use to value, tabulate and describe any of them without knowing its type.
+
+mod any;
+mod boards;
+mod custom;
+mod heaps;
+pub mod solve;
+pub mod spec;
+pub mod sweep;
+
+pub use any::{parse_counts, searcher, AnyGame, GameKind, PositionSearcher};
+pub use custom::Custom;
+pub use heaps::{check_heaps, HeapSum, MAX_HEAPS};

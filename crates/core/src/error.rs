@@ -1,0 +1,198 @@
+//! The one error type, and the kinds that decide a failure's exit code.
+//!
+//! Callers branch on [`Error::kind`], never on message text: `auto` hands a length to SAT on a
+//! resource limit only, and a bug ([`Kind::Internal`]) is never mistaken for one.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong on user input, resources or time.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A game spec that does not parse or describes no valid game.
+    #[error("bad game spec: {0}")]
+    Spec(String),
+    /// A position that does not fit the game.
+    #[error("bad position: {0}")]
+    Position(String),
+    /// An input file that does not parse.
+    #[error("{path}: {msg}")]
+    Data { path: PathBuf, msg: String },
+    /// A bad combination of options.
+    #[error("{0}")]
+    Usage(String),
+    /// A file that cannot be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A computation that would not fit in memory (or in a size limit the user can raise).
+    #[error("{0}")]
+    Resource(String),
+    /// Every program length up to the longest one allowed was refuted: a proved bound, but no
+    /// program (a limit the user can raise, so it is reported as a resource).
+    #[error(
+        "no program of length at most {max_len} exists (every length was refuted); raise --max-len"
+    )]
+    LengthLimit { max_len: usize },
+    /// The time limit passed before the question was settled.
+    #[error("{0}")]
+    Timeout(Undecided),
+    /// A result that contradicts itself: a bug in grundy, not in the input.
+    #[error("internal error (a bug in grundy): {0}")]
+    Internal(String),
+    /// Another rank of an MPI job failed with this message; the kind is that rank's error's.
+    #[error("rank {rank}: {msg}")]
+    Elsewhere {
+        rank: usize,
+        kind: Kind,
+        msg: String,
+    },
+}
+
+/// What a search had settled when its time ran out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Undecided {
+    /// Seconds spent.
+    pub seconds: f64,
+    /// For a program search: every length below this was refuted.
+    pub lower_bound: Option<usize>,
+    /// What was being decided, for the message ("length 12").
+    pub what: String,
+    /// Where the search's table was saved, for a search that keeps one (`sg --checkpoint`).
+    pub table: Option<SavedTable>,
+}
+
+/// A search's table, saved when its time ran out or a signal ended it: the same command goes
+/// on from there.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SavedTable {
+    pub path: PathBuf,
+    /// Entries saved; `None` when the save failed.
+    pub entries: Option<u64>,
+}
+
+impl std::fmt::Display for Undecided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "timed out after {:.1} s", self.seconds)?;
+        match self.lower_bound {
+            Some(l) if l > 1 => write!(
+                f,
+                ": lengths below {l} are refuted, {} is undecided",
+                self.what
+            ),
+            _ => write!(f, ": {} is undecided", self.what),
+        }?;
+        match &self.table {
+            Some(table) => write!(f, "; {table}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::fmt::Display for SavedTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.path.display();
+        match self.entries {
+            Some(n) => write!(
+                f,
+                "its table ({n} entries) is saved in {path}, where the same command goes on"
+            ),
+            None => write!(f, "its table could not be saved in {path}"),
+        }
+    }
+}
+
+/// The classes of failure: each has one exit code and one name in JSON output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// The input is wrong: a spec, a position, an option, a file.
+    BadInput,
+    /// A file could not be read or written.
+    Io,
+    /// Memory or a size limit.
+    Resource,
+    /// The time limit passed; the bounds established are reported.
+    Timeout,
+    /// A check found a counterexample: not an error but an answer (the commands report it
+    /// with their output), named here for its exit code.
+    Counterexample,
+    /// A bug in grundy.
+    Internal,
+}
+
+impl Kind {
+    /// The process exit code: 1 a counterexample, 2 bad input or a limit, 3 undecided within
+    /// the time limit. An internal error exits 2 too (the JSON `kind` tells them apart).
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Kind::Counterexample => 1,
+            Kind::Timeout => 3,
+            Kind::BadInput | Kind::Io | Kind::Resource | Kind::Internal => 2,
+        }
+    }
+}
+
+impl Error {
+    /// The class of this failure.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Error::Spec(_) | Error::Position(_) | Error::Data { .. } | Error::Usage(_) => {
+                Kind::BadInput
+            }
+            Error::Io { .. } => Kind::Io,
+            Error::Resource(_) | Error::LengthLimit { .. } => Kind::Resource,
+            Error::Timeout(_) => Kind::Timeout,
+            Error::Internal(_) => Kind::Internal,
+            Error::Elsewhere { kind, .. } => *kind,
+        }
+    }
+
+    pub(crate) fn spec(msg: impl Into<String>) -> Self {
+        Error::Spec(msg.into())
+    }
+    pub(crate) fn position(msg: impl Into<String>) -> Self {
+        Error::Position(msg.into())
+    }
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+    pub fn internal(msg: impl Into<String>) -> Self {
+        Error::Internal(msg.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_decide_exit_codes() {
+        let timeout = Error::Timeout(Undecided {
+            seconds: 2.0,
+            lower_bound: Some(9),
+            what: "length 9".into(),
+            table: None,
+        });
+        assert_eq!(timeout.kind().exit_code(), 3);
+        assert_eq!(
+            timeout.to_string(),
+            "timed out after 2.0 s: lengths below 9 are refuted, length 9 is undecided"
+        );
+        assert_eq!(Kind::Counterexample.exit_code(), 1);
+        assert_eq!(Error::Usage("x".into()).kind(), Kind::BadInput);
+        assert_eq!(Error::Resource("x".into()).kind().exit_code(), 2);
+        assert_eq!(Error::internal("x").kind(), Kind::Internal);
+        assert!(Error::internal("x").to_string().contains("a bug"));
+        let io = Error::io("f", std::io::Error::other("disk"));
+        assert_eq!((io.kind(), io.kind().exit_code()), (Kind::Io, 2));
+        assert_eq!(
+            serde_json::to_value(Kind::BadInput).unwrap(),
+            serde_json::json!("bad_input")
+        );
+    }
+}

@@ -1,0 +1,586 @@
+//! Take-and-break games given by a code, as in Winning Ways: octal (`0.77` is Kayles), hex
+//! (`0.F`), and subtraction sets, finite (`1,3,4`) or all-but (`all-but:1,2`).
+//!
+//! Digit d_k of the code says what a move that takes k tokens from one heap may leave:
+//! bit 1 nothing (the heap was exactly k), bit 2 one heap, bit 4 two heaps, bit 8 three heaps
+//! (hex codes only). The digit before the point is d_0: taking nothing, a move may only split
+//! (4 or 8). A subtraction set S is the code with d_k = 3 for k in S; an all-but set gives
+//! d_k = 3 to every k it does not exclude.
+
+use super::{HeapRule, MoveBounds};
+use crate::error::Error;
+use crate::game::NimSet;
+use crate::game::Nimber;
+
+/// A take-and-break code: d_k for k < `digits.len()`, then `tail` for every larger k.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakeBreak {
+    name: String,
+    digits: Vec<u8>,
+    tail: u8,
+    /// The k < `digits.len()` whose digit is not 0, in order: a heap's moves are found by
+    /// these alone, so that a sparse code (`subtraction:100000`) costs its few amounts a heap,
+    /// not max(S).
+    active: Vec<usize>,
+}
+
+impl TakeBreak {
+    /// An octal code such as `0.77`, `4.07` or `.137` (`0.` may be left out).
+    pub fn octal(name: &str, code: &str) -> Result<Self, Error> {
+        Self::from_code(name, code, 8)
+    }
+
+    /// A hexadecimal code such as `0.F` or `0.8`: digits up to F, bit 8 leaving three heaps.
+    pub fn hex(name: &str, code: &str) -> Result<Self, Error> {
+        Self::from_code(name, code, 16)
+    }
+
+    fn from_code(name: &str, code: &str, radix: u32) -> Result<Self, Error> {
+        let (kind, article) = if radix == 8 {
+            ("octal", "an")
+        } else {
+            ("hex", "a")
+        };
+        let (whole, fraction) = code.split_once('.').unwrap_or(("0", code));
+        let whole = if whole.is_empty() { "0" } else { whole };
+        let digit = |c: char| {
+            c.to_digit(radix).map(|d| d as u8).ok_or_else(|| {
+                let hint = if radix == 8 && c.is_ascii_hexdigit() {
+                    " (digits 8-F need a hex code: hex:...)"
+                } else {
+                    ""
+                };
+                Error::spec(format!(
+                    "`{c}` in {kind}:{code} is not {article} {kind} digit{hint}"
+                ))
+            })
+        };
+        let mut chars = whole.chars();
+        let d0 = match (chars.next(), chars.next()) {
+            (Some(c), None) => digit(c)?,
+            _ => {
+                return Err(Error::spec(format!(
+                    "{kind}:{code}: one digit before the point (d0), e.g. 0.77 or 4.07"
+                )))
+            }
+        };
+        // Taking nothing must split: leaving the heap whole (or removing it, which takes
+        // something) is not a move.
+        if d0 & 3 != 0 {
+            return Err(Error::spec(format!(
+                "{kind}:{code}: d0 = {d0:X} would let a move take nothing and leave the heap as it \
+                 was; d0 may only split (0, 4{})",
+                if radix == 16 { ", 8 or C" } else { "" }
+            )));
+        }
+        let mut digits = vec![d0];
+        for c in fraction.chars() {
+            digits.push(digit(c)?);
+        }
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        if digits.iter().all(|&d| d == 0) {
+            return Err(Error::spec(format!("{kind}:{code} allows no move")));
+        }
+        Ok(Self::new(name, digits, 0))
+    }
+
+    /// The code with these digits and this tail digit.
+    fn new(name: &str, digits: Vec<u8>, tail: u8) -> Self {
+        let active = (0..digits.len()).filter(|&k| digits[k] != 0).collect();
+        TakeBreak {
+            name: name.into(),
+            digits,
+            tail,
+            active,
+        }
+    }
+
+    /// A finite subtraction set such as `1,3,4`: take any of its amounts from one heap.
+    pub fn subtraction(name: &str, set: &str) -> Result<Self, Error> {
+        if let Some(excluded) = set.strip_prefix("all-but:") {
+            let excluded = amounts(excluded, true)?;
+            let top = excluded.last().copied().unwrap_or(0);
+            let mut digits = vec![3u8; top + 1];
+            digits[0] = 0;
+            for &k in &excluded {
+                digits[k] = 0;
+            }
+            return Ok(Self::new(name, digits, 3));
+        }
+        Ok(Self::of_amounts(name, &amounts(set, false)?))
+    }
+
+    /// The finite subtraction set of `set` (positive amounts, sorted, distinct).
+    pub fn of_amounts(name: &str, set: &[usize]) -> Self {
+        let mut digits = vec![0u8; set.last().map_or(1, |&m| m + 1)];
+        for &k in set {
+            digits[k] = 3;
+        }
+        Self::new(name, digits, 0)
+    }
+
+    /// d_k.
+    pub fn digit(&self, k: usize) -> u8 {
+        self.digits.get(k).copied().unwrap_or(self.tail)
+    }
+
+    /// The largest k with a non-zero digit (for an all-but set, where the tail begins).
+    fn last_digit(&self) -> usize {
+        self.digits.len() - 1
+    }
+
+    /// The amounts k <= n a move may take from a heap of `n` (with some digit d_k not 0), in
+    /// order: the code's active digits, and every k past them for a code with a tail.
+    fn takes(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        let listed = self.active.iter().copied().take_while(move |&k| k <= n);
+        let tail = (self.tail != 0).then_some(self.digits.len()..=n);
+        listed.chain(tail.into_iter().flatten())
+    }
+
+    /// Inserts into `seen` the values of the options of a heap of `n` that leave at most one
+    /// heap, and pushes onto `splits` the totals a move may split into two heaps.
+    fn plain_options(
+        &self,
+        n: usize,
+        values: &[Nimber],
+        seen: &mut NimSet,
+        splits: &mut Vec<usize>,
+    ) {
+        for k in self.takes(n) {
+            let d = self.digit(k);
+            let rest = n - k;
+            if d & 1 != 0 && rest == 0 && k > 0 {
+                seen.insert(0);
+            }
+            if d & 2 != 0 && rest >= 1 && k > 0 {
+                seen.insert(values[rest]);
+            }
+            if d & 4 != 0 && rest >= 2 {
+                splits.push(rest);
+            }
+        }
+    }
+
+    /// Whether a move may leave `heaps` heaps after taking k (0 heaps: the heap was exactly k).
+    fn leaves(&self, k: usize, heaps: usize) -> bool {
+        self.digit(k) >> heaps & 1 == 1
+    }
+}
+
+/// The amounts of a subtraction set: positive, distinct, sorted (an all-but set may be empty).
+fn amounts(list: &str, may_be_empty: bool) -> Result<Vec<usize>, Error> {
+    if list.trim().is_empty() {
+        return if may_be_empty {
+            Ok(Vec::new())
+        } else {
+            Err(Error::spec(
+                "a subtraction set needs amounts, e.g. subtraction:1,3,4",
+            ))
+        };
+    }
+    let mut out = Vec::new();
+    for word in list.split(',') {
+        let k: usize = word.trim().parse().map_err(|_| {
+            Error::spec(format!(
+                "`{word}` in a subtraction set is not a whole number"
+            ))
+        })?;
+        if k == 0 {
+            return Err(Error::spec(
+                "0 in a subtraction set: a move must take at least one token",
+            ));
+        }
+        if k > MAX_AMOUNT {
+            return Err(Error::spec(format!(
+                "{k} in a subtraction set is too large (at most {MAX_AMOUNT})"
+            )));
+        }
+        if out.contains(&k) {
+            return Err(Error::spec(format!(
+                "{k} is listed twice in the subtraction set"
+            )));
+        }
+        out.push(k);
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// The largest amount a subtraction set may name: its code is a vector of this length.
+const MAX_AMOUNT: usize = 1 << 20;
+
+impl HeapRule for TakeBreak {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn moves(&self, n: u32, visit: &mut dyn FnMut(&[u32])) {
+        let n = n as usize;
+        for k in self.takes(n) {
+            let rest = (n - k) as u32;
+            if k == n && self.leaves(k, 0) && k > 0 {
+                visit(&[]);
+            }
+            if rest >= 1 && k > 0 && self.leaves(k, 1) {
+                visit(&[rest]);
+            }
+            if self.leaves(k, 2) {
+                for a in 1..=rest / 2 {
+                    visit(&[a, rest - a]);
+                }
+            }
+            if self.leaves(k, 3) {
+                for a in 1..=rest / 3 {
+                    for b in a..=(rest - a) / 2 {
+                        visit(&[a, b, rest - a - b]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Per amount k taken, with r = n - k left: removing the heap (r = 0), leaving one heap,
+    /// r / 2 ways of leaving two, and round(r^2 / 12) ways of leaving three (the partitions
+    /// of r into three parts). The tail of an all-but code never splits: it adds the heaps
+    /// left, one for each amount past the digits, plus removing the whole heap.
+    fn move_count(&self, n: u32) -> u64 {
+        let n = n as usize;
+        let per_amount = |k: usize| {
+            let d = self.digit(k);
+            let r = (n - k) as u64;
+            let mut count = 0;
+            if d & 1 != 0 && r == 0 && k > 0 {
+                count += 1;
+            }
+            if d & 2 != 0 && r >= 1 && k > 0 {
+                count += 1;
+            }
+            if d & 4 != 0 {
+                count += r / 2;
+            }
+            if d & 8 != 0 {
+                count += (r * r + 6) / 12;
+            }
+            count
+        };
+        let listed: u64 = self
+            .active
+            .iter()
+            .take_while(|&&k| k <= n)
+            .map(|&k| per_amount(k))
+            .sum();
+        let first = self.digits.len();
+        let tail = match self.tail {
+            _ if n < first => 0,
+            0 => 0,
+            3 => (n - first) as u64 + 1,
+            _ => (first..=n).map(per_amount).sum(),
+        };
+        listed + tail
+    }
+
+    fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
+        let mut splits = Vec::new();
+        self.plain_options(n, values, seen, &mut splits);
+        for rest in splits {
+            for a in 1..=rest / 2 {
+                seen.insert(values[a] ^ values[rest - a]);
+            }
+        }
+        for k in self.takes(n) {
+            if self.digit(k) & 8 != 0 {
+                let rest = n - k;
+                for a in 1..=rest / 3 {
+                    for b in a..=(rest - a) / 2 {
+                        seen.insert(values[a] ^ values[b] ^ values[rest - a - b]);
+                    }
+                }
+            }
+        }
+    }
+
+    fn extend(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
+        if self.sparse() {
+            super::sparse::extend(self, values, n, stop);
+        } else if let Some(tail) = self.open_tail() {
+            self.extend_open(tail.window, values, n, stop);
+        } else {
+            super::by_definition(self, values, n, stop);
+        }
+    }
+
+    /// The values, and what the method beside them keeps: the rare/common technique a
+    /// narrow copy and its rare heaps, an open tail a count for each value.
+    fn valuation_bytes(&self, n: usize) -> u64 {
+        let per_heap = if self.sparse() {
+            super::sparse::BYTES_PER_HEAP
+        } else if self.tail != 0 {
+            8
+        } else {
+            4
+        };
+        per_heap * (n as u64 + 1)
+    }
+
+    fn subtraction_set(&self) -> Option<Vec<usize>> {
+        let plain = self.tail == 0 && self.digits.iter().all(|&d| d == 0 || d == 3);
+        plain.then(|| {
+            (1..self.digits.len())
+                .filter(|&k| self.digits[k] == 3)
+                .collect()
+        })
+    }
+
+    /// An all-but set (or any code whose tail takes anything and whose digits never split).
+    fn open_tail(&self) -> Option<super::OpenTail> {
+        let plain = self.tail == 3 && self.digits.iter().all(|&d| d & !3 == 0);
+        plain.then(|| super::OpenTail {
+            window: self.last_digit(),
+            leave_one: (1..=self.last_digit())
+                .filter(|&k| self.digits[k] & 2 != 0)
+                .collect(),
+        })
+    }
+
+    /// A finite code whose moves split into two heaps and never three.
+    fn sparse(&self) -> bool {
+        self.tail == 0
+            && self.digits.iter().any(|&d| d & 4 != 0)
+            && self.digits.iter().all(|&d| d & 8 == 0)
+    }
+
+    fn bounds(&self) -> Option<MoveBounds> {
+        if self.tail != 0 {
+            return None;
+        }
+        let heaps = self
+            .digits
+            .iter()
+            .map(|&d| (0..4).filter(|b| d >> b & 1 == 1).max().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        // Taking k and leaving the rest whole, or removing a heap of exactly k, as one option
+        // "a heap of n - k >= 0" (G(0) = 0): true when every digit has both bits or neither.
+        let plain = self.digits.iter().all(|&d| (d & 1 == 0) == (d & 2 == 0));
+        Some(MoveBounds {
+            take: self.digits.len() - 1,
+            heaps,
+            plain_removal: plain,
+        })
+    }
+}
+
+impl TakeBreak {
+    /// Extends `values` up to G(n) (less when `stop` says so) for a code with an open tail, in
+    /// time linear in the heaps whatever its window w: from a heap of h, a move leaves any
+    /// heap m < h (m = 0: it takes all of h) but those a digit up to w forbids, the amounts
+    /// excluded from an all-but set. So G(h) is the least of mu, the mex of every value
+    /// before h, and the values that only forbidden heaps have: a count of each value, and
+    /// of those at the forbidden heaps, decides it.
+    fn extend_open(&self, w: usize, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
+        if values.is_empty() && !stop() {
+            values.push(0);
+        }
+        // The amounts up to w that may not leave a heap behind (taking all of a heap of h <= w
+        // is forbidden by bit 1 instead, one heap at a time).
+        let forbidden: Vec<usize> = (1..=w).filter(|&k| !self.leaves(k, 1)).collect();
+        // How many heaps below the next one have each value; mu, the least value none has.
+        let mut count: Vec<u32> = Vec::new();
+        let mut mu = 0;
+        let tally = |count: &mut Vec<u32>, v: Nimber| {
+            let v = v as usize;
+            if count.len() <= v {
+                count.resize(v + 1, 0);
+            }
+            count[v] += 1;
+        };
+        for &v in values.iter() {
+            tally(&mut count, v);
+        }
+        let mut lost: Vec<Nimber> = Vec::with_capacity(forbidden.len() + 1);
+        while values.len() <= n && !stop() {
+            let h = values.len();
+            while count.get(mu).is_some_and(|&c| c > 0) {
+                mu += 1;
+            }
+            // The values of the heaps no move from h leaves, sorted: a value every heap of
+            // which is among them is not an option.
+            lost.clear();
+            lost.extend(
+                forbidden
+                    .iter()
+                    .take_while(|&&k| k < h)
+                    .map(|&k| values[h - k]),
+            );
+            if h <= w && !self.leaves(h, 0) {
+                lost.push(values[0]);
+            }
+            lost.sort_unstable();
+            let mut g = mu as Nimber;
+            for run in lost.chunk_by(|a, b| a == b) {
+                if run[0] < g && count[run[0] as usize] as usize == run.len() {
+                    g = run[0];
+                }
+            }
+            values.push(g);
+            tally(&mut count, g);
+        }
+    }
+}
+
+impl super::sparse::Splits for TakeBreak {
+    fn options(&self, h: usize, values: &[Nimber], plain: &mut NimSet, splits: &mut Vec<usize>) {
+        self.plain_options(h, values, plain, splits);
+    }
+
+    fn unequal(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::heap::nim_sequence;
+
+    fn seq(rule: &TakeBreak, n: usize) -> Vec<Nimber> {
+        nim_sequence(rule, n)
+    }
+
+    /// Winning Ways' tables: Kayles (0.77) and Dawson's Kayles (0.07), from heap 0.
+    #[test]
+    fn kayles_and_dawsons_kayles_match_the_tables() {
+        let kayles = TakeBreak::octal("octal:0.77", "0.77").unwrap();
+        assert_eq!(seq(&kayles, 12), [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]);
+        let dawson = TakeBreak::octal("octal:0.07", "0.07").unwrap();
+        assert_eq!(
+            seq(&dawson, 17),
+            [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2]
+        );
+    }
+
+    #[test]
+    fn subtraction_sets_are_codes_of_threes() {
+        let s = TakeBreak::subtraction("subtraction:1,3,4", "1,3,4").unwrap();
+        assert_eq!(s.digits, [0, 3, 0, 3, 3]);
+        // Period 7: 0 1 0 1 2 3 2, repeated.
+        assert_eq!(seq(&s, 13), [0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]);
+        let all_but = TakeBreak::subtraction("subtraction:all-but:2", "all-but:2").unwrap();
+        assert_eq!((all_but.digit(2), all_but.digit(7)), (0, 3));
+        // Every amount but 2: heap 2 can only take 1 (to 1, value 1), so 2 has value 0.
+        assert_eq!(seq(&all_but, 3)[..3], [0, 1, 0]);
+    }
+
+    #[test]
+    fn the_fast_options_are_the_moves() {
+        for rule in [
+            TakeBreak::octal("", "0.77").unwrap(),
+            TakeBreak::octal("", "4.07").unwrap(),
+            TakeBreak::octal("", "0.137").unwrap(),
+            TakeBreak::octal("", "0.16").unwrap(),
+            TakeBreak::hex("", "0.F").unwrap(),
+            TakeBreak::hex("", "0.8").unwrap(),
+            TakeBreak::subtraction("", "all-but:1,3").unwrap(),
+        ] {
+            let fast = nim_sequence(&rule, 40);
+            let mut slow: Vec<Nimber> = Vec::new();
+            for n in 0..=40u32 {
+                let mut seen = NimSet::new();
+                rule.moves(n, &mut |heaps| {
+                    seen.insert(heaps.iter().fold(0, |x, &h| x ^ slow[h as usize]));
+                });
+                slow.push(seen.mex());
+            }
+            assert_eq!(fast, slow, "{rule:?}");
+        }
+    }
+
+    /// The closed form counts what the moves list, and a heap whose moves number in the
+    /// hundreds of millions is counted at once.
+    #[test]
+    fn moves_are_counted_without_listing_them() {
+        for rule in [
+            TakeBreak::octal("", "0.77").unwrap(),
+            TakeBreak::octal("", "4.07").unwrap(),
+            TakeBreak::hex("", "0.9").unwrap(),
+            TakeBreak::hex("", "8.F").unwrap(),
+            TakeBreak::subtraction("", "2,5,100").unwrap(),
+            TakeBreak::subtraction("", "all-but:1,3").unwrap(),
+        ] {
+            for n in 0..60 {
+                let mut listed = 0;
+                rule.moves(n, &mut |_| listed += 1);
+                assert_eq!(rule.move_count(n), listed, "{rule:?} {n}");
+            }
+        }
+        // hex:0.9 at 100000: the three heaps summing to 99999.
+        let hex = TakeBreak::hex("", "0.9").unwrap();
+        assert_eq!(hex.move_count(100_000), 833_316_667);
+    }
+
+    /// Linear-time valuations (sparse codes, all-but sets) agree with the definition.
+    #[test]
+    fn fast_valuations_are_the_definitions() {
+        for rule in [
+            TakeBreak::subtraction("", "3,17,40").unwrap(),
+            TakeBreak::subtraction("", "all-but:1").unwrap(),
+            TakeBreak::subtraction("", "all-but:2,3,7").unwrap(),
+            TakeBreak::subtraction("", "all-but:").unwrap(),
+            TakeBreak::octal("", "0.0000000007").unwrap(),
+        ] {
+            let fast = nim_sequence(&rule, 300);
+            // The definition, digit by digit over every amount.
+            let mut slow: Vec<Nimber> = Vec::new();
+            for n in 0..=300 {
+                let mut seen = NimSet::new();
+                for k in 0..=n {
+                    let (d, r) = (rule.digit(k), n - k);
+                    if d & 1 != 0 && r == 0 && k > 0 {
+                        seen.insert(0);
+                    }
+                    if d & 2 != 0 && r >= 1 && k > 0 {
+                        seen.insert(slow[r]);
+                    }
+                    for a in (1..=r / 2).filter(|_| d & 4 != 0) {
+                        seen.insert(slow[a] ^ slow[r - a]);
+                    }
+                }
+                slow.push(seen.mex());
+            }
+            assert_eq!(fast, slow, "{rule:?}");
+            // Extending in steps gives the same values.
+            let mut steps = Vec::new();
+            for n in [0, 1, 5, 6, 50, 300] {
+                rule.extend(&mut steps, n, &crate::game::heap::never);
+            }
+            assert_eq!(steps, fast, "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn bad_codes_say_what_is_wrong() {
+        for (code, needle) in [
+            ("0.78", "not an octal digit"),
+            ("0.7A", "need a hex code"),
+            ("1.07", "take nothing"),
+            ("12.3", "one digit before"),
+            ("0.00", "no move"),
+        ] {
+            let e = TakeBreak::octal("", code).unwrap_err().to_string();
+            assert!(e.contains(needle), "{code}: {e}");
+        }
+        assert!(TakeBreak::hex("", "0.G").is_err());
+        for (set, needle) in [
+            ("1,0", "at least one token"),
+            ("1,1", "twice"),
+            ("1,x", "not a whole number"),
+            ("", "needs amounts"),
+            ("99999999", "too large"),
+        ] {
+            let e = TakeBreak::subtraction("", set).unwrap_err().to_string();
+            assert!(e.contains(needle), "{set}: {e}");
+        }
+    }
+}

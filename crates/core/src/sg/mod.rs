@@ -1,0 +1,291 @@
+//! Sprague-Grundy engines: from positions to nimbers and whole tables.
+//!
+//! Search engines work on any [`Game`]: `naive` (the definition with a memo table, the reference),
+//! the cut-pruning family of Beling & Rogalski ([`cut`]) and Lemoine & Viennot's `lv` ([`lv`]).
+//! Box tabulation ([`table`]) is specific to hypergraph nim and computes whole boxes at once.
+//! The games the commands name, behind one trait, are in [`crate::catalog`], above these
+//! engines.
+
+pub mod checkpoint;
+#[cfg(test)]
+mod crosscheck;
+pub mod cut;
+pub mod engine;
+mod flat;
+pub mod lv;
+pub mod naive;
+mod shape;
+pub mod table;
+pub mod tree;
+pub mod tt;
+
+use crate::game::{Game, MoveOrder, Nimber};
+pub use engine::{Engine, SearchEngine};
+pub(crate) use shape::{Shape, Shaper};
+pub use tt::{Policy, TtConfig};
+
+/// Switches every search engine honours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Transposition-table capacity and eviction policy.
+    pub tt: TtConfig,
+    /// Move order handed to the game.
+    pub order: MoveOrder,
+    /// Shuffle each position's moves by a generator seeded with the position's hash plus this
+    /// number: fixed per position, unrelated to the game's structure. The pruning paper averages
+    /// its unordered tables over ten such orders.
+    pub shuffle: Option<u64>,
+    /// Key the table by canonical forms, so one entry serves a whole orbit.
+    pub symmetry: bool,
+    /// Split positions into independent components (nimber = xor of the parts).
+    pub split: bool,
+    /// Use values known by theorem without search (the game's `known_value`).
+    pub shortcuts: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            tt: TtConfig::default(),
+            order: MoveOrder::Heuristic,
+            shuffle: None,
+            symmetry: true,
+            split: true,
+            shortcuts: true,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// The plain game tree as the pruning paper measured it: no symmetry, no splitting, no
+    /// shortcuts.
+    pub fn bare() -> Self {
+        SearchConfig {
+            symmetry: false,
+            split: false,
+            shortcuts: false,
+            ..Self::default()
+        }
+    }
+}
+
+/// What a search cost: recursive calls and transposition-table look-ups.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// Nodes expanded: calls of the engine's recursive function (the paper's measure).
+    pub nodes: u64,
+    /// Transposition-table look-ups (zero when there is no table).
+    pub tt_lookups: u64,
+    /// Entries the table gave up to make room: a bounded table's evictions, or an unbounded
+    /// one's once it reached its memory limit (`--mem-limit`). Values stay exact; a search
+    /// that evicts much runs slower.
+    pub tt_evictions: u64,
+}
+
+/// A search engine that keeps its table between positions.
+pub trait Searcher<G: Game> {
+    /// The nimber of `p`.
+    fn nimber(&mut self, p: G::Position) -> Nimber;
+    /// Work done so far.
+    fn stats(&self) -> Stats;
+    /// Takes `v` as the nimber of `p`, found by an earlier search of the same game at the cost
+    /// `w` (a saved table, [`checkpoint`]): the search answers `p` from its table from now on.
+    fn learn(&mut self, p: G::Position, v: Nimber, w: tt::Weight);
+    /// Makes room for `additional` entries about to be learned: how many of them the table
+    /// can hold without giving any up.
+    fn reserve(&mut self, additional: usize) -> usize;
+    /// Has the search call `hook` every [`HOOK_NODES`] nodes or so, between two nodes.
+    fn set_hook(&mut self, hook: Hook<G::Position>);
+    /// The exact values the table holds.
+    fn known(&self) -> &dyn Known<G::Position>;
+}
+
+/// The exact values a search's table holds: what a saved table keeps ([`checkpoint`]).
+pub trait Known<P> {
+    /// Calls `f` on each position the table values exactly, as the table keys it, with the
+    /// value's weight.
+    fn each_known(&self, f: &mut dyn FnMut(&P, Nimber, tt::Weight));
+}
+
+/// What a search calls now and then with what its table knows: how a search of hours saves its
+/// table as it goes.
+pub type Hook<P> = Box<dyn FnMut(&dyn Known<P>) + Send>;
+
+/// Nodes between two calls of a search's hook: a few hundredths of a second of Cram (fewer in
+/// the unit tests, so that their small searches call it too).
+pub const HOOK_NODES: u64 = if cfg!(test) { 1 << 6 } else { 1 << 14 };
+
+/// A search's hook and the node count at which it is next due.
+pub(crate) struct Pulse<P> {
+    hook: Option<Hook<P>>,
+    next: u64,
+}
+
+impl<P> Default for Pulse<P> {
+    fn default() -> Self {
+        Pulse {
+            hook: None,
+            next: u64::MAX,
+        }
+    }
+}
+
+impl<P> Pulse<P> {
+    /// Calls `hook` from `nodes` + [`HOOK_NODES`] on.
+    pub(crate) fn set(&mut self, hook: Hook<P>, nodes: u64) {
+        self.hook = Some(hook);
+        self.next = nodes.saturating_add(HOOK_NODES);
+    }
+
+    /// Whether the hook is due at `nodes`: never without one.
+    #[inline]
+    pub(crate) fn due(&self, nodes: u64) -> bool {
+        nodes >= self.next
+    }
+
+    /// Calls the hook with `known`, and sets when it is next due.
+    pub(crate) fn beat(&mut self, nodes: u64, known: &dyn Known<P>) {
+        self.next = nodes.saturating_add(HOOK_NODES);
+        if let Some(hook) = &mut self.hook {
+            hook(known);
+        }
+    }
+}
+
+/// Appends `p`'s moves to `out` in the configured order (shuffled when asked).
+pub(crate) fn list_moves<G: Game>(
+    game: &G,
+    cfg: &SearchConfig,
+    p: &G::Position,
+    out: &mut Vec<G::Position>,
+) {
+    let start = out.len();
+    game.moves(p, cfg.order, out);
+    if let Some(seed) = cfg.shuffle {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        use std::hash::{Hash, Hasher};
+        // SipHash with fixed keys: the same position gets the same order in every run.
+        let mut h = std::hash::DefaultHasher::new();
+        p.hash(&mut h);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(h.finish().wrapping_add(seed));
+        out[start..].shuffle(&mut rng);
+    }
+}
+
+/// Stack for deep recursions: a position with N stones can be N moves deep.
+const STACK_BYTES: usize = 1 << 30;
+
+/// Stack a search uses per move of depth, at most, whatever the engine (the tests of
+/// [`with_stack_for`] hold every engine to it).
+const FRAME_BYTES: u64 = 8 << 10;
+
+/// Stack a search may take from its caller: half of the 2 MiB a Rust thread gets by default.
+const SHALLOW_BYTES: u64 = 1 << 20;
+
+/// Runs `f` on a thread with a large stack, so deep games do not overflow it.
+pub fn with_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("grundy-search".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, f)
+            .expect("spawning the search thread")
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
+}
+
+/// Runs a search at most `depth` moves deep ([`AnyGame::depth`]): on the caller's stack when
+/// that is shallow enough, else as [`with_deep_stack`]. Spawning the deep stack's thread
+/// costs about 0.1 ms, as much as the whole search of a small board.
+pub fn with_stack_for<T: Send>(depth: Option<u64>, f: impl FnOnce() -> T + Send) -> T {
+    match depth {
+        Some(d) if d.saturating_mul(FRAME_BYTES) <= SHALLOW_BYTES => f(),
+        _ => with_deep_stack(f),
+    }
+}
+
+/// A pool of move buffers, so expanding a node does not allocate.
+pub(crate) struct BufferPool<P>(Vec<Vec<P>>);
+
+impl<P> BufferPool<P> {
+    pub(crate) fn new() -> Self {
+        BufferPool(Vec::new())
+    }
+    pub(crate) fn take(&mut self) -> Vec<P> {
+        self.0.pop().unwrap_or_default()
+    }
+    pub(crate) fn give(&mut self, mut v: Vec<P>) {
+        v.clear();
+        self.0.push(v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::spec;
+
+    /// Every engine keeps within [`FRAME_BYTES`] of stack per move, which [`with_stack_for`]
+    /// counts on: each values a position of its game on a thread of just depth x
+    /// `FRAME_BYTES` (an overflow aborts the test run), with and without the game's shortcuts.
+    #[test]
+    fn searches_keep_within_their_stack_per_move() {
+        let cases = [
+            ("chomp:5x6", None),
+            ("cram:3x6", None),
+            ("nim:1", Some("60")),
+        ];
+        for (spec, position) in cases {
+            let game = spec::parse(spec, spec::Heaps::default()).unwrap();
+            let p = match position {
+                Some(text) => game.read_position(&[text.to_string()]).unwrap(),
+                None => game.start().unwrap(),
+            };
+            let depth = game.depth(&p).unwrap();
+            let bytes = (depth * FRAME_BYTES) as usize;
+            let mut values = Vec::new();
+            for engine in engine::all_search_engines() {
+                for cfg in [SearchConfig::default(), SearchConfig::bare()] {
+                    let v = std::thread::scope(|s| {
+                        std::thread::Builder::new()
+                            .stack_size(bytes)
+                            .spawn_scoped(s, || game.searcher(engine, cfg).nimber(p.clone()))
+                            .unwrap()
+                            .join()
+                            .unwrap()
+                    });
+                    values.push(v);
+                }
+            }
+            assert!(values.iter().all(|&v| v == values[0]), "{spec}: {values:?}");
+        }
+    }
+
+    /// A shuffle is a permutation of the game's moves, the same on every call for one seed
+    /// and position, and different seeds give different orders.
+    #[test]
+    fn shuffles_are_fixed_permutations() {
+        let nim = spec::parse_hypergraph("nim:3").unwrap();
+        let p: crate::game::Stones = [5, 4, 3].into_iter().collect();
+        let list = |shuffle| {
+            let cfg = SearchConfig {
+                shuffle,
+                ..SearchConfig::default()
+            };
+            let mut out = Vec::new();
+            list_moves(&nim, &cfg, &p, &mut out);
+            out
+        };
+        let plain = list(None);
+        let a = list(Some(1));
+        assert_eq!(a, list(Some(1)));
+        assert_ne!(a, plain);
+        assert_ne!(a, list(Some(2)));
+        let (mut sorted, mut want) = (a.clone(), plain.clone());
+        sorted.sort();
+        want.sort();
+        assert_eq!(sorted, want);
+    }
+}

@@ -1,0 +1,232 @@
+//! `grundy-mpi`: the ranks of an MPI job as a [`Team`], through rsmpi. Only the main thread
+//! calls MPI. The other crates compute against [`Team`] and link no MPI; the `grundy` binary
+//! joins a job through [`join`] when built with its `mpi` feature.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::ThreadId;
+
+use mpi::collective::SystemOperation;
+use mpi::datatype::PartitionMut;
+use mpi::environment::Threading;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use mpi::{Count, Rank};
+
+use grundy_core::cluster::Team;
+use grundy_core::error::Error;
+
+/// Bytes one collective call moves per rank at most: MPI counts are 32-bit, so longer
+/// messages go in rounds of this size.
+const PIECE: usize = 1 << 30;
+
+/// Every rank of `MPI_COMM_WORLD`. MPI is finalized when this is dropped.
+///
+/// MPI is initialized at the *funneled* threading level: worker threads compute, and only the
+/// thread that initialized MPI calls it. The type holds no communicator handle (it takes the
+/// world's at each call), so it can be shared with the code the workers run, which may hold a
+/// team but must leave its collective steps to the main thread.
+pub struct Mpi {
+    rank: usize,
+    size: usize,
+    sent: AtomicU64,
+    main: ThreadId,
+    _universe: mpi::environment::Universe,
+}
+
+impl Mpi {
+    /// Joins the job that started this process.
+    pub fn init() -> Result<Self, Error> {
+        let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
+            .ok_or_else(|| Error::internal("MPI was initialized twice in one process"))?;
+        let world = universe.world();
+        Ok(Mpi {
+            rank: world.rank() as usize,
+            size: world.size() as usize,
+            sent: AtomicU64::new(0),
+            main: std::thread::current().id(),
+            _universe: universe,
+        })
+    }
+
+    /// The world communicator, for a call from the main thread.
+    fn world(&self) -> SimpleCommunicator {
+        debug_assert_eq!(
+            std::thread::current().id(),
+            self.main,
+            "MPI called from a worker thread"
+        );
+        SimpleCommunicator::world()
+    }
+
+    fn count(&self, bytes: usize) {
+        self.sent.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// How many rounds of [`PIECE`] bytes the longest of the ranks' messages takes.
+    fn rounds(&self, len: usize) -> usize {
+        let mine = len.div_ceil(PIECE) as u64;
+        let mut most = 0u64;
+        self.world()
+            .all_reduce_into(&mine, &mut most, SystemOperation::max());
+        self.count(8);
+        most.max(1) as usize
+    }
+
+    /// The part of `bytes` sent in `round`, after one byte of padding: Open MPI refuses
+    /// variable-count collectives in which every rank sends nothing.
+    fn piece(bytes: &[u8], round: usize) -> Vec<u8> {
+        let start = (round * PIECE).min(bytes.len());
+        let mut piece = Vec::with_capacity(PIECE.min(bytes.len() - start) + 1);
+        piece.push(0);
+        piece.extend_from_slice(&bytes[start..(start + PIECE).min(bytes.len())]);
+        piece
+    }
+}
+
+/// Offsets of consecutive blocks of `counts` bytes.
+fn displacements(counts: &[Count]) -> Vec<Count> {
+    counts
+        .iter()
+        .scan(0, |at, &c| {
+            let d = *at;
+            *at += c;
+            Some(d)
+        })
+        .collect()
+}
+
+impl Team for Mpi {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
+        let world = self.world();
+        let root = world.process_at_rank(0);
+        let mut out = vec![Vec::new(); self.size];
+        for round in 0..self.rounds(bytes.len()) {
+            let piece = Self::piece(bytes, round);
+            let n = piece.len() as Count;
+            self.count(4 + piece.len());
+            if self.rank == 0 {
+                let mut counts = vec![0 as Count; self.size];
+                root.gather_into_root(&n, &mut counts[..]);
+                let displs = displacements(&counts);
+                let total = counts.iter().map(|&c| c as usize).sum();
+                let mut buf = vec![0u8; total];
+                {
+                    let mut part = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);
+                    root.gather_varcount_into_root(&piece[..], &mut part);
+                }
+                for (r, o) in out.iter_mut().enumerate() {
+                    let at = displs[r] as usize;
+                    o.extend_from_slice(&buf[at + 1..at + counts[r] as usize]);
+                }
+            } else {
+                root.gather_into(&n);
+                root.gather_varcount_into(&piece[..]);
+            }
+        }
+        (self.rank == 0).then_some(out)
+    }
+
+    fn broadcast(&self, bytes: Vec<u8>) -> Vec<u8> {
+        let world = self.world();
+        let root = world.process_at_rank(0);
+        let mut len = bytes.len() as u64;
+        root.broadcast_into(&mut len);
+        let mut buf = if self.rank == 0 {
+            bytes
+        } else {
+            vec![0u8; len as usize]
+        };
+        for chunk in buf.chunks_mut(PIECE) {
+            root.broadcast_into(chunk);
+        }
+        if self.rank == 0 {
+            // A broadcast tree sends about once per receiving rank.
+            self.count(8 + buf.len() * (self.size - 1));
+        }
+        buf
+    }
+
+    fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
+        let world = self.world();
+        let mut out = vec![Vec::new(); self.size];
+        for round in 0..self.rounds(bytes.len()) {
+            let piece = Self::piece(bytes, round);
+            let n = piece.len() as Count;
+            self.count((4 + piece.len()) * (self.size - 1));
+            let mut counts = vec![0 as Count; self.size];
+            world.all_gather_into(&n, &mut counts[..]);
+            let displs = displacements(&counts);
+            let total = counts.iter().map(|&c| c as usize).sum();
+            let mut buf = vec![0u8; total];
+            {
+                let mut part = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);
+                world.all_gather_varcount_into(&piece[..], &mut part);
+            }
+            for (r, o) in out.iter_mut().enumerate() {
+                let at = displs[r] as usize;
+                o.extend_from_slice(&buf[at + 1..at + counts[r] as usize]);
+            }
+        }
+        out
+    }
+
+    fn send(&self, to: usize, bytes: &[u8]) {
+        let world = self.world();
+        let peer = world.process_at_rank(to as Rank);
+        peer.send(&(bytes.len() as u64));
+        for piece in bytes.chunks(PIECE) {
+            peer.send(piece);
+        }
+        self.count(8 + bytes.len());
+    }
+
+    fn receive(&self, from: usize) -> Vec<u8> {
+        let world = self.world();
+        let peer = world.process_at_rank(from as Rank);
+        let (len, _) = peer.receive::<u64>();
+        let mut buf = vec![0u8; len as usize];
+        for piece in buf.chunks_mut(PIECE) {
+            peer.receive_into(piece);
+        }
+        buf
+    }
+
+    fn bytes_sent(&self) -> u64 {
+        self.sent.load(Ordering::Relaxed)
+    }
+}
+
+/// Ranks on one machine share its cores: unless `RAYON_NUM_THREADS` says otherwise, each
+/// rank's worker pool gets the cores divided by the ranks on this machine, so that two ranks
+/// on two cores run two threads in all, not four.
+fn share_cores(var: impl Fn(&str) -> Option<String>) {
+    if var("RAYON_NUM_THREADS").is_some() {
+        return;
+    }
+    let local: usize = ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"]
+        .iter()
+        .find_map(|name| var(name)?.trim().parse().ok())
+        .unwrap_or(1);
+    if local > 1 {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Fails only if a pool was built already, which then stays as it is.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads((cores / local).max(1))
+            .build_global();
+    }
+}
+
+/// Joins the MPI job that started this process, with this machine's cores shared among its
+/// ranks there.
+pub fn join() -> Result<Mpi, Error> {
+    share_cores(|name| std::env::var(name).ok());
+    Mpi::init()
+}

@@ -1,0 +1,114 @@
+//! `--consts`: small constants added to the instruction set, each one instruction long like
+//! `One`. Sums of heap games often need one: a subtraction game's zero positions are "the xor of
+//! the heaps mod p is 0" for its period p, which `& (p - 1)` says in one instruction more.
+
+use std::str::FromStr;
+
+use grundy_core::catalog::AnyGame;
+use grundy_core::error::Error;
+use grundy_core::period::observe;
+
+/// Values of a heap game's nim sequence `auto` looks at for a period.
+const AUTO_VALUES: usize = 1024;
+
+/// What `--consts` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Consts {
+    /// These constants.
+    List(Vec<u64>),
+    /// The constants the game suggests ([`Consts::resolve`]).
+    Auto,
+}
+
+impl FromStr for Consts {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.trim() == "auto" {
+            return Ok(Consts::Auto);
+        }
+        let list: Result<Vec<u64>, _> = s.split(',').map(|k| k.trim().parse::<u64>()).collect();
+        match list {
+            Ok(list) if !list.is_empty() => Ok(Consts::List(list)),
+            _ => Err(format!(
+                "`{s}`: expected `auto` or whole numbers separated by commas, e.g. 2,3,4"
+            )),
+        }
+    }
+}
+
+impl Consts {
+    /// The constants, ascending, without those the language has already (0 and 1).
+    ///
+    /// `auto` needs a heap game whose nim sequence shows a plain period p in its first
+    /// `AUTO_VALUES` values: it gives p - 1 (a mask when p is a power of two) and p (a
+    /// modulus).
+    pub fn resolve(&self, game: Option<&dyn AnyGame>) -> Result<Vec<u64>, Error> {
+        let mut out = match self {
+            Consts::List(list) => list.clone(),
+            Consts::Auto => {
+                let heaps = game.and_then(|g| g.kind().heaps());
+                let Some(sum) = heaps else {
+                    return Err(Error::Usage(
+                        "--consts auto takes its constants from a heap game's period; give a \
+                         list (e.g. --consts 2,3) for other games and for data files"
+                            .into(),
+                    ));
+                };
+                let values = sum.game().sequence(AUTO_VALUES - 1);
+                match observe(&values) {
+                    Some(o) if o.saltus == 0 => vec![o.period as u64 - 1, o.period as u64],
+                    _ => {
+                        return Err(Error::Usage(format!(
+                            "--consts auto: the first {AUTO_VALUES} values of {}'s nim \
+                             sequence show no plain period; give a list",
+                            sum.name()
+                        )))
+                    }
+                }
+            }
+        };
+        out.retain(|&k| k > 1);
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+}
+
+/// The constants as `--ops` edits: `+Const(2),+Const(3)`.
+pub fn as_edits(consts: &[u64]) -> String {
+    consts
+        .iter()
+        .map(|k| format!("+Const({k})"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::catalog::spec::{self, Heaps};
+
+    #[test]
+    fn lists_parse_and_auto_reads_the_period() {
+        assert_eq!("2, 3,4".parse(), Ok(Consts::List(vec![2, 3, 4])));
+        assert_eq!("auto".parse(), Ok(Consts::Auto));
+        assert!("2,,3".parse::<Consts>().is_err());
+        assert!("".parse::<Consts>().is_err());
+        assert_eq!(
+            Consts::List(vec![4, 1, 0, 4, 2]).resolve(None).unwrap(),
+            [2, 4]
+        );
+        let sum = spec::parse("subtraction:1,2,3", Heaps::given(Some(3))).unwrap();
+        assert_eq!(Consts::Auto.resolve(Some(sum.as_ref())).unwrap(), [3, 4]);
+        let kayles = spec::parse("octal:0.77", Heaps::given(Some(2))).unwrap();
+        assert_eq!(
+            Consts::Auto.resolve(Some(kayles.as_ref())).unwrap(),
+            [11, 12]
+        );
+        let path = spec::parse("path:3", Heaps::default()).unwrap();
+        assert!(Consts::Auto.resolve(Some(path.as_ref())).is_err());
+        assert!(Consts::Auto.resolve(None).is_err());
+        assert_eq!(as_edits(&[3, 4]), "+Const(3),+Const(4)");
+    }
+}

@@ -1,0 +1,38 @@
+//! `grundy-synth`: synthesis of the shortest straight-line stack program that classifies zero positions (or
+//! reproduces the SG function) of a data set, with proof of minimality.
+//!
+//! [`lang`] defines the thesis's instruction set and pruning rules, [`interp`] runs programs,
+//! [`data`] holds positions and values, [`problem`] turns them and a target into examples,
+//! [`bound`] and [`twins`] read facts every solution obeys off the data, [`cegis`] drives
+//! shortest-first counterexample-guided search over a [`solver::Backend`] (`sat`, `smt`,
+//! `enumerate`, or [`auto`] choosing among them and the [`readonce`] search of the dependency
+//! bound's length), [`upper`] finds long programs fast (by lifting from slices of the data,
+//! decomposition into necessary conditions, and stochastic search), and [`check`] checks
+//! a program on a box too large to hold as examples. [`prove`] turns a program into a theorem
+//! for every position (or a counterexample) with z3.
+
+pub mod auto;
+pub mod bound;
+pub mod cegis;
+pub mod check;
+pub mod consts;
+pub mod data;
+pub mod enumerate;
+pub mod family;
+pub mod form;
+pub mod interp;
+pub mod lang;
+pub mod problem;
+pub mod prove;
+pub mod readonce;
+pub mod sat;
+pub mod setup;
+pub mod size;
+pub mod smt;
+pub mod solver;
+#[cfg(test)]
+mod testing;
+pub mod theorem;
+pub mod twins;
+pub mod upper;
+pub mod verify;

@@ -1,0 +1,309 @@
+//! What a program claims, and the checks that prove it for hypergraph nim, written once for
+//! both number domains (unbounded naturals and bit-vectors below a bound).
+//!
+//! - `zero`: the zero set Z is the P-positions: (A) no move joins two positions of Z, (B) every
+//!   position outside Z has a move into Z.
+//! - `indicator`: (A) and (B), and (C) the program's value is 0 or 1 everywhere (so 1 off Z).
+//! - `sg`: the value is the SG value: (S1) no option has the position's value, (S2) every
+//!   smaller value is some option's value. Then value = mex of the options' values, which is
+//!   the SG value by induction on the number of stones.
+//!
+//! Each check asks z3 for a position that breaks it; "unsat" proves it, "sat" is a
+//! counterexample, made small by asking for a smaller total while z3 finds one.
+
+use z3::ast::{forall_const, Ast, Bool};
+use z3::{Model, Solver};
+
+use super::hypergraph::{Answer, Clock};
+use super::{Counterexample, Reason, Verdict};
+use grundy_core::error::Error;
+use grundy_core::game::hypergraph::vertices_of;
+
+/// Most times a counterexample is re-solved for a smaller total.
+const SHRINK_STEPS: usize = 24;
+
+/// What the program claims.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    /// It is 0 exactly on the P-positions.
+    #[default]
+    Zero,
+    /// It is 0 on the P-positions and 1 elsewhere.
+    Indicator,
+    /// It is the SG value.
+    Sg,
+}
+
+/// A number domain z3 decides the checks in: its numbers, the positions in scope, and the
+/// program's zero set and value on them.
+pub(super) trait Domain {
+    type N: Ast + Clone;
+    /// A fresh number.
+    fn number(&self, name: &str) -> Self::N;
+    fn konst(&self, c: u64) -> Self::N;
+    /// A heap in scope: a natural (below the bound, for bit-vectors).
+    fn in_scope(&self, x: &Self::N) -> Bool;
+    fn le(&self, a: &Self::N, b: &Self::N) -> Bool;
+    fn lt(&self, a: &Self::N, b: &Self::N) -> Bool;
+    fn sub(&self, a: &Self::N, b: &Self::N) -> Self::N;
+    fn eq(&self, a: &Self::N, b: &Self::N) -> Bool;
+    /// The heaps' total is below `t`.
+    fn total_below(&self, p: &[Self::N], t: u64) -> Bool;
+    /// A number of a model, or an error when it does not fit a heap.
+    fn read(&self, m: &Model, x: &Self::N) -> Result<u64, Error>;
+    /// A solver for a check with (`quantified`) or without a universal block, or `None` when
+    /// no time is left.
+    fn solver(&self, clock: &Clock, quantified: bool) -> Option<Solver> {
+        let _ = quantified;
+        clock.solver()
+    }
+    /// `p` is in the candidate zero set Z.
+    fn zero(&self, p: &[Self::N]) -> Bool;
+    /// The program's value at `p` (only asked for by the indicator and sg targets).
+    fn value(&self, p: &[Self::N]) -> Self::N;
+}
+
+fn position<D: Domain>(d: &D, prefix: &str, n: usize) -> Vec<D::N> {
+    (0..n).map(|i| d.number(&format!("{prefix}{i}"))).collect()
+}
+
+/// The position after taking `take[k]` from the k-th vertex of `face`, and the condition that
+/// the move is legal (1 <= take <= heap).
+fn move_through<D: Domain>(d: &D, p: &[D::N], face: u64, take: &[D::N]) -> (Vec<D::N>, Bool) {
+    let mut q = p.to_vec();
+    let mut legal = Vec::new();
+    for (k, v) in vertices_of(face).enumerate() {
+        q[v] = d.sub(&p[v], &take[k]);
+        legal.push(d.le(&d.konst(1), &take[k]));
+        legal.push(d.le(&take[k], &p[v]));
+    }
+    (q, Bool::and(&legal))
+}
+
+/// A check's answer: a counterexample, none, or z3's reason for giving up.
+type Found = Result<Option<Counterexample>, String>;
+
+/// Solves `s`, then re-solves with a smaller total of `p` until z3 finds none (or the steps
+/// or time run out); `found` turns a model into the counterexample.
+fn solve<D: Domain>(
+    d: &D,
+    s: &Solver,
+    clock: &Clock,
+    p: &[D::N],
+    found: &dyn Fn(&Model) -> Result<Counterexample, Error>,
+) -> Result<Found, Error> {
+    let first = match clock.check(s) {
+        Answer::Sat(m) => m,
+        Answer::Unsat => return Ok(Ok(None)),
+        Answer::Unknown(why) => return Ok(Err(why)),
+    };
+    let mut best = found(&first)?;
+    for _ in 0..SHRINK_STEPS {
+        let t: u64 = best.position.iter().map(|&x| x as u64).sum();
+        if t == 0 {
+            break;
+        }
+        s.assert(d.total_below(p, t));
+        match clock.check(s) {
+            Answer::Sat(m) => best = found(&m)?,
+            _ => break,
+        }
+    }
+    Ok(Ok(Some(best)))
+}
+
+fn read_all<D: Domain>(d: &D, m: &Model, p: &[D::N]) -> Result<Vec<u32>, Error> {
+    p.iter()
+        .map(|x| {
+            let v = d.read(m, x)?;
+            u32::try_from(v).map_err(|_| {
+                Error::Resource("z3's counterexample has a heap too large to re-check".into())
+            })
+        })
+        .collect()
+}
+
+/// A position in scope and a move through `face` with `bad(p, q)`: (A) with `bad` both in Z,
+/// (S1) with `bad` equal values.
+fn between<D: Domain>(
+    d: &D,
+    n: usize,
+    face: u64,
+    clock: &Clock,
+    reason: Reason,
+) -> Result<Found, Error> {
+    let Some(s) = d.solver(clock, false) else {
+        return Ok(Err("the time limit passed".into()));
+    };
+    let p = position(d, "p", n);
+    let take = position(d, "d", face.count_ones() as usize);
+    let (q, legal) = move_through(d, &p, face, &take);
+    for x in &p {
+        s.assert(d.in_scope(x));
+    }
+    s.assert(&legal);
+    let value = match reason {
+        Reason::MoveBetweenZeros => {
+            s.assert(d.zero(&p));
+            s.assert(d.zero(&q));
+            None
+        }
+        _ => {
+            let v = d.value(&p);
+            s.assert(d.eq(&v, &d.value(&q)));
+            Some(v)
+        }
+    };
+    let found = |m: &Model| -> Result<Counterexample, Error> {
+        Ok(Counterexample {
+            position: read_all(d, m, &p)?,
+            reason,
+            move_to: Some(read_all(d, m, &q)?),
+            value: value.as_ref().map(|v| d.read(m, v)).transpose()?,
+        })
+    };
+    solve(d, &s, clock, &p, &found)
+}
+
+/// A position in scope outside what some option must reach: (B) outside Z with no option in
+/// Z, (S2) a value u below the position's with no option of value u.
+fn unreached<D: Domain>(
+    d: &D,
+    n: usize,
+    faces: &[u64],
+    clock: &Clock,
+    reason: Reason,
+) -> Result<Found, Error> {
+    let Some(s) = d.solver(clock, true) else {
+        return Ok(Err("the time limit passed".into()));
+    };
+    let p = position(d, "p", n);
+    for x in &p {
+        s.assert(d.in_scope(x));
+    }
+    let u = d.number("u");
+    let missing = |q: &[D::N]| match reason {
+        Reason::NoMoveToZero => d.zero(q).not(),
+        _ => d.eq(&d.value(q), &u).not(),
+    };
+    match reason {
+        Reason::NoMoveToZero => s.assert(d.zero(&p).not()),
+        _ => {
+            s.assert(d.le(&d.konst(0), &u));
+            s.assert(d.lt(&u, &d.value(&p)));
+        }
+    }
+    for (i, &face) in faces.iter().enumerate() {
+        let take = position(d, &format!("d{i}_"), face.count_ones() as usize);
+        let (q, legal) = move_through(d, &p, face, &take);
+        let body = legal.implies(missing(&q));
+        let bound: Vec<&dyn Ast> = take.iter().map(|x| x as &dyn Ast).collect();
+        s.assert(forall_const(&bound, &[], &body));
+    }
+    let found = |m: &Model| -> Result<Counterexample, Error> {
+        Ok(Counterexample {
+            position: read_all(d, m, &p)?,
+            reason,
+            move_to: None,
+            value: match reason {
+                Reason::NoMoveToZero => None,
+                _ => Some(d.read(m, &u)?),
+            },
+        })
+    };
+    solve(d, &s, clock, &p, &found)
+}
+
+/// (C): a position in scope where the value is neither 0 nor 1.
+fn not_indicator<D: Domain>(d: &D, n: usize, clock: &Clock) -> Result<Found, Error> {
+    let Some(s) = d.solver(clock, false) else {
+        return Ok(Err("the time limit passed".into()));
+    };
+    let p = position(d, "p", n);
+    for x in &p {
+        s.assert(d.in_scope(x));
+    }
+    let v = d.value(&p);
+    s.assert(d.eq(&v, &d.konst(0)).not());
+    s.assert(d.eq(&v, &d.konst(1)).not());
+    let found = |m: &Model| -> Result<Counterexample, Error> {
+        Ok(Counterexample {
+            position: read_all(d, m, &p)?,
+            reason: Reason::NotIndicator,
+            move_to: None,
+            // The word itself is re-computed by the interpreter when re-checked.
+            value: None,
+        })
+    };
+    solve(d, &s, clock, &p, &found)
+}
+
+/// Decides the claim of `target` on the game with `n` vertices and these faces. Checks run
+/// in order; the first refutation is the answer, and one left open makes the verdict unknown
+/// unless a later check refutes.
+pub(super) fn decide<D: Domain>(
+    d: &D,
+    n: usize,
+    faces: &[u64],
+    target: Target,
+    clock: &Clock,
+) -> Result<Verdict, Error> {
+    let mut open: Option<String> = None;
+    let mut note = |name: &str, why: String| {
+        open.get_or_insert(format!("{name}: {why}"));
+    };
+    let per_face = |reason: Reason| -> Result<Found, Error> {
+        // The least total over the faces.
+        let mut best: Option<Counterexample> = None;
+        let mut undecided = None;
+        for &face in faces {
+            match between(d, n, face, clock, reason)? {
+                Ok(Some(c)) => {
+                    let t = |c: &Counterexample| c.position.iter().map(|&x| x as u64).sum::<u64>();
+                    if best.as_ref().is_none_or(|b| t(&c) < t(b)) {
+                        best = Some(c);
+                    }
+                }
+                Ok(None) => {}
+                Err(why) => undecided = undecided.or(Some(why)),
+            }
+        }
+        Ok(match (best, undecided) {
+            (Some(c), _) => Ok(Some(c)),
+            (None, Some(why)) => Err(why),
+            (None, None) => Ok(None),
+        })
+    };
+    let checks: Vec<(&str, Reason)> = match target {
+        Target::Zero => vec![
+            ("condition (A)", Reason::MoveBetweenZeros),
+            ("condition (B)", Reason::NoMoveToZero),
+        ],
+        Target::Indicator => vec![
+            ("condition (A)", Reason::MoveBetweenZeros),
+            ("condition (B)", Reason::NoMoveToZero),
+            ("condition (C)", Reason::NotIndicator),
+        ],
+        Target::Sg => vec![
+            ("condition (S1)", Reason::SameValueOption),
+            ("condition (S2)", Reason::MissingValue),
+        ],
+    };
+    for (name, reason) in checks {
+        let found = match reason {
+            Reason::MoveBetweenZeros | Reason::SameValueOption => per_face(reason)?,
+            Reason::NoMoveToZero | Reason::MissingValue => unreached(d, n, faces, clock, reason)?,
+            Reason::NotIndicator => not_indicator(d, n, clock)?,
+        };
+        match found {
+            Ok(Some(c)) => return Ok(Verdict::Refuted(c)),
+            Ok(None) => {}
+            Err(why) => note(name, why),
+        }
+    }
+    Ok(match open {
+        Some(why) => Verdict::Unknown(why),
+        None => Verdict::Proved,
+    })
+}
