@@ -7,7 +7,7 @@
 //! measured), beside Beling & Rogalski's Tables 5-8. The unordered tables are averaged over
 //! `BOARD_ORDERS` (default 10) seeded move shuffles, as the paper averaged over ten orders.
 //! `BOARD_ENGINES` (comma-separated, e.g. `lv,cut_E`) keeps only those engines' rows.
-//! Output is Markdown for BENCHMARKS.md.
+//! Output is Markdown for docs/benchmarks.md.
 
 #[path = "common/args.rs"]
 mod args;

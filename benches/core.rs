@@ -2,7 +2,7 @@
 //!
 //! Timed cases run the release `grundy` binary as a child process (wall time, and the peak
 //! memory it reports). Node and look-up counts of the cut family run in-process and are printed
-//! beside the figures of Beling & Rogalski's Tables 2 and 4. Output is Markdown for the README.
+//! beside the figures of Beling & Rogalski's Tables 2 and 4. Output is Markdown for docs/benchmarks.md.
 //! `cargo bench --bench core -- counts` or `-- times` runs one half.
 
 #[path = "common/args.rs"]

@@ -6,7 +6,7 @@
 //! the heaps valued from 256 until the check passes (so it values up to twice as many) and
 //! proves the period; ogs computes exactly that many values and then looks for the period.
 //! The times are medians of alternating runs (7 for 0.16, one for 0.354).
-//! Output is Markdown for the README.
+//! Output is Markdown for docs/benchmarks.md.
 
 #[path = "common/args.rs"]
 mod args;

@@ -9,7 +9,7 @@
 //! are the searches' own (no process start-up), nodes as each tool counts them. A case either
 //! tool answers in under a second is run [`REPEATS`] times by each, alternating, and each keeps
 //! its fastest run: one run of a millisecond measures the machine more than the tool. Output is
-//! Markdown for BENCHMARKS.md. `-- cram`, `-- chomp`, `-- published` or `-- grundy` runs one
+//! Markdown for docs/benchmarks.md. `-- cram`, `-- chomp`, `-- published` or `-- grundy` runs one
 //! part; `-- beyond` (never run by default) the unpublished Cram boards 3 x 19 to 3 x 21.
 
 #[path = "common/args.rs"]

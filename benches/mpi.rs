@@ -5,7 +5,7 @@
 //! so the first two columns compare ranks, not threads. Checks that both runs write the same bytes, and reports wall time, each
 //! rank's peak memory and bytes sent (from `--stats`), and an estimate for 64 ranks from the
 //! two measurements (Amdahl's law with the serial fraction the 2-rank time implies).
-//! Output is Markdown for the README.
+//! Output is Markdown for docs/benchmarks.md.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Read;

@@ -148,7 +148,7 @@ fn the_committed_report_is_current() {
     );
     assert_eq!(
         fresh, committed,
-        "regenerate docs/survey-subtraction-3.md (see the README)"
+        "regenerate docs/survey-subtraction-3.md (see docs/heap-games.md)"
     );
     assert!(fresh.contains("1140 periods proved"));
     assert!(!fresh.contains("FAILS"));
@@ -170,7 +170,7 @@ fn the_committed_hex_report_is_current() {
     );
     assert_eq!(
         fresh, committed,
-        "regenerate docs/survey-hex-2.md (see the README)"
+        "regenerate docs/survey-hex-2.md (see docs/heap-games.md)"
     );
     assert!(fresh.contains("(40 of them arithmetic, with a saltus)"));
     assert!(!fresh.contains("FAILS"));
