@@ -6,6 +6,8 @@
 //! games' nim sequences; [`play`] plays them. The crate links no solver and no terminal crate:
 //! synthesis and proofs live in `grundy-synth`, the command line in `grundy`.
 
+#![warn(missing_docs)]
+
 pub mod catalog;
 pub mod cluster;
 pub mod error;

@@ -2,6 +2,8 @@
 //! calls MPI. The other crates compute against [`Team`] and link no MPI; the `grundy` binary
 //! joins a job through [`join`] when built with its `mpi` feature.
 
+#![warn(missing_docs)]
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::ThreadId;
 

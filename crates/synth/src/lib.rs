@@ -11,6 +11,8 @@
 //! a program on a box too large to hold as examples. [`prove`] turns a program into a theorem
 //! for every position (or a counterexample) with z3.
 
+#![warn(missing_docs)]
+
 pub mod auto;
 pub mod bound;
 pub mod cegis;
