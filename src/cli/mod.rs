@@ -405,7 +405,7 @@ fn report_error(e: &Error, json: bool) -> i32 {
             return 0;
         }
     }
-    eprintln!("grundy: error: {e}");
+    eprintln!("grundy: error: {}", output::worded(e));
     // An answer printed with the failure that followed it is the one object already.
     if json && !output::Out::new().outcome_printed() {
         let mut obj = serde_json::json!({});

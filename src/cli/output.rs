@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use grundy_core::error::Error;
+use grundy_core::error::{Error, Setting};
 use grundy_core::game::Nimber;
 
 /// How table rows are written.
@@ -110,8 +110,27 @@ impl Out {
 /// write that failed after it was found (`synth --report` to a full disk), which the exit code
 /// then reports, the object staying the run's one.
 pub fn error_fields(obj: &mut serde_json::Value, e: &Error) {
-    obj["error"] = e.to_string().into();
+    obj["error"] = worded(e).into();
     obj["kind"] = serde_json::json!(e.kind());
+}
+
+/// A failure in the command line's words: the library's message, and the flag that gets past
+/// it where a larger value of one does.
+pub fn worded(e: &Error) -> String {
+    match e.raise() {
+        Some(setting) => format!("{e}; {}", raise_hint(setting)),
+        None => e.to_string(),
+    }
+}
+
+/// The flag behind a library setting, as advice.
+fn raise_hint(setting: Setting) -> &'static str {
+    match setting {
+        Setting::MemoryLimit => "raise --mem-limit",
+        Setting::MaxLength => "raise --max-len",
+        Setting::Width => "raise --width",
+        Setting::Heaps => "more heaps with --heaps",
+    }
 }
 
 /// How errors name standard output.

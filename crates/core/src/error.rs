@@ -29,11 +29,13 @@ pub enum Error {
     /// A computation that would not fit in memory (or in a size limit the user can raise).
     #[error("{0}")]
     Resource(String),
+    /// A limit that a setting raises was reached: the message says what needed more, `raise`
+    /// which setting gives it (the command line adds the flag's name).
+    #[error("{msg}")]
+    Limit { msg: String, raise: Setting },
     /// Every program length up to the longest one allowed was refuted: a proved bound, but no
     /// program (a limit the user can raise, so it is reported as a resource).
-    #[error(
-        "no program of length at most {max_len} exists (every length was refuted); raise --max-len"
-    )]
+    #[error("no program of length at most {max_len} exists (every length was refuted)")]
     LengthLimit { max_len: usize },
     /// The time limit passed before the question was settled.
     #[error("{0}")]
@@ -47,7 +49,24 @@ pub enum Error {
         rank: usize,
         kind: Kind,
         msg: String,
+        /// The setting that gets past the failure there ([`Error::raise`]).
+        raise: Option<Setting>,
     },
+}
+
+/// A setting a caller can change to get past a limit ([`Error::raise`]); each front end names
+/// it its own way (the command line by its flag), so library messages name none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Setting {
+    /// The memory a table or box may take.
+    MemoryLimit,
+    /// The longest program a synthesis tries.
+    MaxLength,
+    /// The word width programs run at.
+    Width,
+    /// The number of heaps of a heap game's sums.
+    Heaps,
 }
 
 /// What a search had settled when its time ran out.
@@ -143,9 +162,31 @@ impl Error {
             }
             Error::Io { .. } => Kind::Io,
             Error::Resource(_) | Error::LengthLimit { .. } => Kind::Resource,
+            Error::Limit { raise, .. } => match raise {
+                Setting::MemoryLimit | Setting::MaxLength => Kind::Resource,
+                Setting::Width | Setting::Heaps => Kind::BadInput,
+            },
             Error::Timeout(_) => Kind::Timeout,
             Error::Internal(_) => Kind::Internal,
             Error::Elsewhere { kind, .. } => *kind,
+        }
+    }
+
+    /// The setting that gets past this failure, if a larger value of one does.
+    pub fn raise(&self) -> Option<Setting> {
+        match self {
+            Error::Limit { raise, .. } => Some(*raise),
+            Error::LengthLimit { .. } => Some(Setting::MaxLength),
+            Error::Elsewhere { raise, .. } => *raise,
+            _ => None,
+        }
+    }
+
+    /// A limit `raise` lifts, reached: `msg` says what needed more.
+    pub fn limit(raise: Setting, msg: impl Into<String>) -> Self {
+        Error::Limit {
+            msg: msg.into(),
+            raise,
         }
     }
 

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use super::data::{Dataset, Points};
 use super::interp::{mask, run};
 use super::lang::{OpSet, Program};
-use grundy_core::error::Error;
+use grundy_core::error::{Error, Setting};
 use grundy_core::game::Nimber;
 
 /// What the program's output must be.
@@ -119,9 +119,10 @@ impl Problem {
         debug_assert_eq!(data.points.vars(), data.vars, "points and data disagree");
         let m = mask(width);
         if let Some(x) = data.points.flat().iter().find(|&&x| x > m) {
-            return Err(Error::Usage(format!(
-                "the data holds {x}, which does not fit in {width} bits (raise --width)"
-            )));
+            return Err(Error::limit(
+                Setting::Width,
+                format!("the data holds {x}, which does not fit in {width} bits"),
+            ));
         }
         if target == Target::Sg {
             if orbits.is_some() {
@@ -130,9 +131,10 @@ impl Problem {
                 ));
             }
             if let Some(v) = data.values.iter().find(|&&v| v as u64 > m) {
-                return Err(Error::Usage(format!(
-                    "SG value {v} does not fit in {width} bits (raise --width)"
-                )));
+                return Err(Error::limit(
+                    Setting::Width,
+                    format!("SG value {v} does not fit in {width} bits"),
+                ));
             }
         }
         if let Some(k) = ops
@@ -141,9 +143,10 @@ impl Problem {
             .filter_map(|o| o.constant())
             .find(|&k| k > m)
         {
-            return Err(Error::Usage(format!(
-                "constant {k} does not fit in {width} bits (raise --width)"
-            )));
+            return Err(Error::limit(
+                Setting::Width,
+                format!("constant {k} does not fit in {width} bits"),
+            ));
         }
         // One example per point unless orbits merge them: reserve once, not by doubling.
         let mut examples = Vec::with_capacity(if orbits.is_none() {

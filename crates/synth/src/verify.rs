@@ -11,7 +11,7 @@ use super::problem::{Canonical, Example, Problem, Target};
 use super::setup::Setup;
 use grundy_core::catalog::sweep::{sweep, values_of};
 use grundy_core::catalog::AnyGame;
-use grundy_core::error::Error;
+use grundy_core::error::{Error, Setting};
 use grundy_core::game::{Grid, Nimber};
 use grundy_core::progress::Progress;
 use grundy_core::sg::{SearchConfig, SearchEngine};
@@ -253,10 +253,10 @@ pub fn on_data(problem: &Problem, program: &Program) -> Result<Option<String>, E
 /// instruction set: checked, it would run with the constant wrapped.
 fn constants_fit(program: &Program, mask: u64) -> Result<(), Error> {
     match program.constant_wider_than(mask) {
-        Some(k) => Err(Error::Usage(format!(
-            "constant {k} does not fit in {} bits (raise --width)",
-            mask.count_ones()
-        ))),
+        Some(k) => Err(Error::limit(
+            Setting::Width,
+            format!("constant {k} does not fit in {} bits", mask.count_ones()),
+        )),
         None => Ok(()),
     }
 }

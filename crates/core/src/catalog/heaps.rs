@@ -4,7 +4,7 @@
 use super::spec::MAX_HEAP;
 use super::{searcher, AnyGame, GameKind, PositionSearcher};
 use crate::catalog::solve::Choice;
-use crate::error::Error;
+use crate::error::{Error, Setting};
 use crate::game::heap::{HeapGame, HeapRule};
 use crate::game::symmetry::Symmetry;
 use crate::game::Stones;
@@ -193,11 +193,14 @@ impl AnyGame for HeapSum {
         let bytes =
             (grid.len() as u64 * 4).saturating_add(self.game.rule().valuation_bytes(top - 1));
         if bytes > opts.memory_limit {
-            return Err(Error::Resource(format!(
-                "box {grid} needs {}; the limit is {} (raise it with --mem-limit)",
-                format_bytes(bytes),
-                format_bytes(opts.memory_limit)
-            )));
+            return Err(Error::limit(
+                Setting::MemoryLimit,
+                format!(
+                    "box {grid} needs {}; the limit is {}",
+                    format_bytes(bytes),
+                    format_bytes(opts.memory_limit)
+                ),
+            ));
         }
         let sequence = self.game.sequence(top - 1);
         opts.progress.start("positions", grid.len() as u64);

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::AnyGame;
-use crate::error::Error;
+use crate::error::{Error, Setting};
 use crate::game::hypergraph::{vertices_of, HypergraphNim};
 use crate::game::Stones;
 use crate::game::{Game, Grid, Nimber};
@@ -251,14 +251,17 @@ pub fn resolve(
         });
     }
     if table <= search && search > REFUSE_SEARCH_SECONDS {
-        return Err(Error::Resource(format!(
-            "tabulating the box below the position needs about {}, over the memory limit of \
-             {}, and a search would take {} (estimated); raise --mem-limit, or pick \
-             --engine naive to search anyway",
-            format_bytes(bytes),
-            format_bytes(opts.memory_limit),
-            about(search)
-        )));
+        return Err(Error::limit(
+            Setting::MemoryLimit,
+            format!(
+                "tabulating the box below the position needs about {}, over the memory limit \
+                 of {}, and a search would take {} (estimated; the naive engine searches \
+                 anyway)",
+                format_bytes(bytes),
+                format_bytes(opts.memory_limit),
+                about(search)
+            ),
+        ));
     }
     let over = if fits {
         ""
@@ -501,8 +504,8 @@ mod tests {
     #[test]
     fn auto_refuses_an_endless_search_when_the_table_does_not_fit() {
         let err = choose("path:3", &[300, 300, 300], 1 << 20).unwrap_err();
-        assert!(matches!(err, Error::Resource(_)));
-        assert!(err.to_string().contains("--mem-limit"), "{err}");
+        assert_eq!(err.kind(), crate::error::Kind::Resource);
+        assert_eq!(err.raise(), Some(Setting::MemoryLimit), "{err}");
         // A short search is still run, and says why.
         let far = choose("path:3", &[u32::MAX; 3], 1 << 32).unwrap_err();
         assert!(far.to_string().contains("too large to tabulate"), "{far}");

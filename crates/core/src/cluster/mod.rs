@@ -18,7 +18,7 @@ pub mod threads;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Kind};
+use crate::error::{Error, Kind, Setting};
 
 /// The processes sharing one command: their number, this one's rank, and collective steps that
 /// every rank must call in the same order, from the thread that joined the team (a team is
@@ -80,6 +80,8 @@ impl Team for Solo {
 struct Failure {
     kind: Kind,
     msg: String,
+    #[serde(default)]
+    raise: Option<Setting>,
 }
 
 impl std::fmt::Debug for dyn Team + '_ {
@@ -117,6 +119,7 @@ impl dyn Team + '_ {
             Err(e) => serde_json::to_vec(&Failure {
                 kind: e.kind(),
                 msg: e.to_string(),
+                raise: e.raise(),
             })
             .unwrap_or_else(|_| b"{}".to_vec()),
         };
@@ -130,11 +133,13 @@ impl dyn Team + '_ {
                 let f: Failure = serde_json::from_slice(first).unwrap_or(Failure {
                     kind: Kind::Internal,
                     msg: "a failure that did not decode".into(),
+                    raise: None,
                 });
                 Err(Error::Elsewhere {
                     rank,
                     kind: f.kind,
                     msg: f.msg,
+                    raise: f.raise,
                 })
             }
         }

@@ -16,7 +16,7 @@ use super::hypergraph::{Answer, Clock};
 use super::target::Domain;
 use crate::lang::{Op, Program};
 use crate::smt::apply;
-use grundy_core::error::Error;
+use grundy_core::error::{Error, Setting};
 
 /// The bound B when none is given: every heap below 2^4 = 16 (a universal block over words
 /// costs z3 several times more per bit, so larger bounds are asked for with --bound).
@@ -206,9 +206,10 @@ pub(super) fn width(
         None => bits_needed(program, bound).unwrap_or(MAX_WIDTH).max(bound),
     };
     if let Some(k) = program.constant_wider_than(crate::interp::mask(w)) {
-        return Err(Error::Usage(format!(
-            "constant {k} does not fit in {w} bits (raise --width)"
-        )));
+        return Err(Error::limit(
+            Setting::Width,
+            format!("constant {k} does not fit in {w} bits"),
+        ));
     }
     let (step, at) = match wrap_at(program, n, bound, w, clock)? {
         Ok(None) => return Ok(Ok(w)),

@@ -19,7 +19,7 @@ use super::{check, Counterexample, Options, Reading, Reason, Target, Theorem, Ve
 use crate::lang::Program;
 use grundy_core::catalog::AnyGame;
 use grundy_core::catalog::HeapSum;
-use grundy_core::error::Error;
+use grundy_core::error::{Error, Setting};
 use grundy_core::game::heap::HeapRule;
 use grundy_core::game::MoveOrder;
 use grundy_core::game::Stones;
@@ -96,10 +96,13 @@ pub fn prove(game: &HeapSum, program: &Program, opts: &Options) -> Result<Theore
     let start = Instant::now();
     let n = game.variables();
     if let Some(v) = program.max_var().filter(|&v| v >= n) {
-        return Err(Error::Usage(format!(
-            "the program reads x{v}, but the sum has {n} heaps (x0..x{}; more with --heaps)",
-            n - 1
-        )));
+        return Err(Error::limit(
+            Setting::Heaps,
+            format!(
+                "the program reads x{v}, but the sum has {n} heaps (x0..x{})",
+                n - 1
+            ),
+        ));
     }
     if opts.target != Target::Zero || opts.bound.is_some() || opts.width.is_some() {
         return Err(Error::Usage(

@@ -128,12 +128,15 @@ pub fn tabulate(
     let threads = layout.threads(opts.threads);
     let need = layout.bytes(threads);
     if need > opts.memory_limit {
-        return Err(Error::Resource(format!(
-            "box {} needs about {}; the limit is {} (raise it with --mem-limit)",
-            layout.grid,
-            crate::units::format_bytes(need),
-            crate::units::format_bytes(opts.memory_limit)
-        )));
+        return Err(Error::limit(
+            crate::error::Setting::MemoryLimit,
+            format!(
+                "box {} needs about {}; the limit is {}",
+                layout.grid,
+                crate::units::format_bytes(need),
+                crate::units::format_bytes(opts.memory_limit)
+            ),
+        ));
     }
     opts.progress.start("positions", layout.grid.len() as u64);
     let values = kernel::run(&layout, threads, opts.progress.as_ref());
