@@ -42,6 +42,7 @@ fn run(setup: &Setup) -> (HypergraphNim, Problem, Answer, Proof) {
         problem,
         first,
         None,
+        None,
         &mut search,
     )
     .unwrap();
