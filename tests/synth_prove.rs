@@ -92,16 +92,65 @@ fn the_text_states_the_theorem() {
     assert!(text.contains("refuted:      Push(0) at "), "{text}");
 }
 
+/// nim:3's `x0 - (x1 ^ x2)` has no linear reading: as `grundy prove` does, synth proves it
+/// over bit-vectors, for heaps below 2^4 by default and below 2^B with `--bound B`, and says
+/// so; the program agrees with the game's values on the whole scope.
 #[test]
-fn a_program_the_prover_cannot_read_is_undecided() {
-    // nim:3's x0 - (x1 ^ x2): a xor of two heaps has no linear reading.
-    let args = ["synth", "nim:3", "--max", "3", "--plain", "--prove"];
+fn a_program_with_no_linear_reading_is_proved_for_heaps_below_a_bound() {
+    for (bound, top) in [("4", 16), ("3", 8)] {
+        let mut args = vec!["synth", "nim:3", "--max", "6", "--plain", "--prove"];
+        if bound != "4" {
+            args.extend(["--bound", bound]);
+        }
+        let v = json_with_code(&args, 0);
+        let proof = &v["proof"];
+        assert_eq!(proof["status"], "proved", "{v}");
+        let scope = format!("heaps below 2^{bound}");
+        assert_eq!(proof["scope"], scope.as_str(), "{v}");
+        let statement = proof["statement"].as_str().unwrap();
+        assert!(
+            statement.starts_with(&format!(
+                "for every position of nim:3 with {scope}, the P-positions are exactly"
+            )),
+            "{v}"
+        );
+        assert_eq!(v["status"], "minimal", "{v}");
+        verify("nim:3", top, &names(&v["program"]), &[], 0);
+    }
+    let out = grundy()
+        .args(["synth", "nim:3", "--max", "6", "--prove"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().find(|l| l.starts_with("theorem:")).unwrap();
+    assert!(
+        line.starts_with("theorem:      proved for every position of nim:3 with heaps below 2^4")
+            && line.contains("-bit words for heaps below 2^4"),
+        "{text}"
+    );
+}
+
+/// The heap prover reads unbounded naturals only: a heap game's program with no linear
+/// reading (`1 - ~1` is 3 only by wrapping) stays undecided, and the program itself stands.
+#[test]
+fn a_heap_program_with_no_linear_reading_is_undecided() {
+    let args = [
+        "synth",
+        "subtraction:1,2,3",
+        "--heaps",
+        "2",
+        "--max",
+        "6",
+        "--prove",
+    ];
     let v = json_with_code(&args, 3);
     assert_eq!(v["proof"]["status"], "unknown", "{v}");
     assert!(v["proof"]["why"]
         .as_str()
         .unwrap()
         .contains("no exact reading"));
+    assert_eq!(v["proof"]["scope"], serde_json::Value::Null, "{v}");
     assert_eq!(v["status"], "minimal", "the program itself stands: {v}");
 }
 
@@ -139,6 +188,23 @@ fn where_the_prover_does_not_apply_synth_refuses_before_searching() {
         "synth", "path:3", "--family", "a,b,a", "--max", "5", "--prove",
     ];
     one_line(&family, 2, "--prove");
+    // --bound is for the bit-vector proofs of hypergraph nim, from 1 to 64.
+    let heaps_bound = [
+        "synth",
+        "subtraction:1,2,3",
+        "--heaps",
+        "2",
+        "--max",
+        "4",
+        "--prove",
+        "--bound",
+        "3",
+    ];
+    one_line(&heaps_bound, 2, "--bound: heap games");
+    let zero = ["synth", "nim:3", "--max", "3", "--prove", "--bound", "0"];
+    one_line(&zero, 2, "--bound 0");
+    let unproved = ["synth", "nim:3", "--max", "3", "--bound", "3"];
+    assert_eq!(json_with_code(&unproved, 2)["kind"], "bad_input");
     let v = json_with_code(&indicator, 2);
     assert_eq!(v["kind"], "bad_input", "{v}");
 }

@@ -77,7 +77,15 @@ fn claim(game: &str, args: &ProveArgs, t: &prove::Theorem, program: &Program) ->
     };
     let how = match (t.bound, t.width) {
         (None, _) => format!("where {} is 0, over unbounded naturals", program.infix()),
-        (Some(_), Some(w)) => format!("at width {w}, where no step wraps"),
+        (Some(_), Some(w)) => {
+            match prove::bitvec::free_differences(program, args.target == Target::Zero) {
+                0 => format!("at width {w}, where no step wraps"),
+                _ => format!(
+                    "at width {w}, where no step wraps but differences compared with 0, which \
+                     are 0 exactly when their sides are equal"
+                ),
+            }
+        }
         (Some(_), None) => "over bit-vectors".to_string(),
     };
     match args.target {
@@ -106,6 +114,7 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
         target: args.target.into(),
         bound: args.bound,
         width: args.width,
+        fallback_bound: None,
     };
     let (t, takes) = theorem(args, &program, &opts)?;
     let status = match &t.verdict {

@@ -214,6 +214,10 @@ pub struct SynthArgs {
     /// (exit 2) before any search where the prover does not apply.
     #[arg(long)]
     prove: bool,
+    /// With --prove, a program of hypergraph nim with no exact linear reading is proved over
+    /// bit-vectors for every position with heaps below 2^B (as `grundy prove`; default 4).
+    #[arg(long, value_name = "B", requires = "prove")]
+    bound: Option<u32>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -287,7 +291,15 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         let setup = args.problem.setup()?;
         let game = setup.game()?;
         if args.prove {
-            theorem::prover_game(game.as_deref(), &setup)?;
+            let g = theorem::prover_game(game.as_deref(), &setup)?;
+            if let Some(b) = args.bound {
+                if let theorem::ProverGame::Heaps(_) = g {
+                    return Err(Error::Usage(
+                        "--bound: heap games are proved over unbounded naturals only".into(),
+                    ));
+                }
+                grundy_synth::prove::bitvec::check_bound(b)?;
+            }
             if exports.any() {
                 return Err(Error::Usage(
                     "--prove adds positions to the data as it goes; export the instances \
@@ -406,6 +418,7 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
                 problem.clone(),
                 first.clone(),
                 deadline,
+                args.bound,
                 &mut again,
             )?;
             problem = p;

@@ -18,7 +18,7 @@ use super::setup::Setup;
 use crate::prove::{self, Counterexample, Theorem, Verdict};
 use grundy_core::catalog::AnyGame;
 use grundy_core::catalog::HeapSum;
-use grundy_core::error::Error;
+use grundy_core::error::{Error, Kind};
 use grundy_core::game::hypergraph::HypergraphNim;
 use grundy_core::game::symmetry::Symmetry;
 use grundy_core::game::{MoveOrder, Nimber};
@@ -141,7 +141,9 @@ pub fn prover_game<'a>(
 
 /// Proves `answer`'s program on `game`; on a refutation, adds the counterexample to the data
 /// (rebuilt by `setup`) and calls `search` again, until the program is proved, the proof is
-/// undecided, the search finds nothing, or `deadline` passes. Returns the last problem (the
+/// undecided, the search finds nothing, or `deadline` passes. A program of hypergraph nim with
+/// no exact linear reading is proved over bit-vectors for heaps below 2^`bound` (by default
+/// [`prove::bitvec::DEFAULT_BOUND`]), as `grundy prove` does. Returns the last problem (the
 /// data the reported program was searched on), its answer and the proof.
 pub fn prove_and_search(
     game: ProverGame<'_>,
@@ -149,8 +151,12 @@ pub fn prove_and_search(
     mut problem: Problem,
     mut answer: Answer,
     deadline: Option<Instant>,
+    bound: Option<u32>,
     search: &mut dyn FnMut(&Problem) -> Result<Answer, Error>,
 ) -> Result<(Problem, Answer, Proof), Error> {
+    if let Some(b) = bound {
+        prove::bitvec::check_bound(b)?;
+    }
     let mut history = Vec::new();
     let mut added_total = 0;
     let source = problem.source.clone();
@@ -162,7 +168,14 @@ pub fn prove_and_search(
                 return Ok((problem, answer, proof));
             }
         };
-        let theorem = match prove_once(game, &program, problem.orbits, setup.target, deadline)? {
+        let theorem = match prove_once(
+            game,
+            &program,
+            problem.orbits,
+            setup.target,
+            deadline,
+            bound,
+        )? {
             Ok(t) => t,
             Err(why) => return Ok((problem, answer, Proof::open(&why, history))),
         };
@@ -246,17 +259,19 @@ impl Proof {
 }
 
 /// One run of the prover within what is left of `deadline`; `Err` inside when it cannot judge
-/// this program (no reading it proves, or no time left), with the reason.
+/// this program, with the reason: no time left, no reading it proves (a heap game's program
+/// with no linear reading; over bit-vectors, a step that wraps), which leaves it unknown.
 fn prove_once(
     game: ProverGame<'_>,
     program: &Program,
     orbits: bool,
     target: Target,
     deadline: Option<Instant>,
+    bound: Option<u32>,
 ) -> Result<Result<Theorem, String>, Error> {
-    // The zero target is proved over unbounded naturals only (other targets fall back to
-    // bit-vectors inside the prover).
-    if target == Target::Zero {
+    // Heap games are proved over unbounded naturals only; hypergraph nim falls back to
+    // bit-vectors inside the prover.
+    if let ProverGame::Heaps(_) = game {
         if let Err(e) = prove::read(program) {
             return Ok(Err(e.to_string()));
         }
@@ -274,9 +289,18 @@ fn prove_once(
         orbits,
         timeout,
         target: prover_target(target),
+        fallback_bound: bound,
         ..Default::default()
     };
-    game.prove(program, &opts).map(Ok)
+    match game.prove(program, &opts) {
+        // The bound was checked before the search, and the program is the search's own: what
+        // the prover refuses as input here is this program (a step that wraps, a constant
+        // too wide), which it cannot judge.
+        Err(e) if e.kind() == Kind::BadInput => {
+            Ok(Err(format!("the prover cannot take the program: {e}")))
+        }
+        other => other.map(Ok),
+    }
 }
 
 /// The data with the counterexample's positions added (and their images under the group, with

@@ -42,6 +42,7 @@ fn run(setup: &Setup) -> (HypergraphNim, Problem, Answer, Proof) {
         problem,
         first,
         None,
+        None,
         &mut search,
     )
     .unwrap();
@@ -181,4 +182,57 @@ fn refused(r: Result<ProverGame<'_>, Error>) -> Error {
         Err(e) => e,
         Ok(_) => panic!("the prover was expected to refuse"),
     }
+}
+
+/// Over bit-vectors the prover refuses a program whose step wraps where the zero set depends on
+/// it (`(x0 - x1) ^ (x2 ^ x1)` on nim:3, no linear reading): the loop ends unknown with that reason, and searches no
+/// more; a bound no proof takes is refused before anything.
+#[test]
+fn a_program_the_prover_cannot_take_is_unknown() {
+    let s = setup("nim:3", 4, "");
+    let game = parse_hypergraph("nim:3").unwrap();
+    let problem = s.problem(Some(&game), &TableOptions::default()).unwrap();
+    let backend = EnumBackend::new(1, 1 << 30);
+    let opts = Options {
+        max_len: 12,
+        deadline: None,
+        upper: Strategies::NONE,
+        upper_from: upper::FROM_BOUND,
+        watch: &|_| {},
+        team: &Solo,
+    };
+    let Answer::Found(mut o) = cegis::run(&problem, &backend, &opts).unwrap() else {
+        panic!("no program")
+    };
+    o.program = "Push(0) Push(1) Minus Push(2) Push(1) Xor Xor"
+        .parse()
+        .unwrap();
+    let mut no_search = |_: &Problem| -> Result<Answer, Error> { panic!("searched again") };
+    let wraps = Answer::Found(o);
+    let (_, _, proof) = prove_and_search(
+        ProverGame::Graph(&game),
+        &s,
+        problem.clone(),
+        wraps.clone(),
+        None,
+        None,
+        &mut no_search,
+    )
+    .unwrap();
+    assert_eq!(proof.status, ProofStatus::Unknown);
+    let why = proof.why.unwrap();
+    assert!(why.contains("`x0 - x1`"), "{why}");
+    assert!(proof.theorem.is_none() && proof.history.is_empty());
+    let e = prove_and_search(
+        ProverGame::Graph(&game),
+        &s,
+        problem,
+        wraps,
+        None,
+        Some(0),
+        &mut no_search,
+    )
+    .map(|_| ())
+    .unwrap_err();
+    assert!(matches!(e, Error::Usage(_)), "{e}");
 }

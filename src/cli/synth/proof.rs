@@ -41,11 +41,12 @@ fn status_name(s: ProofStatus) -> &'static str {
 /// The statement proved (or not): "for all positions of G, the P-positions are exactly ...".
 fn statement(proof: &Proof, game: &str) -> Option<String> {
     let t = proof.theorem.as_ref()?;
+    let scope = match t.bound {
+        None => format!("for {} of {game}", t.scope),
+        Some(_) => format!("for every position of {game} with {}", t.scope),
+    };
     if t.target == Target::Sg {
-        return Some(format!(
-            "for {} of {game}, the SG value is {}",
-            t.scope, t.reading.words
-        ));
+        return Some(format!("{scope}, the SG value is {}", t.reading.words));
     }
     let and = match t.target {
         Target::Indicator => ", and the program is 1 at every other position",
@@ -53,13 +54,13 @@ fn statement(proof: &Proof, game: &str) -> Option<String> {
     };
     Some(match t.automorphisms {
         1 => format!(
-            "for {} of {game}, the P-positions are exactly those with {}{and}",
-            t.scope, t.reading.words
+            "{scope}, the P-positions are exactly those with {}{and}",
+            t.reading.words
         ),
         k => format!(
-            "for {} of {game}, the P-positions are exactly those with an image under the {k} \
+            "{scope}, the P-positions are exactly those with an image under the {k} \
              automorphisms where {}{and}",
-            t.scope, t.reading.words
+            t.reading.words
         ),
     })
 }

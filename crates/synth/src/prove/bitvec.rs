@@ -5,7 +5,9 @@
 //! about the program itself, not one width of it, only if no step wraps: z3 first shows that
 //! for heaps below 2^B every step's word is its ideal value (no carry out of a sum, product or
 //! left shift, no difference below 0, no `Not`), so the program gives the same at every width
-//! from W up. Moves of hypergraph nim keep heaps below 2^B, so the set of such positions is
+//! from W up. A difference whose value matters only as zero or not (the last step for the
+//! zero target, under `Or` there or under `BooleanNot`) may go below 0: it is 0 exactly when
+//! its operands are equal, at every such width, so the zero set is the same. Moves of hypergraph nim keep heaps below 2^B, so the set of such positions is
 //! closed under moves and conditions (A), (B) (and (C), (S1), (S2)) on it prove the claim
 //! there.
 
@@ -34,9 +36,45 @@ pub(super) struct Bits<'a> {
     pub width: u32,
 }
 
+/// For each step, whether only its being 0 matters, at every width: the last step for the
+/// zero target (`root`), the operand of `BooleanNot`, and the operands of an `Or` that is so
+/// itself. A difference a - b there may wrap: with a and b below 2^w, it is 0 mod 2^w exactly
+/// when a = b, at every width w at which a and b do not wrap (as the linear reading has it).
+fn zero_tested(program: &Program, root: bool) -> Vec<bool> {
+    let ops = &program.0;
+    let mut args: Vec<Vec<usize>> = Vec::with_capacity(ops.len());
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, op) in ops.iter().enumerate() {
+        let from = stack.len().saturating_sub(op.arity());
+        args.push(stack.split_off(from));
+        stack.push(i);
+    }
+    let mut tested = vec![false; ops.len()];
+    if let Some(last) = tested.last_mut() {
+        *last = root;
+    }
+    // An operand comes before its step: walking back, a step is settled before its operands.
+    for i in (0..ops.len()).rev() {
+        if ops[i] == Op::BooleanNot || (ops[i] == Op::Or && tested[i]) {
+            args[i].iter().for_each(|&j| tested[j] = true);
+        }
+    }
+    tested
+}
+
+/// How many differences of `program` may wrap in a proof over bit-vectors because only their
+/// being 0 matters (`zero`: for the zero target), for the claim's wording.
+pub fn free_differences(program: &Program, zero: bool) -> usize {
+    let free = zero_tested(program, zero);
+    (program.0.iter().zip(free))
+        .filter(|&(&op, f)| f && op == Op::Minus)
+        .count()
+}
+
 /// The program's word on the variables `x`, and for each step that may wrap, the condition
-/// under which it does, with the step's text.
-fn run(program: &Program, x: &[BV], w: u32) -> (BV, Vec<(Bool, String)>) {
+/// under which it does, with the step's text; a difference marked in `free` may wrap (see
+/// [`zero_tested`]).
+fn run(program: &Program, x: &[BV], w: u32, free: &[bool]) -> (BV, Vec<(Bool, String)>) {
     let zero = || BV::from_u64(0, w);
     let mut stack: Vec<(BV, usize)> = Vec::new();
     let mut wraps = Vec::new();
@@ -60,6 +98,7 @@ fn run(program: &Program, x: &[BV], w: u32) -> (BV, Vec<(Bool, String)>) {
                 let high = |v: BV| v.extract(2 * w - 1, w).eq(BV::from_u64(0, w)).not();
                 let wrap = match op {
                     Op::Plus => Some(high(wide(&a).bvadd(wide(&b)))),
+                    Op::Minus if free.get(i) == Some(&true) => None,
                     Op::Minus => Some(a.bvult(&b)),
                     Op::Mul => Some(high(wide(&a).bvmul(wide(&b)))),
                     Op::LeftShift => {
@@ -136,9 +175,16 @@ fn bits_needed(program: &Program, bound: u32) -> Option<u32> {
 /// A step that wraps and a position where it does, none, or z3's reason for giving up.
 type Wrap = Result<Option<(String, Vec<u64>)>, String>;
 
-/// Whether some step wraps at width `w` for a position below 2^bound: the step and position,
-/// none, or z3's reason for giving up.
-fn wrap_at(program: &Program, n: usize, bound: u32, w: u32, clock: &Clock) -> Result<Wrap, Error> {
+/// Whether some step wraps at width `w` for a position below 2^bound (a difference marked in
+/// `free` may): the step and position, none, or z3's reason for giving up.
+fn wrap_at(
+    program: &Program,
+    n: usize,
+    bound: u32,
+    w: u32,
+    free: &[bool],
+    clock: &Clock,
+) -> Result<Wrap, Error> {
     let Some(s) = clock.solver() else {
         return Ok(Err("the time limit passed".into()));
     };
@@ -146,7 +192,7 @@ fn wrap_at(program: &Program, n: usize, bound: u32, w: u32, clock: &Clock) -> Re
     for v in &x {
         s.assert(below(v, bound, w));
     }
-    let (_, wraps) = run(program, &x, w);
+    let (_, wraps) = run(program, &x, w, free);
     let any: Vec<Bool> = wraps.iter().map(|(c, _)| c.clone()).collect();
     s.assert(Bool::or(&any));
     Ok(match clock.check(&s) {
@@ -176,21 +222,31 @@ fn read(m: &Model, x: &BV) -> Result<u64, Error> {
         .ok_or_else(|| Error::Internal("z3's model has no value for a word".into()))
 }
 
+/// A bound B of heaps below 2^B that a proof over bit-vectors takes, or why not (a usage
+/// error, checked before any search that would ask for one).
+pub fn check_bound(bound: u32) -> Result<(), Error> {
+    match (1..=MAX_WIDTH).contains(&bound) {
+        true => Ok(()),
+        false => Err(Error::Usage(format!(
+            "--bound {bound}: a bound from 1 to {MAX_WIDTH} (heaps below 2^B)"
+        ))),
+    }
+}
+
 /// The width of the proof: `asked`, or the least width the step bounds allow, after z3 has
-/// shown no step wraps at it for heaps below 2^bound. `Ok(Err)` is z3's reason for giving up;
+/// shown no step wraps at it for heaps below 2^bound (for the zero target, `zero`, only the
+/// program's zero set need not depend on the width). `Ok(Err)` is z3's reason for giving up;
 /// a width at which the program wraps is refused with the width it needs.
 pub(super) fn width(
     program: &Program,
     n: usize,
     bound: u32,
     asked: Option<u32>,
+    zero: bool,
     clock: &Clock,
 ) -> Result<Result<u32, String>, Error> {
-    if !(1..=MAX_WIDTH).contains(&bound) {
-        return Err(Error::Usage(format!(
-            "--bound {bound}: a bound from 1 to {MAX_WIDTH} (heaps below 2^B)"
-        )));
-    }
+    check_bound(bound)?;
+    let free = zero_tested(program, zero);
     let w = match asked {
         Some(w) if !(1..=MAX_WIDTH).contains(&w) => {
             return Err(Error::Usage(format!(
@@ -211,14 +267,14 @@ pub(super) fn width(
             format!("constant {k} does not fit in {w} bits"),
         ));
     }
-    let (step, at) = match wrap_at(program, n, bound, w, clock)? {
+    let (step, at) = match wrap_at(program, n, bound, w, &free, clock)? {
         Ok(None) => return Ok(Ok(w)),
         Ok(Some(found)) => found,
         Err(why) => return Ok(Err(why)),
     };
     let at: Vec<String> = at.iter().map(|v| v.to_string()).collect();
     let at = at.join(",");
-    if wrap_at(program, n, bound, MAX_WIDTH, clock)? != Ok(None) {
+    if wrap_at(program, n, bound, MAX_WIDTH, &free, clock)? != Ok(None) {
         return Err(Error::Usage(format!(
             "the step `{step}` wraps (goes below 0 or past 2^{MAX_WIDTH}) for heaps below \
              2^{bound} (at {at}), so its value depends on the width: no proof over bit-vectors"
@@ -229,7 +285,7 @@ pub(super) fn width(
     let (mut lo, mut hi) = (w, MAX_WIDTH);
     while hi - lo > 1 {
         let mid = (lo + hi) / 2;
-        match wrap_at(program, n, bound, mid, clock)? {
+        match wrap_at(program, n, bound, mid, &free, clock)? {
             Ok(None) => hi = mid,
             _ => lo = mid,
         }
@@ -304,13 +360,13 @@ impl Domain for Bits<'_> {
             .iter()
             .map(|img| {
                 let x: Vec<BV> = img.iter().map(|&v| p[v].clone()).collect();
-                run(self.program, &x, self.width).0.eq(self.konst(0))
+                run(self.program, &x, self.width, &[]).0.eq(self.konst(0))
             })
             .collect();
         Bool::or(&parts)
     }
 
     fn value(&self, p: &[BV]) -> BV {
-        run(self.program, p, self.width).0
+        run(self.program, p, self.width, &[]).0
     }
 }

@@ -52,6 +52,10 @@ pub struct Options {
     pub bound: Option<u32>,
     /// The word width of a proof over bit-vectors (by default the least the bound needs).
     pub width: Option<u32>,
+    /// The bound of the fallback to bit-vectors for a program with no exact linear reading,
+    /// when `bound` is none (by default [`bitvec::DEFAULT_BOUND`]); unlike `bound`, it leaves
+    /// a program with a linear reading proved over unbounded naturals (`synth --bound`).
+    pub fallback_bound: Option<u32>,
 }
 
 /// The statement proved: where the program is 0, over unbounded naturals.
@@ -324,7 +328,10 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         }
         other => {
             let why = other.and_then(Result::err);
-            let bound = opts.bound.unwrap_or(bitvec::DEFAULT_BOUND);
+            let bound = opts
+                .bound
+                .or(opts.fallback_bound)
+                .unwrap_or(bitvec::DEFAULT_BOUND);
             let eq0 = |s: String| match opts.target {
                 Target::Sg => s,
                 _ => format!("{s} = 0"),
@@ -337,7 +344,8 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                 },
                 latex: eq0(program.latex()),
             };
-            match bitvec::width(program, n, bound, opts.width, &clock)? {
+            let zero = opts.target == Target::Zero;
+            match bitvec::width(program, n, bound, opts.width, zero, &clock)? {
                 Ok(w) => {
                     let d = bitvec::Bits {
                         program,

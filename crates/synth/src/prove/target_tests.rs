@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::check::options;
-use super::tests::{all_ops, brute_force, points};
+use super::tests::{agrees_on_box, all_ops, assert_real as assert_zero_real, brute_force, points};
 use super::*;
 use crate::interp;
 use crate::lang::Op;
@@ -266,6 +266,77 @@ fn the_width_is_the_least_with_no_wrap() {
     let game = parse_hypergraph("nim:2").unwrap();
     let e = prove(&game, &program("Push(0) Not"), &opts(Target::Zero, Some(3))).unwrap_err();
     assert!(e.to_string().contains("`~x0`"), "{e}");
+}
+
+/// A difference whose value matters only as zero or not may go below 0 over bit-vectors: it is
+/// 0 exactly when its sides are equal, at every width. nim:3's `x0 - (x1 ^ x2)` is proved, and
+/// of the programs one instruction away, each proved one agrees with brute force on the whole
+/// scope, each refuted one fails by the rules, and each refused one has a step whose wrap the
+/// zero set depends on.
+#[test]
+fn a_difference_compared_with_zero_may_wrap() {
+    let game = parse_hypergraph("nim:3").unwrap();
+    let base = program("Push(0) Push(1) Push(2) Xor Minus");
+    let t = prove(&game, &base, &opts(Target::Zero, Some(2))).unwrap();
+    assert_eq!((t.verdict, t.width), (Verdict::Proved, Some(2)));
+    let choices: Vec<Op> = (0..3).map(Op::Push).chain(all_ops()).collect();
+    let (mut proved, mut refuted, mut refused) = (0, 0, 0);
+    for i in 0..base.len() {
+        for &op in &choices {
+            let mut ops = base.0.clone();
+            if ops[i] == op {
+                continue;
+            }
+            ops[i] = op;
+            let p = Program(ops);
+            if !p.is_valid() {
+                continue;
+            }
+            let t = match prove(&game, &p, &opts(Target::Zero, Some(2))) {
+                Ok(t) => t,
+                Err(e) => {
+                    assert!(matches!(e, Error::Usage(_)), "{p}: {e}");
+                    refused += 1;
+                    continue;
+                }
+            };
+            match t.verdict {
+                Verdict::Proved => {
+                    proved += 1;
+                    assert!(
+                        agrees_on_box(&game, &p, false, 4),
+                        "{p} proved, brute force disagrees"
+                    );
+                }
+                Verdict::Refuted(c) => {
+                    refuted += 1;
+                    assert_zero_real(&game, &p, false, &c);
+                }
+                Verdict::Unknown(why) => panic!("{p}: {why}"),
+            }
+        }
+    }
+    eprintln!("mutants of x0 - (x1 ^ x2): {proved} proved, {refuted} refuted, {refused} refused");
+    assert!(proved >= 1 && refuted > 20 && refused > 0);
+    // Under Xor the difference's value matters: refused, naming the step.
+    let xor = program("Push(0) Push(1) Minus Push(2) Xor");
+    let e = prove(&game, &xor, &opts(Target::Zero, Some(2))).unwrap_err();
+    assert!(e.to_string().contains("`x0 - x1`"), "{e}");
+    // Under BooleanNot only its being 0 matters, whatever the target: !!(x0 - x1) is nim:2's
+    // indicator; x0 - x1 itself is not one (its value is claimed) and is refused.
+    let nim2 = parse_hypergraph("nim:2").unwrap();
+    let not_not = program("Push(0) Push(1) Minus BooleanNot BooleanNot");
+    let t = prove(&nim2, &not_not, &opts(Target::Indicator, Some(3))).unwrap();
+    assert_eq!(t.verdict, Verdict::Proved);
+    assert!(is_indicator_on_box(&nim2, &not_not, 8));
+    let minus = program("Push(0) Push(1) Minus");
+    assert!(prove(&nim2, &minus, &opts(Target::Indicator, Some(3))).is_err());
+    assert_eq!(
+        prove(&nim2, &minus, &opts(Target::Zero, Some(3)))
+            .unwrap()
+            .verdict,
+        Verdict::Proved
+    );
 }
 
 /// Changing one instruction of nim's SG value x0 ^ x1: whatever stays proved for heaps below

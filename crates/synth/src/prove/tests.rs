@@ -259,7 +259,7 @@ fn images_of(game: &HypergraphNim, orbits: bool) -> Vec<Vec<usize>> {
 }
 
 /// Whether the program's zero set is the P-positions on [0,d)^n.
-fn agrees_on_box(game: &HypergraphNim, p: &Program, orbits: bool, d: u32) -> bool {
+pub(super) fn agrees_on_box(game: &HypergraphNim, p: &Program, orbits: bool, d: u32) -> bool {
     let images = images_of(game, orbits);
     brute_force(game, d)
         .iter()
@@ -269,7 +269,7 @@ fn agrees_on_box(game: &HypergraphNim, p: &Program, orbits: bool, d: u32) -> boo
 
 /// A refutation's counterexample holds by the rules, and shows the zero set is not the
 /// P-positions: a move between two members, or a member missing (or a P-position extra).
-fn assert_real(game: &HypergraphNim, p: &Program, orbits: bool, c: &Counterexample) {
+pub(super) fn assert_real(game: &HypergraphNim, p: &Program, orbits: bool, c: &Counterexample) {
     let images = images_of(game, orbits);
     let zero = |q: &[u32]| in_zero_set(p, &images, q);
     let moves = options(game, &c.position).unwrap();
