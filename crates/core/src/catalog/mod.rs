@@ -4,6 +4,8 @@
 
 mod any;
 mod boards;
+#[cfg(test)]
+mod crosscheck;
 mod custom;
 mod heaps;
 pub mod solve;

@@ -7,8 +7,6 @@
 //! engines.
 
 pub mod checkpoint;
-#[cfg(test)]
-mod crosscheck;
 pub mod cut;
 pub mod engine;
 mod flat;

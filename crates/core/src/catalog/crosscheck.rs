@@ -4,17 +4,17 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::checkpoint::{keep, load, save, Plan, Record};
-use super::cut::{CutSearch, Variant};
-use super::engine::all_search_engines;
-use super::naive::Naive;
-use super::tree::tree_size;
-use super::tt::{Policy, TtConfig, UNKNOWN};
-use super::{SearchConfig, SearchEngine, Searcher};
-use crate::catalog::spec;
+use super::spec;
 use crate::game::board::{Chomp, Cram};
 use crate::game::Stones;
 use crate::game::{Game, HypergraphNim, MoveOrder, Nimber};
+use crate::sg::checkpoint::{keep, load, save, Plan, Record};
+use crate::sg::cut::{CutSearch, Variant};
+use crate::sg::engine::all_search_engines;
+use crate::sg::naive::Naive;
+use crate::sg::tree::tree_size;
+use crate::sg::tt::{Policy, TtConfig, UNKNOWN};
+use crate::sg::{SearchConfig, SearchEngine, Searcher};
 
 const GAMES: &[&str] = &[
     "nim:3",
@@ -353,7 +353,7 @@ fn splitting_and_symmetry_save_work() {
 
 #[test]
 fn tabulation_agrees_with_search_on_every_builtin() {
-    use super::table::{tabulate, TableOptions};
+    use crate::sg::table::{tabulate, TableOptions};
     for name in GAMES.iter().chain(&["star:5", "circular:6,2", "nim:1"]) {
         let game = spec::parse_hypergraph(name).unwrap();
         let n = game.graph().vertices();
