@@ -296,6 +296,7 @@ fn reports_write_the_run_up() {
             "8",
             "--verify-max",
             "10",
+            "--prove",
             "--quiet",
             "--report",
         ])
@@ -317,6 +318,8 @@ fn reports_write_the_run_up() {
         "- **Length:** 5 (minimal: lengths 1-4 by the dependency bound)",
         "on the larger box [0,10)^3 (1000 positions",
         "![The values of the data on x0, x1](run.png)",
+        "- **Form:** plain",
+        "- **Theorem:** proved for all positions of path:3, the P-positions are exactly those with",
     ] {
         assert!(text.contains(needle), "{needle}\n{text}");
     }

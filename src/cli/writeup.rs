@@ -89,6 +89,9 @@ fn items(r: &Report<'_>, figure: Option<&str>) -> Vec<(&'static str, String)> {
         ""
     };
     items.push(("Target", format!("the program outputs {target}{orbit}")));
+    if let Some(c) = r.form {
+        items.push(("Form", format!("{} ({})", c.form.name(), c.why)));
+    }
     match facts.program {
         Some(p) => {
             items.push(("Program", format!("`{p}`")));
@@ -128,6 +131,11 @@ fn items(r: &Report<'_>, figure: Option<&str>) -> Vec<(&'static str, String)> {
         };
     }
     items.push(("Verification", verified));
+    if let Some(p) = r.proof {
+        let game = r.game.map_or("the game", |g| g.name());
+        let theorem = super::synth::proof::sentence(p, game);
+        items.push(("Theorem", theorem));
+    }
     if let Some(f) = figure {
         items.push(("Figure", f.to_string()));
     }

@@ -89,16 +89,15 @@ pub(in crate::cli) fn json(proof: &Proof, game: &str) -> serde_json::Value {
     })
 }
 
-/// The text lines: the theorem (or why there is none), then each program refuted on the way.
-pub(in crate::cli) fn text(proof: &Proof, game: &str) -> Vec<String> {
-    let mut lines = Vec::new();
-    let statement = statement(proof, game);
+/// The theorem in one sentence, or why there is none: the text's `theorem:` line and a
+/// report's "Theorem" item.
+pub(in crate::cli) fn sentence(proof: &Proof, game: &str) -> String {
     let on_the_way = match proof.history.len() {
         0 => String::new(),
         1 => "; 1 program refuted on the way".to_string(),
         k => format!("; {k} programs refuted on the way"),
     };
-    lines.push(match (proof.status, &statement) {
+    match (proof.status, statement(proof, game)) {
         (ProofStatus::Proved, Some(s)) => {
             let t = proof.theorem.as_ref();
             let over = match (t.and_then(|t| t.bound), t.and_then(|t| t.width)) {
@@ -106,16 +105,21 @@ pub(in crate::cli) fn text(proof: &Proof, game: &str) -> Vec<String> {
                 _ => "over unbounded naturals".to_string(),
             };
             format!(
-                "theorem:      proved {s} (by z3 {over}, {:.2} s{on_the_way})",
+                "proved {s} (by z3 {over}, {:.2} s{on_the_way})",
                 t.map_or(0.0, |t| t.seconds)
             )
         }
         (status, _) => format!(
-            "theorem:      none ({}): {}",
+            "none ({}): {}",
             status_name(status),
             proof.why.as_deref().unwrap_or("no proof")
         ),
-    });
+    }
+}
+
+/// The text lines: the theorem (or why there is none), then each program refuted on the way.
+pub(in crate::cli) fn text(proof: &Proof, game: &str) -> Vec<String> {
+    let mut lines = vec![format!("theorem:      {}", sentence(proof, game))];
     if proof.status == ProofStatus::Refuted {
         if let Some(Verdict::Refuted(c)) = proof.theorem.as_ref().map(|t| &t.verdict) {
             lines.push(format!("refuted at:   {c}"));
