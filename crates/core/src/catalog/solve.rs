@@ -90,8 +90,8 @@ pub struct Kept {
 /// An engine, and for `auto` the reason it was chosen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
-    pub engine: Engine,
-    pub reason: Option<String>,
+    pub(crate) engine: Engine,
+    pub(crate) reason: Option<String>,
 }
 
 /// Seconds box tabulation of `dims` would take, estimated from its word operations (measured:

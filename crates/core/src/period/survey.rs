@@ -161,9 +161,9 @@ impl fmt::Display for Outcome {
 pub struct Row {
     /// The game's spec.
     pub game: String,
-    pub status: Outcome,
-    pub preperiod: Option<usize>,
-    pub period: Option<usize>,
+    pub(crate) status: Outcome,
+    pub(crate) preperiod: Option<usize>,
+    pub(crate) period: Option<usize>,
     /// The saltus of an arithmetic period (proved ones: only when not 0; observed ones: 0 for
     /// a plain repetition).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -67,7 +67,7 @@ pub type OnSave = Arc<dyn Fn(&Result<Saved, Error>, bool) + Send + Sync>;
 /// Where and how often a search saves its table.
 #[derive(Clone)]
 pub struct Plan {
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// Time between two saves while the search runs.
     pub every: Duration,
     /// Set to ask for a save at the search's next pause, which clears it: how a caller that
