@@ -146,7 +146,7 @@ impl<R: AsRef<[u64]>> FromIterator<R> for Points {
 /// Positions and their SG values.
 #[derive(Clone, Debug)]
 pub struct Dataset {
-    pub vars: usize,
+    pub(crate) vars: usize,
     pub points: Points,
     pub values: Vec<Nimber>,
     /// Where the data came from, for reports.
