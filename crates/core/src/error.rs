@@ -16,14 +16,21 @@ pub enum Error {
     Position(String),
     /// An input file that does not parse.
     #[error("{path}: {msg}")]
-    Data { path: PathBuf, msg: String },
+    Data {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong in it.
+        msg: String,
+    },
     /// A bad combination of options.
     #[error("{0}")]
     Usage(String),
     /// A file that cannot be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
     /// A computation that would not fit in memory (or in a size limit the user can raise).
@@ -34,7 +41,10 @@ pub enum Error {
     #[error(
         "no program of length at most {max_len} exists (every length was refuted); raise --max-len"
     )]
-    LengthLimit { max_len: usize },
+    LengthLimit {
+        /// The longest length allowed (`--max-len`).
+        max_len: usize,
+    },
     /// The time limit passed before the question was settled.
     #[error("{0}")]
     Timeout(Undecided),
@@ -44,8 +54,11 @@ pub enum Error {
     /// Another rank of an MPI job failed with this message; the kind is that rank's error's.
     #[error("rank {rank}: {msg}")]
     Elsewhere {
+        /// The rank that failed.
         rank: usize,
+        /// Its error's kind, which decides the exit code.
         kind: Kind,
+        /// Its error's message.
         msg: String,
     },
 }
@@ -67,6 +80,7 @@ pub struct Undecided {
 /// on from there.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SavedTable {
+    /// The file the table was saved to (or meant to be).
     pub path: PathBuf,
     /// Entries saved; `None` when the save failed.
     pub entries: Option<u64>,
@@ -155,12 +169,14 @@ impl Error {
     pub(crate) fn position(msg: impl Into<String>) -> Self {
         Error::Position(msg.into())
     }
+    /// An I/O failure on `path`, for `map_err` on file operations.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
             source,
         }
     }
+    /// A bug: a result that contradicts itself.
     pub fn internal(msg: impl Into<String>) -> Self {
         Error::Internal(msg.into())
     }

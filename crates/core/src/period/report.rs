@@ -103,7 +103,9 @@ enum Block {
 /// How a report is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
+    /// Markdown, for a README or an issue.
     Markdown,
+    /// LaTeX, for a paper.
     Latex,
 }
 
