@@ -16,6 +16,7 @@ use crate::problem::Problem;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Predicate {
     pub(crate) program: Program,
+    /// The condition in words, for reports.
     pub words: String,
 }
 
