@@ -5,7 +5,7 @@
 //! every position outside Z has a move into Z (induction on the number of stones). The
 //! program's zero condition is read as linear integer arithmetic over unbounded naturals
 //! ([`reading`]); moves of hypergraph nim are linear too, so z3 decides (A) and (B) for every
-//! position at once ([`hypergraph`]). A counterexample z3 finds is re-checked by the game's
+//! position at once (`hypergraph.rs`). A counterexample z3 finds is re-checked by the game's
 //! own moves and the reference interpreter ([`check`]) before it is reported.
 //!
 //! `--target indicator` and `--target sg` claim more of the program's value ([`target`]);
