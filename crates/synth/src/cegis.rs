@@ -57,7 +57,7 @@ pub struct Outcome {
     pub minimal: bool,
     /// What the search did on the way.
     pub trace: Trace,
-    /// Wall-clock seconds spent checking candidates against all the data.
+    /// Wall-clock seconds spent checking candidates against every example.
     pub seconds_verify: f64,
     /// The length whose search was stopped, when the program is an upper bound found first.
     pub undecided: Option<usize>,
