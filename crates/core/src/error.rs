@@ -16,14 +16,21 @@ pub enum Error {
     Position(String),
     /// An input file that does not parse.
     #[error("{path}: {msg}")]
-    Data { path: PathBuf, msg: String },
+    Data {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong in it.
+        msg: String,
+    },
     /// A bad combination of options.
     #[error("{0}")]
     Usage(String),
     /// A file that cannot be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
     /// A computation that would not fit in memory (or in a size limit the user can raise).
@@ -32,11 +39,19 @@ pub enum Error {
     /// A limit that a setting raises was reached: the message says what needed more, `raise`
     /// which setting gives it (the command line adds the flag's name).
     #[error("{msg}")]
-    Limit { msg: String, raise: Setting },
+    Limit {
+        /// What needed more, and how much.
+        msg: String,
+        /// The setting that gives it.
+        raise: Setting,
+    },
     /// Every program length up to the longest one allowed was refuted: a proved bound, but no
     /// program (a limit the user can raise, so it is reported as a resource).
     #[error("no program of length at most {max_len} exists (every length was refuted)")]
-    LengthLimit { max_len: usize },
+    LengthLimit {
+        /// The longest length allowed.
+        max_len: usize,
+    },
     /// The time limit passed before the question was settled.
     #[error("{0}")]
     Timeout(Undecided),
@@ -46,8 +61,11 @@ pub enum Error {
     /// Another rank of an MPI job failed with this message; the kind is that rank's error's.
     #[error("rank {rank}: {msg}")]
     Elsewhere {
+        /// The rank that failed.
         rank: usize,
+        /// Its error's kind, which decides the exit code.
         kind: Kind,
+        /// Its error's message.
         msg: String,
         /// The setting that gets past the failure there ([`Error::raise`]).
         raise: Option<Setting>,
@@ -86,6 +104,7 @@ pub struct Undecided {
 /// on from there.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SavedTable {
+    /// The file the table was saved to (or meant to be).
     pub path: PathBuf,
     /// Entries saved; `None` when the save failed.
     pub entries: Option<u64>,
@@ -196,12 +215,14 @@ impl Error {
     pub(crate) fn position(msg: impl Into<String>) -> Self {
         Error::Position(msg.into())
     }
+    /// An I/O failure on `path`, for `map_err` on file operations.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
             source,
         }
     }
+    /// A bug: a result that contradicts itself.
     pub fn internal(msg: impl Into<String>) -> Self {
         Error::Internal(msg.into())
     }

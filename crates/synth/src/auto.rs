@@ -32,7 +32,9 @@ const SAT_FIRST_ABOVE: usize = 9;
 
 /// Enumeration with a per-length fallback.
 pub struct AutoBackend<E, S> {
+    /// The backend tried first at each length (enumeration).
     pub first: E,
+    /// The backend a length goes to when the first would not fit in memory (SAT).
     pub fallback: S,
 }
 

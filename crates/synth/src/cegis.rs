@@ -23,10 +23,13 @@ const COUNTEREXAMPLES_PER_ROUND: usize = 4;
 /// Why a length has no program.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Refutation {
+    /// The length refuted.
     pub length: usize,
     /// The dependency bound, or the backend that proved it on `examples` examples.
     pub by: Method,
+    /// Examples the refutation used (0 for the dependency bound).
     pub examples: usize,
+    /// Wall-clock seconds spent on the length.
     pub seconds: f64,
 }
 
@@ -39,17 +42,22 @@ pub struct Trace {
     pub dependent_vars: Vec<usize>,
     /// The examples the final solve saw (indices into the problem's examples).
     pub examples: Vec<usize>,
+    /// Candidate-and-check rounds over every length: one solve each.
     pub rounds: usize,
+    /// Wall-clock seconds of the search, the checks of candidates not counted.
     pub seconds_search: f64,
 }
 
 /// The result of a search that found a program.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The program, which passes every example.
     pub program: Program,
     /// Every shorter length was refuted.
     pub minimal: bool,
+    /// What the search did on the way.
     pub trace: Trace,
+    /// Wall-clock seconds spent checking candidates against every example.
     pub seconds_verify: f64,
     /// The length whose search was stopped, when the program is an upper bound found first.
     pub undecided: Option<usize>,
@@ -71,6 +79,7 @@ impl Outcome {
 pub struct Partial {
     /// Every length below this is refuted.
     pub lower_bound: usize,
+    /// What the search did.
     pub trace: Trace,
     /// Why the search stopped.
     pub stopped: Stop,
@@ -120,7 +129,9 @@ impl Stop {
 /// A search's answer: a program (minimal, or the shortest found), or the bounds alone.
 #[derive(Clone, Debug)]
 pub enum Answer {
+    /// A program was found (minimal when every shorter length was refuted).
     Found(Outcome),
+    /// The search stopped before any program was found.
     Undecided(Partial),
 }
 
@@ -135,6 +146,7 @@ pub struct State<'a> {
     pub best: Option<&'a Program>,
     /// Examples in use at this length.
     pub examples: usize,
+    /// Rounds so far, over every length.
     pub rounds: usize,
 }
 
@@ -142,11 +154,13 @@ pub struct State<'a> {
 pub struct Options<'a> {
     /// Longest program to try.
     pub max_len: usize,
+    /// When to stop and report what is settled (`None`: no time limit).
     pub deadline: Option<Instant>,
     /// Upper-bound strategies to run first ([`Strategies::NONE`]: the plain shortest-first
     /// search), when the dependency bound is above `upper_from` ([`upper::FROM_BOUND`] by
     /// default: below it the exact search is quick).
     pub upper: Strategies,
+    /// The dependency bound above which the upper-bound strategies run.
     pub upper_from: usize,
     /// Hears of the search's progress.
     pub watch: &'a (dyn Fn(&State<'_>) + Sync),

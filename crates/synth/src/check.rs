@@ -19,7 +19,7 @@ const CHUNK: usize = 1 << 16;
 
 /// The first requirement a program fails on a box.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The requirement of the position with this row-major index.
     Point(usize),
     /// The orbit of zero positions whose canonical form is `canonical`; `first` is the index
@@ -50,7 +50,7 @@ struct Seen {
 /// The first requirement `program` fails on the positions of `table`, under `target` at
 /// width `mask`; zero positions are grouped into orbits by `canonical` when given. Points of
 /// the box that are not positions have no requirement.
-pub fn first_failure(
+pub(crate) fn first_failure(
     table: &BoxTable,
     program: &Program,
     target: Target,

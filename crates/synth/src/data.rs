@@ -146,8 +146,10 @@ impl<R: AsRef<[u64]>> FromIterator<R> for Points {
 /// Positions and their SG values.
 #[derive(Clone, Debug)]
 pub struct Dataset {
-    pub vars: usize,
+    pub(crate) vars: usize,
+    /// The positions, one row each (for a family's data, its parameters).
     pub points: Points,
+    /// The SG value of each position, in the same order.
     pub values: Vec<Nimber>,
     /// Where the data came from, for reports.
     pub source: String,

@@ -45,14 +45,18 @@ impl Form {
 /// The form returned and why, in words.
 #[derive(Clone, Debug)]
 pub struct Choice {
+    /// The form chosen.
     pub form: Form,
+    /// Why, in words, for the report.
     pub why: String,
 }
 
 /// How long and how far one search may go.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// Longest program to try.
     pub max_len: usize,
+    /// When to stop and report what is settled (`None`: no time limit).
     pub deadline: Option<Instant>,
     /// Whether the upper-bound strategies may run first.
     pub upper: bool,

@@ -34,12 +34,25 @@ pub type Canonical<'a> = dyn Fn(&[u64]) -> Vec<u64> + Sync + 'a;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Example {
     /// The output at `point` is exactly `value`.
-    Equals { point: usize, value: u64 },
+    Equals {
+        /// The point.
+        point: usize,
+        /// The output required there.
+        value: u64,
+    },
     /// The output at `point` is not 0.
-    NonZero { point: usize },
+    NonZero {
+        /// The point.
+        point: usize,
+    },
     /// Some member of an orbit of zero positions outputs 0; with `boolean`, every member
     /// outputs 0 or 1.
-    SomeZero { points: Vec<usize>, boolean: bool },
+    SomeZero {
+        /// The orbit's points.
+        points: Vec<usize>,
+        /// Every member must output 0 or 1 (`--target indicator`).
+        boolean: bool,
+    },
 }
 
 impl Example {
@@ -75,14 +88,21 @@ impl Example {
 /// A synthesis problem: the language, the data, and the examples every program must satisfy.
 #[derive(Clone, Debug)]
 pub struct Problem {
+    /// The instructions programs may use.
     pub ops: OpSet,
+    /// The word width W in bits: every value is taken mod 2^W.
     pub width: u32,
+    /// What the program must compute on the data.
     pub target: Target,
     /// Whether zero positions are grouped into orbits under the game's automorphisms.
     pub orbits: bool,
+    /// The positions examples refer to by index.
     pub points: Points,
+    /// The SG value of each point.
     pub values: Vec<Nimber>,
+    /// The requirements every program must meet.
     pub examples: Vec<Example>,
+    /// Where the data came from, for reports.
     pub source: String,
     /// The dependency bound, computed on first use ([`Problem::lower_bound`]): every backend
     /// asks for it at every length, and on a large box it is a scan of every point.

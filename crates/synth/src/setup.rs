@@ -29,6 +29,7 @@ pub struct Setup {
     /// Only the members of this family of the box, as data over its parameters
     /// ([`Family`]).
     pub family: Option<String>,
+    /// What the program must compute: zero, indicator or SG values (`--target`).
     pub target: Target,
     /// Group zero positions into orbits under the game's automorphisms.
     pub orbits: bool,

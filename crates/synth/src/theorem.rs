@@ -46,6 +46,7 @@ pub enum ProofStatus {
 pub struct Refuted {
     /// The program, in its instruction names.
     pub program: String,
+    /// Where the program's zero set and the P-positions differ, re-checked by the game's moves.
     pub counterexample: Counterexample,
     /// Positions added to the data (the counterexample's, and with orbits their images).
     pub added: usize,
@@ -54,6 +55,7 @@ pub struct Refuted {
 /// What `--prove` established about the program reported.
 #[derive(Clone, Debug)]
 pub struct Proof {
+    /// How far the proof went: proved, refuted, or unknown.
     pub status: ProofStatus,
     /// The prover's last statement and verdict, when it ran on the program reported.
     pub theorem: Option<Theorem>,
@@ -67,7 +69,9 @@ pub struct Proof {
 /// ([`prove::heaps::prove`]).
 #[derive(Clone, Copy)]
 pub enum ProverGame<'a> {
+    /// Hypergraph nim.
     Graph(&'a HypergraphNim),
+    /// A sum of heap games.
     Heaps(&'a HeapSum),
 }
 

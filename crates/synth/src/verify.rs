@@ -21,9 +21,11 @@ use grundy_core::sg::{SearchConfig, SearchEngine};
 pub struct CrossCheck {
     /// The box is [0,max)^n.
     pub max: usize,
+    /// Positions checked.
     pub points: usize,
     /// The engine that recomputed the values.
     pub engine: String,
+    /// Wall-clock seconds the check took.
     pub seconds: f64,
     /// The first failing example, described.
     pub counterexample: Option<String>,

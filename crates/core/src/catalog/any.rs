@@ -164,7 +164,7 @@ pub trait AnyGame: Send + Sync {
     }
 
     /// The most moves a game from `p` can last, when that is cheap to bound: a search this
-    /// shallow runs on the caller's stack ([`super::with_stack_for`]). `None`, the default,
+    /// shallow runs on the caller's stack ([`crate::sg::with_stack_for`]). `None`, the default,
     /// when unknown.
     fn depth(&self, _p: &Stones) -> Option<u64> {
         None
@@ -329,7 +329,7 @@ pub fn searcher<'g, G: Game<Position = Stones>>(
     Box::new(Erased(engine.searcher(game, cfg)))
 }
 
-/// Hypergraph nim: whole boxes by the face-union recurrence ([`super::table`]), and `auto`
+/// Hypergraph nim: whole boxes by the face-union recurrence ([`crate::sg::table`]), and `auto`
 /// priced between that and a search ([`super::solve::resolve`]).
 impl AnyGame for HypergraphNim {
     fn name(&self) -> &str {

@@ -65,12 +65,15 @@ pub fn check_listed_moves<G: AnyGame + ?Sized>(
 /// A valued position.
 #[derive(Debug)]
 pub struct Solution {
+    /// The position's nimber.
     pub nimber: Nimber,
     /// The engine that ran (`auto` resolved).
     pub engine: String,
     /// Why `auto` chose it, with the estimates it compared.
     pub reason: Option<String>,
+    /// What the engine did (nodes, look-ups), for reports and benchmarks.
     pub stats: Stats,
+    /// Wall-clock seconds the engine ran.
     pub seconds: f64,
     /// Successors with nimber 0, when asked for.
     pub winning_moves: Option<Vec<Stones>>,
@@ -83,15 +86,17 @@ pub struct Solution {
 /// the failure with it).
 #[derive(Debug)]
 pub struct Kept {
+    /// What the file held at the start, and what the search learned of it.
     pub loaded: Loaded,
+    /// The last save, or why it failed.
     pub saved: Result<Saved, Error>,
 }
 
 /// An engine, and for `auto` the reason it was chosen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
-    pub engine: Engine,
-    pub reason: Option<String>,
+    pub(crate) engine: Engine,
+    pub(crate) reason: Option<String>,
 }
 
 /// Seconds box tabulation of `dims` would take, estimated from its word operations (measured:

@@ -38,15 +38,30 @@ use crate::progress::Progress;
 #[serde(tag = "name", rename_all = "kebab-case")]
 pub enum Criterion {
     /// No move leaves more than one heap: a window of `take` values repeats.
-    Window { take: usize, plain_removal: bool },
+    Window {
+        /// The most tokens a move takes.
+        take: usize,
+        /// A move's options are heaps of n - k alone, as in subtraction games
+        /// ([`MoveBounds::plain_removal`]): the check ends sooner.
+        plain_removal: bool,
+    },
     /// Moves leave up to `heaps` heaps: the Guy-Smith theorem.
-    GuySmith { take: usize, heaps: usize },
+    GuySmith {
+        /// The most tokens a move takes.
+        take: usize,
+        /// The most heaps a move leaves.
+        heaps: usize,
+    },
     /// Every amount past `window` may be taken and no move splits: the state at heap `at`
     /// recurs at `at + repeat`, with mu grown by `shift` ([`state`]).
     RepeatedState {
+        /// Amounts above this may all be taken.
         window: usize,
+        /// The heap whose state recurs.
         at: usize,
+        /// Heaps until it recurs.
         repeat: usize,
+        /// How much mu grows meanwhile.
         shift: Nimber,
     },
     /// Moves take at most `take` tokens and leave at most `heaps` heaps, and from `from` on
@@ -54,12 +69,19 @@ pub enum Criterion {
     /// before `from + block`; the slices below each heap's own are full for the heaps of
     /// `window .. window + 2 block` ([`slices`]). The values read end at `end`.
     Slices {
+        /// The most tokens a move takes.
         take: usize,
+        /// The most heaps a move leaves.
         heaps: usize,
+        /// Where the arithmetic growth starts (n0).
         from: usize,
+        /// Heaps per step of growth (the period P).
         block: usize,
+        /// The power of two the values grow by each step.
         saltus: Nimber,
+        /// The first heap whose slices are checked full.
         window: usize,
+        /// Where the values read end.
         end: usize,
     },
 }
@@ -157,9 +179,13 @@ impl Criterion {
 /// periodicity).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Period {
+    /// The first heap from which the values repeat.
     pub preperiod: usize,
+    /// The length of the repetition, in heaps (at least 1).
     pub period: usize,
+    /// What the values grow by each period (0: plain periodicity).
     pub saltus: Nimber,
+    /// The finite check that proves it.
     pub criterion: Criterion,
     /// The largest heap whose value the check compared.
     pub checked_up_to: usize,
@@ -236,8 +262,11 @@ fn least_divisor(values: &[Nimber], from: usize, repeat: usize) -> (usize, usize
 /// preperiod <= n < the values' end (saltus 0: plain periodicity).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Observed {
+    /// The first heap from which the values repeat.
     pub preperiod: usize,
+    /// The length of the repetition, in heaps (at least 1).
     pub period: usize,
+    /// What the values grow by each period (0: plain periodicity).
     pub saltus: Nimber,
 }
 

@@ -11,7 +11,7 @@ const TOP: usize = 10;
 /// A known fact about some games of a survey, and how its rows bear it out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FactCheck {
-    pub fact: &'static str,
+    pub(crate) fact: &'static str,
     /// The games the fact speaks of.
     pub games: usize,
     /// Those whose row contradicts it (or does not prove what it states), with the row's
@@ -103,7 +103,9 @@ enum Block {
 /// How a report is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
+    /// Markdown, for a README or an issue.
     Markdown,
+    /// LaTeX, for a paper.
     Latex,
 }
 

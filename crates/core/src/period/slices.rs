@@ -46,7 +46,7 @@ const WINDOW_SEARCH: usize = 64;
 /// What [`prove`] found: a proof, or how many values a candidate would need.
 #[derive(Debug, Default)]
 pub struct Outcome {
-    pub proved: Option<Period>,
+    pub(crate) proved: Option<Period>,
     /// Values that would decide the candidate the values show (more than they have).
     pub wanted: Option<usize>,
 }

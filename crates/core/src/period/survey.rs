@@ -28,11 +28,22 @@ const RANK_CHUNK: usize = 512;
 #[serde(tag = "family", rename_all = "kebab-case")]
 pub enum Family {
     /// Subtraction sets of `size` elements from 1..=`max_element`.
-    Subtraction { size: usize, max_element: usize },
+    Subtraction {
+        /// Elements in each set.
+        size: usize,
+        /// The largest element allowed.
+        max_element: usize,
+    },
     /// Octal codes 0.d1...dk of `digits` digits, the last non-zero.
-    Octal { digits: usize },
+    Octal {
+        /// Digits after the point.
+        digits: usize,
+    },
     /// Hex codes 0.d1...dk of `digits` digits, the last non-zero.
-    Hex { digits: usize },
+    Hex {
+        /// Digits after the point.
+        digits: usize,
+    },
 }
 
 impl fmt::Display for Family {
@@ -161,9 +172,9 @@ impl fmt::Display for Outcome {
 pub struct Row {
     /// The game's spec.
     pub game: String,
-    pub status: Outcome,
-    pub preperiod: Option<usize>,
-    pub period: Option<usize>,
+    pub(crate) status: Outcome,
+    pub(crate) preperiod: Option<usize>,
+    pub(crate) period: Option<usize>,
     /// The saltus of an arithmetic period (proved ones: only when not 0; observed ones: 0 for
     /// a plain repetition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -239,6 +250,7 @@ impl Row {
 /// The header line of a survey file: which survey its rows belong to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
+    /// The family surveyed.
     pub survey: Family,
     /// Heaps valued at most per game.
     pub max_heap: usize,

@@ -20,7 +20,9 @@ pub enum Command {
     Moves,
     /// Take back the last move of each side.
     Undo,
+    /// The list of commands.
     Help,
+    /// End the game.
     Quit,
 }
 

@@ -10,10 +10,15 @@ use crate::game::Stones;
 /// The games of one ordered pair: `first` moves first in each.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Pairing {
+    /// The agent that moves first in every game of the pairing.
     pub first: Agent,
+    /// The agent that moves second.
     pub second: Agent,
+    /// Games played.
     pub games: u64,
+    /// Games `first` won.
     pub first_wins: u64,
+    /// Games `second` won.
     pub second_wins: u64,
     /// Moves played in all the games together.
     pub moves: u64,

@@ -55,7 +55,9 @@ const MAX_VALUE: Nimber = (1 << 31) - 1;
 /// One save: how many entries, and how long it took.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Saved {
+    /// Entries written.
     pub entries: u64,
+    /// Wall-clock seconds the save took.
     pub seconds: f64,
 }
 
@@ -67,12 +69,13 @@ pub type OnSave = Arc<dyn Fn(&Result<Saved, Error>, bool) + Send + Sync>;
 /// Where and how often a search saves its table.
 #[derive(Clone)]
 pub struct Plan {
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// Time between two saves while the search runs.
     pub every: Duration,
     /// Set to ask for a save at the search's next pause, which clears it: how a caller that
     /// gives up on a search (a time limit) keeps what it learned.
     pub now: Arc<AtomicBool>,
+    /// Told of every save, for the caller's progress and report.
     pub on_save: OnSave,
 }
 
@@ -166,7 +169,9 @@ fn entries_held<P: Record>(path: &Path, game: &str) -> Option<u64> {
 /// no room for them all: a smaller `--mem-limit` or `--tt` than the search that saved them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Loaded {
+    /// Entries the file holds.
     pub entries: u64,
+    /// Entries the table took in.
     pub learned: u64,
 }
 

@@ -26,7 +26,7 @@ use crate::game::{Game, MoveOrder, Nimber};
 
 /// How a node narrows the set it hands to its successors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pruning {
+pub(crate) enum Pruning {
     /// No pruning: successors are always valued exactly (Listing 3).
     Def,
     /// Successors only need to say whether their value is in P minus max P (Listing 4).
@@ -37,7 +37,7 @@ pub enum Pruning {
 
 /// Enhanced transposition cut-off (Listing 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Etc {
+pub(crate) enum Etc {
     Off,
     /// `E`: prune P by the table before recursing.
     On,
@@ -48,10 +48,10 @@ pub enum Etc {
 /// One member of the family, named like the paper: `cut`, `scut_R`, `cut_cEA`, ...
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
-    pub pruning: Pruning,
-    pub resume: bool,
-    pub etc: Etc,
-    pub aspiration: bool,
+    pub(crate) pruning: Pruning,
+    pub(crate) resume: bool,
+    pub(crate) etc: Etc,
+    pub(crate) aspiration: bool,
 }
 
 impl Variant {

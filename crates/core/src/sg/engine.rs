@@ -23,8 +23,9 @@ pub enum SearchEngine {
 /// Every engine `--engine` accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
+    /// A search from the position alone, for any game.
     Search(SearchEngine),
-    /// Tabulation of the box below the position ([`super::AnyGame::tabulate`]).
+    /// Tabulation of the box below the position ([`crate::catalog::AnyGame::tabulate`]).
     Table,
     /// Table for small boxes, search otherwise.
     Auto,

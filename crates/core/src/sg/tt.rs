@@ -38,7 +38,9 @@ pub const UNKNOWN: Weight = Weight::MAX;
 /// A table's size: `None` is unbounded, `Some(0)` is no table at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtConfig {
+    /// Entries the table holds at most (`None`: unbounded; `Some(0)`: no table).
     pub capacity: Option<usize>,
+    /// What a bounded table evicts when full.
     pub policy: Policy,
     /// Bytes an unbounded table may take (its slots; not what keys point to). Once there it
     /// stops growing and new entries take the place of old ones: a search that would have run

@@ -18,27 +18,45 @@ use grundy_core::error::Error;
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 pub enum Op {
+    /// Push variable i (heap i, counting from 0).
     Push(u8),
+    /// Push the constant 0.
     Zero,
+    /// Push the constant 1.
     One,
     /// An extra constant (`--ops +Const(2)`), off by default.
     Const(u64),
+    /// Bitwise complement.
     Not,
+    /// 1 where the operand is 0, else 0.
     BooleanNot,
+    /// Sum, wrapping at the word width.
     Plus,
+    /// Difference, wrapping at the word width.
     Minus,
+    /// Product, wrapping at the word width.
     Mul,
+    /// Floor quotient; 0 for a divisor 0.
     Div,
+    /// Bitwise and.
     And,
+    /// Bitwise or.
     Or,
+    /// Bitwise exclusive or (nim sum).
     Xor,
+    /// Left shift; 0 for shifts of the word width or more.
     LeftShift,
+    /// Right shift; 0 for shifts of the word width or more.
     RightShift,
+    /// 1 where the operands are equal, else 0.
     BooleanEq,
     /// Extras, off by default.
     Mod,
+    /// The smaller operand.
     Min,
+    /// The larger operand.
     Max,
+    /// 1 where the first operand is below the second, else 0.
     Lt,
 }
 

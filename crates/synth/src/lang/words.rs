@@ -16,7 +16,7 @@ enum Expr {
 
 /// A condition on the variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Cond {
+pub(crate) enum Cond {
     True,
     False,
     /// Two expressions (in infix) are equal, or with `false` differ.

@@ -8,9 +8,13 @@ use z3::ast::{Bool, Int};
 /// An integer-valued term; every operation is one z3's linear arithmetic decides.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Term {
+    /// Heap size i (counting from 0).
     Var(u8),
+    /// An integer constant.
     Const(i128),
+    /// The sum.
     Add(Box<Term>, Box<Term>),
+    /// The difference (may be negative).
     Sub(Box<Term>, Box<Term>),
     /// A constant multiple.
     Scale(i128, Box<Term>),
@@ -29,8 +33,11 @@ pub enum Term {
 /// The bitwise operations a [`Term::Bitwise`] takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BitOp {
+    /// Bitwise and.
     And,
+    /// Bitwise or.
     Or,
+    /// Bitwise exclusive or (nim sum).
     Xor,
 }
 
@@ -41,20 +48,30 @@ pub const MAX_BITS: u32 = 16;
 /// A comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rel {
+    /// Equal.
     Eq,
+    /// Not equal.
     Ne,
+    /// Less than.
     Lt,
+    /// Less than or equal.
     Le,
+    /// Greater than.
     Gt,
+    /// Greater than or equal.
     Ge,
 }
 
 /// A condition on the heap sizes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Formula {
+    /// Always (`true`) or never (`false`).
     Const(bool),
+    /// Two terms compared.
     Cmp(Rel, Term, Term),
+    /// Every one holds (the empty `And` always).
     And(Vec<Formula>),
+    /// Some one holds (the empty `Or` never).
     Or(Vec<Formula>),
 }
 

@@ -34,6 +34,7 @@ pub const MAX_MOVES: usize = 2048;
 /// One amount a move may take from a heap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Take {
+    /// Tokens the move takes.
     pub amount: u32,
     /// From a heap of exactly `amount`, leaving none.
     pub whole: bool,

@@ -5,7 +5,7 @@
 //! every position outside Z has a move into Z (induction on the number of stones). The
 //! program's zero condition is read as linear integer arithmetic over unbounded naturals
 //! ([`reading`]); moves of hypergraph nim are linear too, so z3 decides (A) and (B) for every
-//! position at once ([`hypergraph`]). A counterexample z3 finds is re-checked by the game's
+//! position at once (`hypergraph.rs`). A counterexample z3 finds is re-checked by the game's
 //! own moves and the reference interpreter ([`check`]) before it is reported.
 //!
 //! `--target indicator` and `--target sg` claim more of the program's value ([`target`]);
@@ -61,8 +61,11 @@ pub struct Options {
 /// The statement proved: where the program is 0, over unbounded naturals.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Reading {
+    /// In plain words.
     pub words: String,
+    /// As an infix formula.
     pub infix: String,
+    /// As LaTeX.
     pub latex: String,
 }
 
@@ -86,9 +89,12 @@ pub enum Reason {
 /// game's moves.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Counterexample {
+    /// The position: heap sizes, or for hypergraph nim the tokens on each vertex.
     pub position: Vec<u32>,
+    /// Which condition it fails.
     pub reason: Reason,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The option that shows it, for reasons about a move.
     pub move_to: Option<Vec<u32>>,
     /// The program's value (`not_indicator`, `same_value_option`) or the value no option
     /// has (`missing_value`).
@@ -137,6 +143,7 @@ impl std::fmt::Display for Counterexample {
 pub enum Verdict {
     /// z3 showed (A) and (B) for every position.
     Proved,
+    /// z3 found a position that contradicts the claim, re-checked by the game's moves.
     Refuted(Counterexample),
     /// z3 gave up or the time ran out; the text says on what.
     Unknown(String),
@@ -149,6 +156,7 @@ pub struct Theorem {
     pub reading: Reading,
     /// Which positions the statement is about: "all positions", or "heaps below 2^B".
     pub scope: String,
+    /// What the program was claimed to compute (`--target`).
     pub target: Target,
     /// The bound B of a proof over bit-vectors, for heaps below 2^B (none over unbounded
     /// naturals).
@@ -159,10 +167,13 @@ pub struct Theorem {
     /// Why the proof is over bit-vectors when it was not asked for: the step with no exact
     /// linear reading.
     pub no_linear_reading: Option<String>,
+    /// Proved, refuted with a counterexample, or unknown.
     pub verdict: Verdict,
     /// Automorphisms the zero set is a union over (1 without `--orbits`).
     pub automorphisms: usize,
+    /// The game's faces (the sets of heaps a move may change): the proof has conditions per face.
     pub faces: usize,
+    /// Wall-clock seconds the proof took.
     pub seconds: f64,
 }
 

@@ -76,7 +76,9 @@ pub(crate) fn split(st: &Structure) -> Vec<Cube> {
 /// What a solver said of one instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// A model: the instance has a solution.
     Satisfiable,
+    /// Refuted: the instance has none.
     Unsatisfiable,
     /// No verdict: an empty file, a solver stopped by its time limit, `s UNKNOWN`.
     Unknown,
@@ -104,12 +106,23 @@ pub fn cube_count(icnf: &str) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Merged {
     /// Cube `cube` (the lowest satisfied) has a model: the length has a program.
-    Satisfied { cube: usize },
+    Satisfied {
+        /// The cube's index.
+        cube: usize,
+    },
     /// Every one of the `cubes` cubes is unsatisfiable: the length is refuted (the cubes
     /// cover every program).
-    Refuted { cubes: usize },
+    Refuted {
+        /// Cubes in all.
+        cubes: usize,
+    },
     /// No cube is satisfied and these have no verdict yet: the length is open.
-    Open { undecided: Vec<usize>, cubes: usize },
+    Open {
+        /// The cubes with no verdict.
+        undecided: Vec<usize>,
+        /// Cubes in all.
+        cubes: usize,
+    },
 }
 
 /// Merges the verdicts of the `cubes` cubes of one iCNF; `verdict_of(k)` is cube `k`'s (from

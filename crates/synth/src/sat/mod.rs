@@ -59,8 +59,11 @@ use grundy_core::files::{self, OutputFile};
 /// (cube-and-conquer, `conquer.rs`); proofs are then not kept.
 #[derive(Clone, Debug, Default)]
 pub struct SatBackend {
+    /// Where to keep DRAT proofs of refuted lengths (`None`: none kept).
     pub proof: Option<PathBuf>,
+    /// The encoding's choices.
     pub options: Options,
+    /// Threads for cube-and-conquer (`None`: one solve per length).
     pub cubes: Option<usize>,
 }
 

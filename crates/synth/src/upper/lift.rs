@@ -30,7 +30,7 @@ const SAMPLE: usize = 256;
 /// A program found by lifting.
 #[derive(Clone, Debug)]
 pub struct Lifted {
-    pub program: Program,
+    pub(crate) program: Program,
     /// The variables combined in, innermost slice first.
     pub variables: Vec<usize>,
     /// The length of the program the exhaustive search found for the innermost slice.

@@ -26,16 +26,24 @@ pub enum How {
     /// Lifted from slices: the variables combined in (innermost slice first), and the length
     /// the exact search found for the innermost slice.
     Lifted {
+        /// The variables combined in, innermost slice first.
         variables: Vec<usize>,
+        /// The length the exact search found for the innermost slice.
         base_length: usize,
     },
     /// The `Or` of necessary conditions (each zero on every zero position) that together are
     /// non-zero on every non-zero position.
-    Decomposed { conditions: Vec<Program> },
+    Decomposed {
+        /// The conditions, each 0 on every zero position.
+        conditions: Vec<Program>,
+    },
     /// A union of two decompositions split by a mined predicate ([`decompose::unions`]).
     Union(decompose::unions::Union),
     /// A stochastic walk over programs, after this many proposals.
-    Stochastic { steps: u64 },
+    Stochastic {
+        /// Proposals made.
+        steps: u64,
+    },
 }
 
 impl How {
@@ -53,7 +61,9 @@ impl How {
 /// A program that passes every example, and how it was found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UpperBound {
+    /// The program, which passes every example.
     pub program: Program,
+    /// The strategy that found it.
     pub how: How,
     /// Seconds from the start of the strategies to this program.
     pub seconds: f64,
@@ -70,8 +80,11 @@ pub const COMPARISONS: [Op; 2] = [Op::Min, Op::Lt];
 /// The strategies to try.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Strategies {
+    /// Try the `Or` of necessary conditions.
     pub decompose: bool,
+    /// Try lifting from slices.
     pub lift: bool,
+    /// Try stochastic search.
     pub stochastic: bool,
 }
 

@@ -92,8 +92,8 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
 /// up to `window` those in `leave_one`; no move splits a heap.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpenTail {
-    pub window: usize,
-    pub leave_one: Vec<usize>,
+    pub(crate) window: usize,
+    pub(crate) leave_one: Vec<usize>,
 }
 
 /// The reach of a take-and-break rule's moves, which sets how far a period must be checked.
@@ -146,7 +146,7 @@ pub struct HeapGame {
 pub type Heaps = SmallVec<[u32; 8]>;
 
 impl HeapGame {
-    pub fn new(rule: Box<dyn HeapRule>) -> Self {
+    pub(crate) fn new(rule: Box<dyn HeapRule>) -> Self {
         HeapGame {
             rule,
             sequence: RwLock::new(Vec::new()),

@@ -272,6 +272,8 @@ fn scan<V: Copy + Into<Nimber>>(
 /// Rare heaps and the mask that makes them fewest, over `values`: how sparse the sequence is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Rarity {
+    /// The mask under which the fewest heaps are rare: a heap is rare when its value and the mask
+    ///  share an even number of bits.
     pub mask: Nimber,
     /// Heaps from 1 whose values are rare under the mask.
     pub rare: usize,

@@ -15,7 +15,8 @@ use crate::problem::Problem;
 /// A predicate: `program` is 0 exactly where it holds; `words` says it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Predicate {
-    pub program: Program,
+    pub(crate) program: Program,
+    /// The condition in words, for reports.
     pub words: String,
 }
 
