@@ -35,7 +35,7 @@
 //!
 //! let table = game.tabulate(&[8, 8], &opts)?;
 //! let zeros = (0..table.len()).filter(|&i| table.value_at(i) == Some(0)).count();
-//! assert_eq!(zeros, 5); // (0,0), (1,2), (2,1), (3,5), (5,3)
+//! assert_eq!(zeros, 7); // (0,0), (1,2), (2,1), (3,5), (5,3), (4,7), (7,4)
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

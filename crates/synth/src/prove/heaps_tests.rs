@@ -277,7 +277,8 @@ fn orbits_and_bad_input() {
     let t = prove(&game, &p, &opts).unwrap();
     assert_eq!((t.verdict, t.automorphisms), (Verdict::Proved, 2));
     let e = prove(&game, &program("Push(2)"), &Options::default()).unwrap_err();
-    assert!(matches!(e, Error::Usage(_)), "{e}");
+    assert_eq!(e.kind(), grundy_core::error::Kind::BadInput, "{e}");
+    assert_eq!(e.raise(), Some(grundy_core::error::Setting::Heaps), "{e}");
     // x0 ^ x1 ^ x2 mod 3 has no exact reading: the xor is unbounded and 3 is no power of 2.
     let e = prove(
         &sum("subtraction:1,2", 3),

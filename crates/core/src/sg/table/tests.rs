@@ -189,7 +189,8 @@ fn refuses_boxes_over_the_memory_limit() {
         ..TableOptions::default()
     };
     let err = tabulate(&graph, &[40, 40, 40], &tiny).unwrap_err();
-    assert!(matches!(err, Error::Resource(_)));
+    assert_eq!(err.kind(), crate::error::Kind::Resource);
+    assert_eq!(err.raise(), Some(crate::error::Setting::MemoryLimit));
     let msg = err.to_string();
     assert!(
         msg.contains("[0,40)^3 needs about") && msg.contains("the limit is"),
