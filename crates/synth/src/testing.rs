@@ -36,3 +36,26 @@ pub(crate) fn random_programs(
     }
     out
 }
+
+/// Every valid program that differs from `base` in exactly one instruction, changed to one of
+/// `choices`: the mutants a prover must not prove unless brute force agrees.
+pub(crate) fn mutants(
+    base: &crate::lang::Program,
+    choices: &[crate::lang::Op],
+) -> Vec<crate::lang::Program> {
+    let mut out = Vec::new();
+    for i in 0..base.len() {
+        for &op in choices {
+            if base.0[i] == op {
+                continue;
+            }
+            let mut ops = base.0.clone();
+            ops[i] = op;
+            let p = crate::lang::Program(ops);
+            if p.is_valid() {
+                out.push(p);
+            }
+        }
+    }
+    out
+}

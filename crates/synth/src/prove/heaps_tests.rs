@@ -231,31 +231,23 @@ fn one_changed_instruction_is_proved_only_where_brute_force_agrees() {
         Op::BooleanEq,
     ];
     let (mut proved, mut refuted) = (0, 0);
-    for i in 0..base.len() {
-        for &op in &choices {
-            let mut ops = base.0.clone();
-            if ops[i] == op {
-                continue;
+    for p in crate::testing::mutants(&base, &choices) {
+        if zero_condition(&p).is_err() {
+            continue;
+        }
+        match run(&game, &p) {
+            Verdict::Proved => {
+                proved += 1;
+                assert!(
+                    agrees_on_box(&game, &p, 13),
+                    "{p} proved, brute force disagrees"
+                );
             }
-            ops[i] = op;
-            let p = Program(ops);
-            if !p.is_valid() || zero_condition(&p).is_err() {
-                continue;
+            Verdict::Refuted(c) => {
+                refuted += 1;
+                assert_real(&game, &p, &c);
             }
-            match run(&game, &p) {
-                Verdict::Proved => {
-                    proved += 1;
-                    assert!(
-                        agrees_on_box(&game, &p, 13),
-                        "{p} proved, brute force disagrees"
-                    );
-                }
-                Verdict::Refuted(c) => {
-                    refuted += 1;
-                    assert_real(&game, &p, &c);
-                }
-                Verdict::Unknown(why) => panic!("{p}: {why}"),
-            }
+            Verdict::Unknown(why) => panic!("{p}: {why}"),
         }
     }
     eprintln!("mutants: {proved} proved, {refuted} refuted");

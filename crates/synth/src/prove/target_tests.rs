@@ -281,39 +281,28 @@ fn a_difference_compared_with_zero_may_wrap() {
     assert_eq!((t.verdict, t.width), (Verdict::Proved, Some(2)));
     let choices: Vec<Op> = (0..3).map(Op::Push).chain(all_ops()).collect();
     let (mut proved, mut refuted, mut refused) = (0, 0, 0);
-    for i in 0..base.len() {
-        for &op in &choices {
-            let mut ops = base.0.clone();
-            if ops[i] == op {
+    for p in crate::testing::mutants(&base, &choices) {
+        let t = match prove(&game, &p, &opts(Target::Zero, Some(2))) {
+            Ok(t) => t,
+            Err(e) => {
+                assert!(matches!(e, Error::Usage(_)), "{p}: {e}");
+                refused += 1;
                 continue;
             }
-            ops[i] = op;
-            let p = Program(ops);
-            if !p.is_valid() {
-                continue;
+        };
+        match t.verdict {
+            Verdict::Proved => {
+                proved += 1;
+                assert!(
+                    agrees_on_box(&game, &p, false, 4),
+                    "{p} proved, brute force disagrees"
+                );
             }
-            let t = match prove(&game, &p, &opts(Target::Zero, Some(2))) {
-                Ok(t) => t,
-                Err(e) => {
-                    assert!(matches!(e, Error::Usage(_)), "{p}: {e}");
-                    refused += 1;
-                    continue;
-                }
-            };
-            match t.verdict {
-                Verdict::Proved => {
-                    proved += 1;
-                    assert!(
-                        agrees_on_box(&game, &p, false, 4),
-                        "{p} proved, brute force disagrees"
-                    );
-                }
-                Verdict::Refuted(c) => {
-                    refuted += 1;
-                    assert_zero_real(&game, &p, false, &c);
-                }
-                Verdict::Unknown(why) => panic!("{p}: {why}"),
+            Verdict::Refuted(c) => {
+                refuted += 1;
+                assert_zero_real(&game, &p, false, &c);
             }
+            Verdict::Unknown(why) => panic!("{p}: {why}"),
         }
     }
     eprintln!("mutants of x0 - (x1 ^ x2): {proved} proved, {refuted} refuted, {refused} refused");
@@ -350,35 +339,24 @@ fn one_changed_instruction_of_an_sg_program() {
         .chain(all_ops())
         .collect();
     let (mut proved, mut refuted) = (0, 0);
-    for i in 0..base.len() {
-        for &op in &choices {
-            let mut ops = base.0.clone();
-            if ops[i] == op {
-                continue;
+    for p in crate::testing::mutants(&base, &choices) {
+        // Wrapping mutants (x0 - x1) are refused, not proved.
+        let Ok(t) = prove(&game, &p, &opts(Target::Sg, Some(2))) else {
+            continue;
+        };
+        match t.verdict {
+            Verdict::Proved => {
+                proved += 1;
+                assert!(
+                    is_sg_on_box(&game, &p, 4),
+                    "{p} proved, brute force disagrees"
+                );
             }
-            ops[i] = op;
-            let p = Program(ops);
-            if !p.is_valid() {
-                continue;
+            Verdict::Refuted(c) => {
+                refuted += 1;
+                assert_real(&game, &p, &c);
             }
-            // Wrapping mutants (x0 - x1) are refused, not proved.
-            let Ok(t) = prove(&game, &p, &opts(Target::Sg, Some(2))) else {
-                continue;
-            };
-            match t.verdict {
-                Verdict::Proved => {
-                    proved += 1;
-                    assert!(
-                        is_sg_on_box(&game, &p, 4),
-                        "{p} proved, brute force disagrees"
-                    );
-                }
-                Verdict::Refuted(c) => {
-                    refuted += 1;
-                    assert_real(&game, &p, &c);
-                }
-                Verdict::Unknown(_) => {}
-            }
+            Verdict::Unknown(_) => {}
         }
     }
     eprintln!("sg mutants: {proved} proved, {refuted} refuted");

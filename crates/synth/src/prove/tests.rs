@@ -407,40 +407,31 @@ fn one_changed_instruction_is_proved_only_where_brute_force_agrees() {
         let n = game.graph().vertices() as u8;
         let base = program(text);
         let choices: Vec<Op> = (0..n).map(Op::Push).chain(all_ops()).collect();
-        for i in 0..base.len() {
-            for &op in &choices {
-                let mut ops = base.0.clone();
-                if ops[i] == op {
-                    continue;
+        for p in crate::testing::mutants(&base, &choices) {
+            if zero_condition(&p).is_err() {
+                continue;
+            }
+            let opts = Options {
+                orbits: false,
+                timeout: Some(30.0),
+                ..Default::default()
+            };
+            match prove(&game, &p, &opts).unwrap().verdict {
+                Verdict::Proved => {
+                    proved += 1;
+                    assert!(
+                        agrees_on_box(&game, &p, false, d),
+                        "{spec}: {p} proved, but brute force disagrees"
+                    );
                 }
-                ops[i] = op;
-                let p = Program(ops);
-                if !p.is_valid() || zero_condition(&p).is_err() {
-                    continue;
+                Verdict::Refuted(c) => {
+                    refuted += 1;
+                    assert_real(&game, &p, false, &c);
+                    assert!(
+                        !agrees_on_box(&game, &p, false, d) || c.position.iter().any(|&v| v >= d)
+                    );
                 }
-                let opts = Options {
-                    orbits: false,
-                    timeout: Some(30.0),
-                    ..Default::default()
-                };
-                match prove(&game, &p, &opts).unwrap().verdict {
-                    Verdict::Proved => {
-                        proved += 1;
-                        assert!(
-                            agrees_on_box(&game, &p, false, d),
-                            "{spec}: {p} proved, but brute force disagrees"
-                        );
-                    }
-                    Verdict::Refuted(c) => {
-                        refuted += 1;
-                        assert_real(&game, &p, false, &c);
-                        assert!(
-                            !agrees_on_box(&game, &p, false, d)
-                                || c.position.iter().any(|&v| v >= d)
-                        );
-                    }
-                    Verdict::Unknown(_) => {}
-                }
+                Verdict::Unknown(_) => {}
             }
         }
     }
