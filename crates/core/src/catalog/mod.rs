@@ -1,6 +1,8 @@
 //! The games the commands can name, above the engines: the spec registry ([`spec`]) that turns
 //! `circular:5,2` or `cram:4x5` into a game, and [`AnyGame`], the one object-safe trait the
-//! commands use to value, tabulate and describe any of them without knowing its type.
+//! commands use to value, tabulate and describe any of them without knowing its type. A game
+//! of one's own joins them through [`Custom`]; [`solve`] values one position of any of them
+//! (`auto` resolved by the game), [`sweep`] a box position by position.
 
 mod any;
 mod boards;
