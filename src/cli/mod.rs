@@ -70,7 +70,8 @@ enum Command {
     /// data file.
     Verify(verify::VerifyArgs),
     /// Prove for all positions (or refute with a counterexample) that a program is 0 exactly
-    /// on the P-positions of a game of hypergraph nim.
+    /// on the P-positions (or is their indicator, or the SG value) of hypergraph nim or a heap
+    /// game.
     Prove(prove::ProveArgs),
     /// Rebuild a program from an external SAT solver's model of an exported CNF, and check it.
     Decode(decode::DecodeArgs),

@@ -324,7 +324,7 @@ mod tests {
     }
 
     /// A product with a constant 2^k * odd is 0 at width W exactly on the multiples of
-    /// 2^(W - k): the README's classifier of subtraction:1,2,3, checked point by point.
+    /// 2^(W - k): docs/heap-games.md's classifier of subtraction:1,2,3, checked point by point.
     #[test]
     fn products_with_constants_are_residues() {
         let p = "Const(4) Const(4) LeftShift Push(0) Push(1) Push(2) Xor Xor Mul";
