@@ -1,0 +1,215 @@
+//! Periods against the literature's and against values computed far past their check; the
+//! least period and preperiod against a plain search; limits, short values and stops.
+
+use super::*;
+use crate::game::heap::{nim_sequence, GrundysGame, TakeBreak};
+use crate::progress::Silent;
+
+/// Checks a proved `p` on values computed far past its check: G(n + period) = G(n) +
+/// saltus from the preperiod on, not from one heap earlier, and no smaller period holds
+/// on the second half of the values.
+pub(crate) fn assert_holds_on(name: &str, p: &Period, far: &[Nimber]) {
+    let s = p.saltus;
+    for n in p.preperiod..far.len() - p.period {
+        assert_eq!(far[n + p.period], far[n] + s, "{name} at {n}");
+    }
+    if p.preperiod > 0 {
+        let n = p.preperiod - 1;
+        assert_ne!(far[n + p.period], far[n] + s, "{name}");
+    }
+    let tail = far.len() / 2;
+    for d in 1..p.period {
+        let c = far[tail + d] as i64 - far[tail] as i64;
+        assert!(
+            (tail..far.len() - d).any(|n| far[n + d] as i64 - far[n] as i64 != c),
+            "{name}: {d} is a smaller period"
+        );
+    }
+}
+
+fn analysed(rule: &dyn HeapRule) -> Period {
+    analyse(rule, 1 << 12, &Silent)
+        .proved
+        .unwrap_or_else(|| panic!("{rule:?}: no period proved"))
+}
+
+/// The known facts: S = {1..k} has period k + 1; {1,3,4} period 7; two-element sets
+/// {a, b} period a + b, or 2a when b is an odd multiple of a ... ; Kayles (0.77) preperiod
+/// 71, period 12; Dawson's Kayles (0.07) preperiod 52, period 34.
+#[test]
+fn known_periods_are_proved() {
+    for k in 1..=6 {
+        let set: Vec<String> = (1..=k).map(|i| i.to_string()).collect();
+        let rule = TakeBreak::subtraction("", &set.join(",")).unwrap();
+        let p = analysed(&rule);
+        assert_eq!((p.preperiod, p.period), (0, k + 1), "{set:?}");
+    }
+    let p = analysed(&TakeBreak::subtraction("", "1,3,4").unwrap());
+    assert_eq!((p.preperiod, p.period), (0, 7));
+    let p = analysed(&TakeBreak::octal("", "0.77").unwrap());
+    assert_eq!((p.preperiod, p.period), (71, 12));
+    // Heap n of Dawson's Chess (0.137) plays as heap n + 1 of Dawson's Kayles (0.07), so
+    // the preperiods differ by one; tables that index 0.07 by Dawson's Chess say 52.
+    let p = analysed(&TakeBreak::octal("", "0.07").unwrap());
+    assert_eq!((p.preperiod, p.period), (53, 34));
+    assert!(matches!(
+        p.criterion,
+        Criterion::GuySmith { take: 2, heaps: 2 }
+    ));
+    assert_eq!(p.checked_up_to, 2 * 53 + 2 * 34 + 2 - 1);
+    let p = analysed(&TakeBreak::octal("", "0.137").unwrap());
+    assert_eq!((p.preperiod, p.period), (52, 34));
+}
+
+/// Two-element sets {a, b} with a < b: period a + b, except when b is an odd multiple of
+/// a, where it is 2a.
+#[test]
+fn two_element_sets_have_the_known_periods() {
+    for a in 1..=6usize {
+        for b in a + 1..=14 {
+            let rule = TakeBreak::subtraction("", &format!("{a},{b}")).unwrap();
+            let p = analysed(&rule);
+            let want = if b % a == 0 && (b / a) % 2 == 1 {
+                2 * a
+            } else {
+                a + b
+            };
+            assert_eq!(p.period, want, "{{{a},{b}}}");
+        }
+    }
+}
+
+/// A period the check proves holds far past the values it used.
+#[test]
+fn proved_periods_hold_beyond_the_check() {
+    for rule in [
+        TakeBreak::octal("", "0.77").unwrap(),
+        TakeBreak::octal("", "4.07").unwrap(),
+        TakeBreak::octal("", "0.137").unwrap(),
+        TakeBreak::subtraction("", "2,5,7").unwrap(),
+    ] {
+        let p = analysed(&rule);
+        let far = nim_sequence(&rule, p.checked_up_to * 3 + 50);
+        for n in p.preperiod..far.len() - p.period {
+            assert_eq!(far[n], far[n + p.period], "{rule:?} at {n}");
+        }
+        // And not from one heap earlier.
+        if p.preperiod > 0 {
+            let n = p.preperiod - 1;
+            assert_ne!(far[n], far[n + p.period], "{rule:?}");
+        }
+    }
+}
+
+/// The scan that starts a multiple's repetition where its divisor's starts finds what
+/// scanning every period from the end finds, on prefixes of real sequences and on
+/// periodic ones with late exceptions.
+#[test]
+fn multiples_start_where_their_divisor_does() {
+    fn reference(values: &[Nimber], c: Criterion) -> Option<(usize, usize)> {
+        let len = values.len();
+        (1..len).find_map(|p| {
+            let mut n0 = len - p;
+            while n0 > 0 && values[n0 - 1] == values[n0 - 1 + p] {
+                n0 -= 1;
+            }
+            (c.end(n0, p) + p <= len).then_some((n0, p))
+        })
+    }
+    let mut sequences: Vec<(Vec<Nimber>, Criterion)> = Vec::new();
+    for code in ["0.07", "0.77", "0.137", "4.07"] {
+        let rule = TakeBreak::octal("", code).unwrap();
+        let c = Criterion::of(rule.bounds().unwrap());
+        for len in [100, 170, 176, 250, 400] {
+            sequences.push((nim_sequence(&rule, len - 1), c));
+        }
+    }
+    // Period 5 with exceptions at heaps 300 and 331, seen through a window check of 3.
+    let c = Criterion::Window {
+        take: 3,
+        plain_removal: true,
+    };
+    for len in [200, 320, 400, 700] {
+        let mut v: Vec<Nimber> = (0..len).map(|n| [0, 1, 2, 1, 3][n % 5]).collect();
+        for x in [300, 331] {
+            if x < len {
+                v[x] = 9;
+            }
+        }
+        sequences.push((v, c));
+    }
+    // Period 7 (0 1 2 3 4 0 1) below heap 140, period 5 (0 1 2 3 4) from there: the 7
+    // repetition reaches across the seam, so starting a non-multiple of 5 where the 5
+    // repetition starts would "prove" period 7 from heap 0.
+    let seam: Vec<Nimber> = (0..250)
+        .map(|n| {
+            if n < 140 {
+                [0, 1, 2, 3, 4, 0, 1][n % 7]
+            } else {
+                n as Nimber % 5
+            }
+        })
+        .collect();
+    sequences.push((seam, Criterion::GuySmith { take: 3, heaps: 2 }));
+    for (v, c) in sequences {
+        let got = prove(&v, c).map(|p| (p.preperiod, p.period));
+        assert_eq!(got, reference(&v, c), "length {}", v.len());
+    }
+}
+
+/// A short sequence proves a short period: a limit of a few dozen heaps is enough for
+/// {1, 2, 3} (period 4, checked on 3 + 4 values).
+#[test]
+fn small_limits_still_prove_small_periods() {
+    let rule = TakeBreak::subtraction("", "1,2,3").unwrap();
+    let a = analyse(&rule, 20, &Silent);
+    let p = a.proved.expect("period 4 within 20 heaps");
+    assert_eq!((p.preperiod, p.period), (0, 4));
+}
+
+#[test]
+fn short_values_prove_nothing_and_rules_without_a_check_are_observed() {
+    let kayles = TakeBreak::octal("", "0.77").unwrap();
+    let c = Criterion::of(kayles.bounds().unwrap());
+    assert_eq!(prove(&nim_sequence(&kayles, 100), c), None);
+    let a = analyse(&kayles, 100, &Silent);
+    assert!(a.proved.is_none() && a.no_criterion.is_none());
+    // All-but {1}: take 2 or more; G(n) = floor(n / 2), arithmetic period 2, saltus 1,
+    // proved by a repeated state.
+    let all_but = TakeBreak::subtraction("", "all-but:1").unwrap();
+    let p = analyse(&all_but, 300, &Silent).proved.expect("a proof");
+    assert_eq!((p.preperiod, p.period, p.saltus), (0, 2, 1));
+    assert!(matches!(p.criterion, Criterion::RepeatedState { .. }));
+    let g = analyse(&GrundysGame, 2000, &Silent);
+    assert!(g.proved.is_none() && g.no_criterion.is_some());
+}
+
+/// A stop cuts the run short with the values so far, which are right as far as they go,
+/// and says so; a stop that comes after the proof changes nothing.
+#[test]
+fn stops_keep_the_values_so_far() {
+    use std::cell::Cell;
+    let after = |n: usize| {
+        let asked = Cell::new(0);
+        move || {
+            asked.set(asked.get() + 1);
+            asked.get() > n
+        }
+    };
+    for rule in [
+        Box::new(TakeBreak::octal("", "0.77").unwrap()) as Box<dyn HeapRule>,
+        Box::new(TakeBreak::hex("", "0.9").unwrap()),
+        Box::new(GrundysGame),
+    ] {
+        let a = analyse_until(rule.as_ref(), 1 << 12, &Silent, &after(100));
+        assert!(a.stopped && a.proved.is_none(), "{rule:?}");
+        assert_eq!(a.values, nim_sequence(rule.as_ref(), a.values.len() - 1));
+        assert!((50..=101).contains(&a.values.len()), "{}", a.values.len());
+    }
+    let kayles = TakeBreak::octal("", "0.77").unwrap();
+    let a = analyse_until(&kayles, 1 << 12, &Silent, &after(1 << 20));
+    assert!(!a.stopped);
+    assert_eq!(a.proved.map(|p| (p.preperiod, p.period)), Some((71, 12)));
+    let never = analyse_until(&kayles, 100, &Silent, &after(0));
+    assert_eq!((never.values.len(), never.stopped), (1, true));
+}
