@@ -19,6 +19,18 @@ fn setup(game: &str, max: usize, ops: &str) -> Setup {
     }
 }
 
+/// The exact search alone, up to 12 instructions, with no deadline.
+fn search_options() -> Options<'static> {
+    Options {
+        max_len: 12,
+        deadline: None,
+        upper: Strategies::NONE,
+        upper_from: upper::FROM_BOUND,
+        watch: &|_| {},
+        team: &Solo,
+    }
+}
+
 /// The search of `setup`'s box, then the prover's loop.
 fn run(setup: &Setup) -> (HypergraphNim, Problem, Answer, Proof) {
     let game = parse_hypergraph(setup.game.as_deref().unwrap()).unwrap();
@@ -26,14 +38,7 @@ fn run(setup: &Setup) -> (HypergraphNim, Problem, Answer, Proof) {
         .problem(Some(&game), &TableOptions::default())
         .unwrap();
     let backend = EnumBackend::new(1, 1 << 30);
-    let opts = Options {
-        max_len: 12,
-        deadline: None,
-        upper: Strategies::NONE,
-        upper_from: upper::FROM_BOUND,
-        watch: &|_| {},
-        team: &Solo,
-    };
+    let opts = search_options();
     let mut search = |p: &Problem| cegis::run(p, &backend, &opts);
     let first = search(&problem).unwrap();
     let (problem, answer, proof) = prove_and_search(
@@ -185,22 +190,15 @@ fn refused(r: Result<ProverGame<'_>, Error>) -> Error {
 }
 
 /// Over bit-vectors the prover refuses a program whose step wraps where the zero set depends on
-/// it (`(x0 - x1) ^ (x2 ^ x1)` on nim:3, no linear reading): the loop ends unknown with that reason, and searches no
-/// more; a bound no proof takes is refused before anything.
+/// it (`(x0 - x1) ^ (x2 ^ x1)` on nim:3, no linear reading): the loop ends unknown with that
+/// reason, and searches no more; a bound no proof takes is refused before anything.
 #[test]
 fn a_program_the_prover_cannot_take_is_unknown() {
     let s = setup("nim:3", 4, "");
     let game = parse_hypergraph("nim:3").unwrap();
     let problem = s.problem(Some(&game), &TableOptions::default()).unwrap();
     let backend = EnumBackend::new(1, 1 << 30);
-    let opts = Options {
-        max_len: 12,
-        deadline: None,
-        upper: Strategies::NONE,
-        upper_from: upper::FROM_BOUND,
-        watch: &|_| {},
-        team: &Solo,
-    };
+    let opts = search_options();
     let Answer::Found(mut o) = cegis::run(&problem, &backend, &opts).unwrap() else {
         panic!("no program")
     };
