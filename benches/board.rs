@@ -14,7 +14,7 @@ mod args;
 
 use rayon::prelude::*;
 
-use grundy_core::catalog::AnyGame;
+use grundy_core::catalog::Notation;
 use grundy_core::game::board::{Chomp, Cram};
 use grundy_core::game::{Game, MoveOrder, Nimber};
 use grundy_core::sg::tree::count_tree;
@@ -290,7 +290,7 @@ fn counts(which: Option<&str>, seeds: Vec<u64>) {
     let wanted = |name: &str| which.is_none_or(|w| w == "counts" || w == name);
     let chomp = Chomp::new("chomp:4x6", 4, 6).expect("a board of 6 x 4 fits");
     let chomp_start =
-        chomp.pack(&AnyGame::start(&chomp).expect("a board game starts from its full board"));
+        chomp.pack(&Notation::start(&chomp).expect("a board game starts from its full board"));
     if wanted("table5") {
         table(Case {
             title: "Chomp 6 x 4, unordered (paper Table 5)",

@@ -21,7 +21,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use grundy_core::catalog::spec;
-use grundy_core::catalog::AnyGame;
+use grundy_core::catalog::Rules;
 use grundy_core::sg::table::TableOptions;
 use grundy_synth::data::Dataset;
 use grundy_synth::enumerate::EnumBackend;

@@ -5,7 +5,7 @@
 //! `cargo run --release --example wythoff` (it also runs in `cargo test`).
 
 use grundy_core::catalog::solve::solve;
-use grundy_core::catalog::{AnyGame, Custom};
+use grundy_core::catalog::{Custom, Notation, Tabulation};
 use grundy_core::game::symmetry::Symmetry;
 use grundy_core::game::Stones;
 use grundy_core::sg::{table::TableOptions, Engine, SearchConfig};

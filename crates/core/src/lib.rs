@@ -10,7 +10,7 @@
 //! the same number from both), valued by a pruning search and tabulated:
 //!
 //! ```
-//! use grundy_core::catalog::{solve::solve, AnyGame, Custom};
+//! use grundy_core::catalog::{solve::solve, Custom, Notation, Tabulation};
 //! use grundy_core::game::{symmetry::Symmetry, Game, MoveOrder, Stones};
 //! use grundy_core::sg::{table::TableOptions, Engine, SearchConfig};
 //!

@@ -148,7 +148,7 @@ mod tests {
     use crate::lang::OpSet;
     use crate::problem::tests::p3;
     use grundy_core::catalog::spec;
-    use grundy_core::catalog::AnyGame;
+    use grundy_core::catalog::Rules;
     use grundy_core::sg::table::TableOptions;
 
     #[test]

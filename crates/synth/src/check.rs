@@ -150,7 +150,7 @@ mod tests {
     use crate::lang::Op;
     use crate::problem::tests::boxed;
     use crate::problem::Example;
-    use grundy_core::catalog::AnyGame;
+    use grundy_core::catalog::Rules;
     use grundy_core::game::Grid;
 
     /// Random valid programs over `vars` variables, from a fixed seed.

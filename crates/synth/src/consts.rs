@@ -2,6 +2,7 @@
 //! `One`. Sums of heap games often need one: a subtraction game's zero positions are "the xor of
 //! the heaps mod p is 0" for its period p, which `& (p - 1)` says in one instruction more.
 
+use grundy_core::catalog::Notation;
 use std::str::FromStr;
 
 use grundy_core::catalog::AnyGame;

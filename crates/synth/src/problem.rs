@@ -257,7 +257,7 @@ impl Problem {
 pub(crate) mod tests {
     use super::*;
     use grundy_core::catalog::spec;
-    use grundy_core::catalog::AnyGame;
+    use grundy_core::catalog::Rules;
     use grundy_core::sg::table::TableOptions;
 
     pub(crate) fn p3(target: Target, orbits: bool) -> Problem {

@@ -7,6 +7,7 @@ use crate::enumerate::EnumBackend;
 use crate::interp;
 use crate::upper::{self, Strategies};
 use grundy_core::catalog::spec::{parse, parse_hypergraph, Heaps};
+use grundy_core::catalog::{Notation, Valuation};
 use grundy_core::cluster::Solo;
 use grundy_core::sg::table::TableOptions;
 
@@ -57,8 +58,8 @@ fn run(setup: &Setup) -> (HypergraphNim, Problem, Answer, Proof) {
 /// The value of `p` by the definition.
 fn nimber(game: &HypergraphNim, p: &[u32]) -> Nimber {
     let x: Vec<u64> = p.iter().map(|&v| v.into()).collect();
-    AnyGame::searcher(game, SearchEngine::Naive, SearchConfig::default())
-        .nimber(AnyGame::position(game, &x).unwrap())
+    Valuation::searcher(game, SearchEngine::Naive, SearchConfig::default())
+        .nimber(Notation::position(game, &x).unwrap())
 }
 
 /// Whether `program` says `p` is a zero position (plain criterion, width 8).

@@ -109,7 +109,7 @@ mod tests {
     use crate::lang::OpSet;
     use crate::problem::{Problem, Target};
     use grundy_core::catalog::spec;
-    use grundy_core::catalog::AnyGame;
+    use grundy_core::catalog::Rules;
     use grundy_core::sg::table::TableOptions;
 
     fn problem(game: &str, max: usize, target: Target, orbits: bool) -> Problem {

@@ -21,7 +21,7 @@ use crate::sg::table::{self, BoxTable, Emit, TableOptions};
 use crate::sg::{SearchConfig, Searcher, Stats};
 
 /// A search engine over positions written as counts, whatever the game's type: what
-/// [`AnyGame::searcher`] hands out.
+/// [`Valuation::searcher`] hands out.
 pub trait PositionSearcher {
     /// The nimber of `p`.
     fn nimber(&mut self, p: Stones) -> Nimber;
@@ -34,9 +34,17 @@ pub trait PositionSearcher {
     fn save(&self, game: &str, plan: &Plan) -> Result<Saved, Error>;
 }
 
-/// A game as the commands see it: a name, positions of a fixed number of counts, a symmetry
-/// group on the counts, moves, and a way to value positions and boxes.
-pub trait AnyGame: Send + Sync {
+/// A game as the commands see it, one trait over four concerns: how its positions are written
+/// ([`Notation`]), its moves and symmetries ([`Rules`]), how one position is valued
+/// ([`Valuation`]) and how a box is ([`Tabulation`]). Every type with the four has it (a blanket
+/// implementation), so a game implements those and the commands take `&dyn AnyGame`.
+pub trait AnyGame: Notation + Rules + Valuation + Tabulation + Send + Sync {}
+
+impl<T: Notation + Rules + Valuation + Tabulation + Send + Sync + ?Sized> AnyGame for T {}
+
+/// How a game's positions are written: a name, a fixed number of counts, the checks that make a
+/// vector of counts a position, and the text forms players type and read.
+pub trait Notation {
     /// The spec it was built from, e.g. `path:3`.
     fn name(&self) -> &str;
 
@@ -85,7 +93,7 @@ pub trait AnyGame: Send + Sync {
     }
 
     /// Whether the point `p` of a box is a position of the game: the box tables
-    /// ([`AnyGame::tabulate`]) value only those. By default, what [`AnyGame::position`]
+    /// ([`Tabulation::tabulate`]) value only those. By default, what [`Notation::position`]
     /// accepts; a game whose every point is a position says so faster.
     fn is_position(&self, p: &[u32]) -> bool {
         let counts: Vec<u64> = p.iter().map(|&x| u64::from(x)).collect();
@@ -103,7 +111,7 @@ pub trait AnyGame: Send + Sync {
         self.position(&parse_counts(words)?)
     }
 
-    /// A position as [`AnyGame::read_position`] reads it back.
+    /// A position as [`Notation::read_position`] reads it back.
     fn format_position(&self, p: &[u32]) -> String {
         p.iter()
             .map(|x| x.to_string())
@@ -111,7 +119,7 @@ pub trait AnyGame: Send + Sync {
             .join(",")
     }
 
-    /// A position as shown to a player: [`AnyGame::format_position`] by default, a board game
+    /// A position as shown to a player: [`Notation::format_position`] by default, a board game
     /// draws its board over several lines.
     fn draw_position(&self, p: &[u32]) -> String {
         self.format_position(p)
@@ -135,11 +143,15 @@ pub trait AnyGame: Send + Sync {
         }
         parts.join(", ")
     }
+}
 
-    /// The permutations of the counts that keep every value: `--orbits` and canonical forms.
+/// A game's moves and the symmetries of its values.
+pub trait Rules {
+    /// The permutations of the counts that keep every value: orbit-based synthesis and
+    /// canonical forms.
     fn symmetry(&self) -> &Symmetry;
 
-    /// The least member of `x`'s orbit under [`AnyGame::symmetry`].
+    /// The least member of `x`'s orbit under [`Rules::symmetry`].
     fn canonical_point(&self, x: &[u64]) -> Vec<u64> {
         let mut p = x.to_vec();
         self.symmetry().canonicalize(&mut p);
@@ -156,6 +168,17 @@ pub trait AnyGame: Send + Sync {
         out.len()
     }
 
+    /// Which of the library's kinds of game this is, with its rules, for what only one kind
+    /// supports: `info` lists a hypergraph's faces, the prover reads hypergraph nim's and
+    /// heap sums' moves as linear arithmetic, `--consts auto` reads a heap game's period.
+    fn kind(&self) -> GameKind<'_> {
+        GameKind::Other
+    }
+}
+
+/// How one position of a game is valued: which engine `auto` picks, the searcher it builds,
+/// the theorems that answer outright, the memory a valuation needs beyond its table.
+pub trait Valuation {
     /// Refuses `p` when valuing it under `cfg` needs more than `memory_limit` bytes in a way
     /// no table bound limits (a heap game's nim sequence up to its largest heap), before any
     /// of it is taken. By default every position fits.
@@ -193,9 +216,13 @@ pub trait AnyGame: Send + Sync {
             reason: Some("the game has no faster method".into()),
         })
     }
+}
 
+/// How a whole box of positions is valued: position by position by default, by a game's own
+/// recurrence where it has one (hypergraph nim).
+pub trait Tabulation: Notation + Valuation + Sync {
     /// Every value of the box `[0,dims[0]) x ... x [0,dims[n-1])`, none at the points that
-    /// are not positions ([`AnyGame::is_position`]). By default each position is searched,
+    /// are not positions ([`Notation::is_position`]). By default each position is searched,
     /// the engine's table shared between them.
     fn tabulate(&self, dims: &[usize], opts: &TableOptions) -> Result<BoxTable, Error> {
         if dims.len() != self.variables() {
@@ -233,16 +260,9 @@ pub trait AnyGame: Send + Sync {
             self.name()
         )))
     }
-
-    /// Which of the library's kinds of game this is, with its rules, for what only one kind
-    /// supports: `info` lists a hypergraph's faces, the prover reads hypergraph nim's and
-    /// heap sums' moves as linear arithmetic, `--consts auto` reads a heap game's period.
-    fn kind(&self) -> GameKind<'_> {
-        GameKind::Other
-    }
 }
 
-/// What [`AnyGame::kind`] tells: a kind of game whose rules some commands read beyond its
+/// What [`Rules::kind`] tells: a kind of game whose rules some commands read beyond its
 /// moves, or another game.
 #[derive(Clone, Copy)]
 pub enum GameKind<'a> {
@@ -320,7 +340,7 @@ impl<G: Game<Position = Stones>> PositionSearcher for Erased<'_, G> {
     }
 }
 
-/// `engine` over `game` with an empty table, for [`AnyGame::searcher`].
+/// `engine` over `game` with an empty table, for [`Valuation::searcher`].
 pub fn searcher<'g, G: Game<Position = Stones>>(
     game: &'g G,
     engine: SearchEngine,
@@ -329,9 +349,8 @@ pub fn searcher<'g, G: Game<Position = Stones>>(
     Box::new(Erased(engine.searcher(game, cfg)))
 }
 
-/// Hypergraph nim: whole boxes by the face-union recurrence ([`crate::sg::table`]), and `auto`
-/// priced between that and a search ([`super::solve::resolve`]).
-impl AnyGame for HypergraphNim {
+/// Hypergraph nim's counts are the stones on its vertices.
+impl Notation for HypergraphNim {
     fn name(&self) -> &str {
         HypergraphNim::name(self)
     }
@@ -356,7 +375,9 @@ impl AnyGame for HypergraphNim {
     fn is_position(&self, p: &[u32]) -> bool {
         p.len() == self.variables()
     }
+}
 
+impl Rules for HypergraphNim {
     fn symmetry(&self) -> &Symmetry {
         HypergraphNim::symmetry(self)
     }
@@ -369,6 +390,13 @@ impl AnyGame for HypergraphNim {
         Game::move_count(self, p)
     }
 
+    fn kind(&self) -> GameKind<'_> {
+        GameKind::Hypergraph(self)
+    }
+}
+
+/// `auto` priced between box tabulation and a search ([`super::solve::resolve`]).
+impl Valuation for HypergraphNim {
     /// Every move takes at least one stone.
     fn depth(&self, p: &Stones) -> Option<u64> {
         Some(p.iter().map(|&x| u64::from(x)).sum())
@@ -385,7 +413,10 @@ impl AnyGame for HypergraphNim {
     fn auto(&self, p: &Stones, cfg: &SearchConfig, opts: &TableOptions) -> Result<Choice, Error> {
         solve::resolve(Engine::Auto, self, p, cfg, opts)
     }
+}
 
+/// Whole boxes by the face-union recurrence ([`crate::sg::table`]).
+impl Tabulation for HypergraphNim {
     fn tabulate(&self, dims: &[usize], opts: &TableOptions) -> Result<BoxTable, Error> {
         table::tabulate(self.graph(), dims, opts)
     }
@@ -398,9 +429,5 @@ impl AnyGame for HypergraphNim {
         emit: &mut Emit<'_>,
     ) -> Result<(), Error> {
         table::tabulate_part(self.graph(), dims, team, memory_limit, emit)
-    }
-
-    fn kind(&self) -> GameKind<'_> {
-        GameKind::Hypergraph(self)
     }
 }

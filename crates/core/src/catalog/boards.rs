@@ -3,7 +3,7 @@
 //! packed into one word.
 
 use crate::catalog::solve::Choice;
-use crate::catalog::{AnyGame, PositionSearcher};
+use crate::catalog::{AnyGame, Notation, PositionSearcher, Rules, Tabulation, Valuation};
 use crate::error::Error;
 use crate::game::board::cram::{Cells, MAX_COLS};
 use crate::game::board::{format_board, parse_board, Chomp, Cram};
@@ -89,7 +89,7 @@ impl Packing for Chomp {
     }
 }
 
-impl AnyGame for Chomp {
+impl Notation for Chomp {
     fn name(&self) -> &str {
         &self.name
     }
@@ -170,7 +170,9 @@ impl AnyGame for Chomp {
             None => "no change".into(),
         }
     }
+}
 
+impl Rules for Chomp {
     fn symmetry(&self) -> &Symmetry {
         &self.identity
     }
@@ -184,7 +186,9 @@ impl AnyGame for Chomp {
     fn move_count(&self, p: &Stones) -> usize {
         Game::move_count(self, &self.pack(p))
     }
+}
 
+impl Valuation for Chomp {
     /// Every move eats at least one cell.
     fn depth(&self, p: &Stones) -> Option<u64> {
         Some(p.iter().map(|&h| u64::from(h)).sum())
@@ -212,13 +216,15 @@ impl AnyGame for Chomp {
     }
 }
 
+impl Tabulation for Chomp {}
+
 impl<W: Cells> Packing for Cram<W> {
     fn packed(&self, counts: &[u32]) -> W {
         self.pack(counts)
     }
 }
 
-impl<W: Cells> AnyGame for Cram<W> {
+impl<W: Cells> Notation for Cram<W> {
     fn name(&self) -> &str {
         &self.name
     }
@@ -304,7 +310,9 @@ impl<W: Cells> AnyGame for Cram<W> {
             .collect();
         format!("domino on {}", cells.join(" and "))
     }
+}
 
+impl<W: Cells> Rules for Cram<W> {
     fn symmetry(&self) -> &Symmetry {
         &self.identity
     }
@@ -318,7 +326,9 @@ impl<W: Cells> AnyGame for Cram<W> {
     fn move_count(&self, p: &Stones) -> usize {
         Game::move_count(self, &self.pack(p))
     }
+}
 
+impl<W: Cells> Valuation for Cram<W> {
     /// Every move fills two of the empty cells (a row's set bits).
     fn depth(&self, p: &Stones) -> Option<u64> {
         Some(p.iter().map(|m| u64::from(m.count_ones())).sum::<u64>() / 2)
@@ -341,3 +351,5 @@ impl<W: Cells> AnyGame for Cram<W> {
         ))
     }
 }
+
+impl<W: Cells> Tabulation for Cram<W> {}

@@ -2,7 +2,7 @@
 //! [`Stones`] and wrap it in [`Custom`], and every engine, `auto`, tabulation and the
 //! commands' machinery take it as they take a built-in game.
 
-use super::{searcher, AnyGame, PositionSearcher};
+use super::{searcher, Notation, PositionSearcher, Rules, Tabulation, Valuation};
 use crate::game::symmetry::Symmetry;
 use crate::game::{Game, MoveOrder, Stones};
 use crate::sg::{SearchConfig, SearchEngine};
@@ -41,7 +41,7 @@ impl<G: Game<Position = Stones> + Send + Sync> Custom<G> {
     }
 }
 
-impl<G: Game<Position = Stones> + Send + Sync> AnyGame for Custom<G> {
+impl<G: Game<Position = Stones> + Send + Sync> Notation for Custom<G> {
     fn name(&self) -> &str {
         &self.name
     }
@@ -49,7 +49,9 @@ impl<G: Game<Position = Stones> + Send + Sync> AnyGame for Custom<G> {
     fn variables(&self) -> usize {
         self.variables
     }
+}
 
+impl<G: Game<Position = Stones> + Send + Sync> Rules for Custom<G> {
     fn symmetry(&self) -> &Symmetry {
         &self.symmetry
     }
@@ -61,11 +63,15 @@ impl<G: Game<Position = Stones> + Send + Sync> AnyGame for Custom<G> {
     fn move_count(&self, p: &Stones) -> usize {
         self.game.move_count(p)
     }
+}
 
+impl<G: Game<Position = Stones> + Send + Sync> Valuation for Custom<G> {
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
         searcher(&self.game, engine, cfg)
     }
 }
+
+impl<G: Game<Position = Stones> + Send + Sync> Tabulation for Custom<G> {}
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,7 @@
 //! subtraction:1,2,3 5,6,7`, a `table` or `synth` box of heaps.
 
 use super::spec::MAX_HEAP;
-use super::{searcher, AnyGame, GameKind, PositionSearcher};
+use super::{searcher, GameKind, Notation, PositionSearcher, Rules, Tabulation, Valuation};
 use crate::catalog::solve::Choice;
 use crate::error::{Error, Setting};
 use crate::game::heap::{HeapGame, HeapRule};
@@ -60,7 +60,7 @@ impl HeapSum {
     }
 }
 
-impl AnyGame for HeapSum {
+impl Notation for HeapSum {
     fn name(&self) -> &str {
         self.game.rule().name()
     }
@@ -102,11 +102,13 @@ impl AnyGame for HeapSum {
     }
 
     /// Every point of a box is a position while its heaps are ones the game values (what
-    /// [`AnyGame::position`] checks, without its allocation per point).
+    /// [`Notation::position`] checks, without its allocation per point).
     fn is_position(&self, p: &[u32]) -> bool {
         p.len() == self.heaps && p.iter().all(|&h| (h as usize) < MAX_HEAP)
     }
+}
 
+impl Rules for HeapSum {
     fn symmetry(&self) -> &Symmetry {
         &self.symmetry
     }
@@ -136,6 +138,12 @@ impl AnyGame for HeapSum {
         usize::try_from(count).unwrap_or(usize::MAX)
     }
 
+    fn kind(&self) -> GameKind<'_> {
+        GameKind::Heaps(self)
+    }
+}
+
+impl Valuation for HeapSum {
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
         searcher(&self.game, engine, cfg)
     }
@@ -178,7 +186,9 @@ impl AnyGame for HeapSum {
             reason: Some(reason.into()),
         })
     }
+}
 
+impl Tabulation for HeapSum {
     /// Every value of the box is the xor of the nim sequence's values at its heaps.
     fn tabulate(&self, dims: &[usize], opts: &TableOptions) -> Result<BoxTable, Error> {
         let grid = Grid::new(dims)?;
@@ -213,10 +223,6 @@ impl AnyGame for HeapSum {
         opts.progress.advance(grid.len() as u64);
         opts.progress.finish();
         BoxTable::new(grid, values)
-    }
-
-    fn kind(&self) -> GameKind<'_> {
-        GameKind::Heaps(self)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The games the commands can name, above the engines: the spec registry ([`spec`]) that turns
 //! `circular:5,2` or `cram:4x5` into a game, and [`AnyGame`], the one object-safe trait the
-//! commands use to value, tabulate and describe any of them without knowing its type. A game
+//! commands use to value, tabulate and describe any of them without knowing its type (the sum
+//! of [`Notation`], [`Rules`], [`Valuation`] and [`Tabulation`], one trait per concern). A game
 //! of one's own joins them through [`Custom`]; [`solve`] values one position of any of them
 //! (`auto` resolved by the game), [`sweep`] a box position by position.
 
@@ -14,6 +15,9 @@ pub mod solve;
 pub mod spec;
 pub mod sweep;
 
-pub use any::{parse_counts, searcher, AnyGame, GameKind, PositionSearcher};
+pub use any::{
+    parse_counts, searcher, AnyGame, GameKind, Notation, PositionSearcher, Rules, Tabulation,
+    Valuation,
+};
 pub use custom::Custom;
 pub use heaps::{check_heaps, HeapSum, MAX_HEAPS};

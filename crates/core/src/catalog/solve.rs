@@ -279,7 +279,7 @@ pub fn resolve(
     })
 }
 
-/// Values `p` with `engine` (`auto` resolved by the game, [`AnyGame::auto`]), and its winning
+/// Values `p` with `engine` (`auto` resolved by the game, [`Valuation::auto`](super::Valuation::auto)), and its winning
 /// moves when `moves` is set.
 pub fn solve<G: AnyGame + ?Sized>(
     game: &G,
@@ -292,7 +292,7 @@ pub fn solve<G: AnyGame + ?Sized>(
     solve_kept(game, p, engine, cfg, opts, moves, None)
 }
 
-/// `p` valued by a theorem of the game ([`AnyGame::theorem`]) when `auto` may use one: no
+/// `p` valued by a theorem of the game ([`Valuation::theorem`](super::Valuation::theorem)) when `auto` may use one: no
 /// searcher, no time. With `moves`, only a zero: it has no move to a zero, by the definition
 /// of the nimber. A caller with a time limit asks this first, so that a limit of 0 still
 /// answers what needs no search.

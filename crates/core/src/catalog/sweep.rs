@@ -3,7 +3,7 @@
 //! The independent counterpart of box tabulation: `verify` re-derives values this way so a
 //! program is never checked against the engine that produced its data.
 
-use super::AnyGame;
+use super::{AnyGame, Notation, Valuation};
 use crate::error::Error;
 use crate::game::Stones;
 use crate::game::{Grid, Nimber};
@@ -15,10 +15,10 @@ use crate::units::format_bytes;
 /// Positions between progress reports.
 const REPORT_EVERY: usize = 4096;
 
-/// Values every point of `grid` that is a position of the game ([`AnyGame::is_position`])
+/// Values every point of `grid` that is a position of the game ([`Notation::is_position`])
 /// with `engine`, as a table; refuses up front when the values alone would exceed
 /// `memory_limit` bytes.
-pub fn sweep<G: AnyGame + ?Sized>(
+pub fn sweep<G: Notation + Valuation + Sync + ?Sized>(
     game: &G,
     engine: SearchEngine,
     cfg: SearchConfig,

@@ -25,7 +25,7 @@ pub enum SearchEngine {
 pub enum Engine {
     /// A search from the position alone, for any game.
     Search(SearchEngine),
-    /// Tabulation of the box below the position ([`crate::catalog::AnyGame::tabulate`]).
+    /// Tabulation of the box below the position ([`crate::catalog::Tabulation::tabulate`]).
     Table,
     /// Table for small boxes, search otherwise.
     Auto,

@@ -194,7 +194,7 @@ pub fn with_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
-/// Runs a search at most `depth` moves deep ([`crate::catalog::AnyGame::depth`]): on the caller's stack when
+/// Runs a search at most `depth` moves deep ([`crate::catalog::Valuation::depth`]): on the caller's stack when
 /// that is shallow enough, else as [`with_deep_stack`]. Spawning the deep stack's thread
 /// costs about 0.1 ms, as much as the whole search of a small board.
 pub fn with_stack_for<T: Send>(depth: Option<u64>, f: impl FnOnce() -> T + Send) -> T {

@@ -8,6 +8,7 @@
 //! over unbounded naturals. Rules that split heaps or take unboundedly many tokens (all-but
 //! sets) are refused: their moves are not a finite linear disjunction.
 
+use grundy_core::catalog::{Notation, Rules};
 use std::time::Instant;
 
 use z3::ast::{Bool, Int};
@@ -17,7 +18,6 @@ use super::formula::Style;
 use super::hypergraph::{naturals, nonnegative, shrink, total, value, Answer, Clock};
 use super::{check, Counterexample, Options, Reading, Reason, Target, Theorem, Verdict, ZeroSet};
 use crate::lang::Program;
-use grundy_core::catalog::AnyGame;
 use grundy_core::catalog::HeapSum;
 use grundy_core::error::{Error, Setting};
 use grundy_core::game::heap::HeapRule;

@@ -1,7 +1,7 @@
 //! Tests of the SAT backend: the encoding agrees with the interpreter and with the pruning rules,
 //! finds and refutes what it should, exports, decodes, proves and stops on time.
 
-use grundy_core::catalog::AnyGame;
+use grundy_core::catalog::Rules;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;

@@ -1,4 +1,4 @@
-use grundy_core::catalog::AnyGame;
+use grundy_core::catalog::Rules;
 use std::process::Command;
 use std::time::Instant;
 

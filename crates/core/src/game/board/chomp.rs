@@ -195,7 +195,7 @@ impl Game for Chomp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::AnyGame;
+    use crate::catalog::Notation;
     use crate::sg::naive::Naive;
     use crate::sg::tree::count_tree;
     use crate::sg::Searcher;
@@ -212,7 +212,7 @@ mod tests {
     }
 
     fn full(g: &Chomp) -> u64 {
-        g.pack(&AnyGame::start(g).unwrap())
+        g.pack(&Notation::start(g).unwrap())
     }
 
     /// The pruning paper's Chomp 6 x 4 (6 columns, 4 rows) has nimber 16 (Tables 5, 6), by
