@@ -140,10 +140,10 @@ fn main() {
     let timeout = args::env_or("DISCOVERY_TIMEOUT", TIMEOUT);
     let rows = literature::rows(&literature::text()).expect("docs/literature.md's table");
     println!(
-        "Discovery at commit {}: `grundy synth` ({timeout} s each) on every row of \
-         docs/literature.md, then `grundy prove` on the program found ({timeout} s).\n",
-        args::commit()
+        "`grundy synth` ({timeout} s each) on every row of docs/literature.md, then `grundy \
+         prove` on the program found ({timeout} s).\n"
     );
+    println!("### Every row of literature.md {}\n", args::stamp());
     println!("| case | game | table's length | program found | proved? | synth | prove |");
     println!("|---|---|---|---|---|---|---|");
     for row in &rows {

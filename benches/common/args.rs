@@ -21,6 +21,20 @@ pub fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
+/// "(YYYY-MM-DD, hash)": the date and commit a table's figures are taken at, as the docs'
+/// tables give them once, in the heading above the table.
+#[allow(dead_code)]
+pub fn stamp() -> String {
+    let date = std::process::Command::new("date")
+        .args(["-u", "+%Y-%m-%d"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "date unknown".to_string());
+    format!("({date}, {})", commit())
+}
+
 /// The short hash of the commit the figures are taken at ("unknown" outside a git checkout).
 #[allow(dead_code)]
 pub fn commit() -> String {
