@@ -468,7 +468,7 @@ fn best_mask(values: &[Nimber]) -> Nimber {
 mod tests {
     use super::*;
 
-    use crate::game::heap::{never, GrundysGame, TakeBreak};
+    use crate::game::heap::{never, nim_sequence, GrundysGame, HeapRule, TakeBreak};
 
     fn naive(rule: &TakeBreak, n: usize) -> Vec<Nimber> {
         let mut values = Vec::new();
@@ -493,6 +493,42 @@ mod tests {
         let mut slow = Vec::new();
         crate::game::heap::by_definition(&GrundysGame, &mut slow, 6000, &never);
         assert_eq!(fast, slow, "Grundy's game");
+    }
+
+    /// Unsolved and benchmarked codes, valued in blocks, agree with the definition past
+    /// several blocks. (A hex code is valued so only without three-heap moves, when it is an
+    /// octal code.)
+    #[test]
+    fn blocks_value_as_the_definition_does() {
+        for code in [
+            "0.6", "0.04", "0.14", "0.36", "0.64", "0.74", "0.354", "0.56", "0.376", "0.127", "4.7",
+        ] {
+            let rule = TakeBreak::octal("", code).unwrap();
+            assert!(rule.sparse(), "{code}");
+            let mut fast = Vec::new();
+            extend(&rule, &mut fast, 4000, &never);
+            assert_eq!(fast, naive(&rule, 4000), "{code}");
+        }
+    }
+
+    /// For heaps from the first that `split_takes` names, its amounts give exactly the totals
+    /// `options` pushes: the blocks' shared reads rely on it.
+    #[test]
+    fn split_takes_are_the_options_splits() {
+        fn check(rule: &(impl Splits + std::fmt::Debug), values: &[Nimber]) {
+            let (from, takes) = rule.split_takes();
+            for h in from..values.len() {
+                let (mut plain, mut splits) = (NimSet::new(), Vec::new());
+                rule.options(h, values, &mut plain, &mut splits);
+                let want: Vec<usize> = takes.iter().map(|&k| h - k).collect();
+                assert_eq!(splits, want, "{rule:?} {h}");
+            }
+        }
+        for code in ["0.16", "0.354", "4.07", "0.6", "0.137", "0.4"] {
+            let rule = TakeBreak::octal("", code).unwrap();
+            check(&rule, &naive(&rule, 60));
+        }
+        check(&GrundysGame, &nim_sequence(&GrundysGame, 60));
     }
 
     /// Reading the values at full width (as past 2^16) gives the same sequence.
