@@ -183,7 +183,14 @@ struct Sieve {
     /// 1 at v: v is a rare value below the candidate that no enumerated option has, not yet
     /// found; all 0 between heaps.
     pending: Vec<u8>,
+    /// Row h mod [`WITNESSES`], entry v: the smaller heap of a pair that gave v as an option
+    /// of heap h (0: none yet). Tried before the scan: where the values repeat locally with a
+    /// short period, heap h's pair often serves heap h + 1, 2 or 3 as well.
+    witnesses: Vec<u32>,
 }
+
+/// Recent heaps whose pairs [`Sieve::try_witnesses`] tries again.
+const WITNESSES: usize = 4;
 
 impl Sieve {
     fn new(values: &[Nimber]) -> Sieve {
@@ -198,6 +205,7 @@ impl Sieve {
             seen: Vec::new(),
             stamp: 0,
             pending: Vec::new(),
+            witnesses: Vec::new(),
         };
         sieve.choose(values);
         sieve
@@ -237,6 +245,7 @@ impl Sieve {
         self.rows = ((32 << 10) / len).clamp(4, 64);
         (self.seen, self.stamp) = (vec![0; self.rows * len], 0);
         self.pending = vec![0; len];
+        self.witnesses = vec![0; WITNESSES * len];
         true
     }
 
@@ -361,13 +370,51 @@ impl Sieve {
         }
         let mut value = candidate as Nimber;
         if left > 0 {
-            scan(values, heap.splits, heap.unequal, &mut self.pending, left);
+            left = self.try_witnesses(values, heap, candidate, left);
+        }
+        if left > 0 {
+            let row = heap.h % WITNESSES * len;
+            let witnesses = &mut self.witnesses[row..row + len];
+            scan(values, heap, &mut self.pending, witnesses, left);
             if let Some(v) = self.pending[..candidate].iter().position(|&p| p == 1) {
                 value = v as Nimber;
             }
             self.pending[..candidate].fill(0);
         }
         value
+    }
+
+    /// Clears from `pending` the values below `candidate` that a pair remembered from the last
+    /// heaps gives this heap too (each pair checked here); how many are left.
+    fn try_witnesses<V: Copy + Into<Nimber>>(
+        &mut self,
+        values: &[V],
+        heap: &Heap,
+        candidate: usize,
+        mut left: u32,
+    ) -> u32 {
+        let len = self.common.len();
+        let row = heap.h % WITNESSES * len;
+        for y in 0..candidate {
+            if self.pending[y] == 0 {
+                continue;
+            }
+            let found = (0..WITNESSES).find_map(|w| {
+                let a = self.witnesses[w * len + y] as usize;
+                let gives = |&m: &usize| {
+                    let top = if heap.unequal { (m - 1) / 2 } else { m / 2 };
+                    (1..=top).contains(&a)
+                        && (values[a].into() ^ values[m - a].into()) as usize == y
+                };
+                heap.splits.iter().any(gives).then_some(a)
+            });
+            if let Some(a) = found {
+                self.pending[y] = 0;
+                self.witnesses[row + y] = a as u32;
+                left -= 1;
+            }
+        }
+        left
     }
 }
 
@@ -377,24 +424,25 @@ impl Sieve {
 const BLOCK: usize = 16;
 
 /// Clears from `pending` (`left` entries 1, a power of two long, with room for every xor of
-/// two values) every value that a split of a total in `splits` into two heaps (different ones,
-/// with `unequal`) has. One scan serves them all and stops once each has been found: the pairs
+/// two values) every value that a split of one of `heap`'s totals into two heaps (different
+/// ones, with `unequal`) has, and notes in `witnesses` the smaller heap of the pair that gave
+/// it. One scan serves them all and stops once each has been found: the pairs
 /// that give a rare value are spread thin, and one scan per value took twice as long on
 /// Grundy's game (21 s against 10 s for 10^6 heaps).
 fn scan<V: Copy + Into<Nimber>>(
     values: &[V],
-    splits: &[usize],
-    unequal: bool,
+    heap: &Heap,
     pending: &mut [u8],
+    witnesses: &mut [u32],
     mut left: u32,
 ) {
     let last = pending.len() - 1;
     let at = |a: V, b: V| (a.into() ^ b.into()) as usize & last;
-    for &m in splits {
-        let top = if unequal { (m - 1) / 2 } else { m / 2 };
+    for &m in heap.splits {
+        let top = if heap.unequal { (m - 1) / 2 } else { m / 2 };
         let (low, high) = (&values[1..=top], &values[m - top..m]);
         // Block k pairs low[k B..] with high[..top - k B] from its end.
-        for (low, high) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)) {
+        for (k, (low, high)) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)).enumerate() {
             let hit = low
                 .iter()
                 .zip(high.iter().rev())
@@ -402,10 +450,12 @@ fn scan<V: Copy + Into<Nimber>>(
             if hit == 0 {
                 continue;
             }
-            for (&a, &b) in low.iter().zip(high.iter().rev()) {
+            for (i, (&a, &b)) in low.iter().zip(high.iter().rev()).enumerate() {
                 let x = at(a, b);
                 if pending[x] == 1 {
                     pending[x] = 0;
+                    // The smaller heap of the pair: 1 + its index in `low`.
+                    witnesses[x] = (1 + k * BLOCK + i) as u32;
                     left -= 1;
                     if left == 0 {
                         return;
@@ -465,96 +515,5 @@ fn best_mask(values: &[Nimber]) -> Nimber {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    use crate::game::heap::{never, nim_sequence, GrundysGame, HeapRule, TakeBreak};
-
-    fn naive(rule: &TakeBreak, n: usize) -> Vec<Nimber> {
-        let mut values = Vec::new();
-        crate::game::heap::by_definition(rule, &mut values, n, &never);
-        values
-    }
-
-    /// The sparse sequence is the definition's, on games with few rare heaps (0.16, Kayles)
-    /// and on ones where the mask helps little.
-    #[test]
-    fn sparse_values_are_the_definitions() {
-        for code in [
-            "0.16", "0.77", "0.07", "0.137", "4.07", "0.26", "0.4", "0.356", "0.51",
-        ] {
-            let rule = TakeBreak::octal("", code).unwrap();
-            let mut fast = Vec::new();
-            extend(&rule, &mut fast, 6000, &never);
-            assert_eq!(fast, naive(&rule, 6000), "0.{code}");
-        }
-        let mut fast = Vec::new();
-        extend(&GrundysGame, &mut fast, 6000, &never);
-        let mut slow = Vec::new();
-        crate::game::heap::by_definition(&GrundysGame, &mut slow, 6000, &never);
-        assert_eq!(fast, slow, "Grundy's game");
-    }
-
-    /// Unsolved and benchmarked codes, valued in blocks, agree with the definition past
-    /// several blocks. (A hex code is valued so only without three-heap moves, when it is an
-    /// octal code.)
-    #[test]
-    fn blocks_value_as_the_definition_does() {
-        for code in [
-            "0.6", "0.04", "0.14", "0.36", "0.64", "0.74", "0.354", "0.56", "0.376", "0.127", "4.7",
-        ] {
-            let rule = TakeBreak::octal("", code).unwrap();
-            assert!(rule.sparse(), "{code}");
-            let mut fast = Vec::new();
-            extend(&rule, &mut fast, 4000, &never);
-            assert_eq!(fast, naive(&rule, 4000), "{code}");
-        }
-    }
-
-    /// For heaps from the first that `split_takes` names, its amounts give exactly the totals
-    /// `options` pushes: the blocks' shared reads rely on it.
-    #[test]
-    fn split_takes_are_the_options_splits() {
-        fn check(rule: &(impl Splits + std::fmt::Debug), values: &[Nimber]) {
-            let (from, takes) = rule.split_takes();
-            for h in from..values.len() {
-                let (mut plain, mut splits) = (NimSet::new(), Vec::new());
-                rule.options(h, values, &mut plain, &mut splits);
-                let want: Vec<usize> = takes.iter().map(|&k| h - k).collect();
-                assert_eq!(splits, want, "{rule:?} {h}");
-            }
-        }
-        for code in ["0.16", "0.354", "4.07", "0.6", "0.137", "0.4"] {
-            let rule = TakeBreak::octal("", code).unwrap();
-            check(&rule, &naive(&rule, 60));
-        }
-        check(&GrundysGame, &nim_sequence(&GrundysGame, 60));
-    }
-
-    /// Reading the values at full width (as past 2^16) gives the same sequence.
-    #[test]
-    fn wide_values_read_the_same() {
-        let rule = TakeBreak::octal("", "0.354").unwrap();
-        let (mut narrow, mut wide) = (Vec::new(), Vec::new());
-        extend_reading(&rule, &mut narrow, 8000, true, &never);
-        extend_reading(&rule, &mut wide, 8000, false, &never);
-        assert_eq!(narrow, wide);
-        let (mut narrow, mut wide) = (Vec::new(), Vec::new());
-        extend_reading(&GrundysGame, &mut narrow, 8000, true, &never);
-        extend_reading(&GrundysGame, &mut wide, 8000, false, &never);
-        assert_eq!(narrow, wide);
-    }
-
-    /// Extending in rounds gives the values of one run.
-    #[test]
-    fn rounds_extend_the_same_sequence() {
-        let rule = TakeBreak::octal("", "0.16").unwrap();
-        let mut once = Vec::new();
-        extend(&rule, &mut once, 5000, &never);
-        let mut rounds = Vec::new();
-        for n in [100, 2500, 3000, 5000] {
-            extend(&rule, &mut rounds, n, &never);
-        }
-        assert_eq!(once, rounds);
-    }
-}
+#[path = "sparse_tests.rs"]
+mod tests;
