@@ -363,10 +363,10 @@ impl Sieve {
             .find(|&v| self.common[v] == 1 && row[v] != stamp)
             .expect("the tables hold a common value past every option");
         let mut left = 0;
-        for v in 0..candidate {
-            let missing = u8::from(self.common[v] == 0 && row[v] != stamp);
-            self.pending[v] = missing;
-            left += u32::from(missing);
+        let below = self.common[..candidate].iter().zip(&row[..candidate]);
+        for (pending, (&common, &seen)) in self.pending.iter_mut().zip(below) {
+            *pending = u8::from(common == 0 && seen != stamp);
+            left += u32::from(*pending);
         }
         let mut value = candidate as Nimber;
         if left > 0 {
