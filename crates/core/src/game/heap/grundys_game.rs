@@ -58,6 +58,10 @@ impl super::sparse::Splits for GrundysGame {
     fn unequal(&self) -> bool {
         true
     }
+
+    fn split_takes(&self) -> (usize, Vec<usize>) {
+        (3, vec![0])
+    }
 }
 
 #[cfg(test)]

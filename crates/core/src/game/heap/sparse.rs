@@ -39,6 +39,10 @@ pub(super) trait Splits {
     fn options(&self, h: usize, values: &[Nimber], plain: &mut NimSet, splits: &mut Vec<usize>);
     /// Whether the two heaps of a split must differ (Grundy's game).
     fn unequal(&self) -> bool;
+    /// A heap `from` and amounts k such that, for every heap h >= `from`, the totals `options`
+    /// pushes onto `splits` are exactly h - k for these k, in this order: the pairs of a block
+    /// of consecutive heaps are then read together ([`Sieve::enumerate_far`]).
+    fn split_takes(&self) -> (usize, Vec<usize>);
 }
 
 /// Extends `values` to G(0..=n) for a rule whose moves split into at most two heaps (less
@@ -54,6 +58,11 @@ pub(super) fn extend<R: Splits + super::HeapRule>(
 
 /// `extend`, reading a 16-bit copy of the values while every value fits when `narrow` (half
 /// the memory traffic on the long pair scans), the values themselves otherwise.
+///
+/// Heaps are valued in blocks of consecutive heaps: the pairs of a rare heap with a heap
+/// below the block are read for the whole block at once ([`Sieve::enumerate_far`]), and each
+/// heap then adds the pairs that reach into the block, finds its candidate and scans, in
+/// order, exactly as alone.
 fn extend_reading<R: Splits + super::HeapRule>(
     rule: &R,
     values: &mut Vec<Nimber>,
@@ -66,6 +75,7 @@ fn extend_reading<R: Splits + super::HeapRule>(
         return;
     }
     let unequal = rule.unequal();
+    let (from, takes) = rule.split_takes();
     let mut narrow: Option<Vec<u16>> = match narrow {
         true => values.iter().map(|&v| u16::try_from(v).ok()).collect(),
         false => None,
@@ -76,28 +86,79 @@ fn extend_reading<R: Splits + super::HeapRule>(
     let mut sieve = Sieve::new(values);
     let (mut splits, mut plain) = (Vec::new(), NimSet::new());
     while values.len() <= n && !stop() {
-        let h = values.len();
         sieve.rechoose_if_crowded(values);
-        plain.clear();
-        splits.clear();
-        rule.options(h, values, &mut plain, &mut splits);
-        let value = match &narrow {
-            Some(small) => sieve.value(small, &plain, &splits, unequal),
-            None => sieve.value(values, &plain, &splits, unequal),
+        let start = values.len();
+        let end = (start + sieve.rows).min(n + 1);
+        let block_takes = if start >= from { &takes[..] } else { &[] };
+        let far = match &narrow {
+            Some(small) => sieve.enumerate_far(small, start..end, block_takes, unequal),
+            None => sieve.enumerate_far(values, start..end, block_takes, unequal),
         };
-        if let Some(small) = &mut narrow {
-            match u16::try_from(value) {
-                Ok(v) => small.push(v),
-                Err(_) => narrow = None,
+        for h in start..end {
+            if h > start && stop() {
+                break;
+            }
+            plain.clear();
+            splits.clear();
+            rule.options(h, values, &mut plain, &mut splits);
+            let heap = Heap {
+                h,
+                row: h - start,
+                plain: &plain,
+                splits: &splits,
+                unequal,
+                far: &far,
+            };
+            let value = match &narrow {
+                Some(small) => sieve.value(small, &heap),
+                None => sieve.value(values, &heap),
+            };
+            if let Some(small) = &mut narrow {
+                match u16::try_from(value) {
+                    Ok(v) => small.push(v),
+                    Err(_) => narrow = None,
+                }
+            }
+            values.push(value);
+            if sieve.push(h, value) {
+                // The tables were widened and forgot the block's pairs: a new block.
+                break;
             }
         }
-        sieve.push(h, value);
-        values.push(value);
     }
 }
 
+/// The rare heaps whose pairs [`Sieve::enumerate_far`] read for a whole block, for one amount
+/// k (split totals h - k): indices `all` of the rare heaps, less `hole`, whose heaps each
+/// block heap enumerates itself.
+#[derive(Clone, Debug)]
+struct Far {
+    take: usize,
+    all: std::ops::Range<usize>,
+    hole: std::ops::Range<usize>,
+}
+
+/// One heap of a block, as [`Sieve::value`] needs it.
+struct Heap<'a> {
+    /// The heap.
+    h: usize,
+    /// Its place in its block.
+    row: usize,
+    /// The values of its options that are not splits.
+    plain: &'a NimSet,
+    /// The totals it may split.
+    splits: &'a [usize],
+    /// Whether a split's two heaps must differ.
+    unequal: bool,
+    /// The pairs already read for its block.
+    far: &'a [Far],
+}
+
 /// The state of the rare/common split while a sequence is extended: the mask, the rare heaps
-/// with their values, and bitsets over the values that fit the largest value so far.
+/// with their values, and tables over the values that fit the largest value so far.
+///
+/// The tables hold a byte per value, not a bit: the hot loops then store and load without
+/// reading back a word they just wrote, and none of them is cleared whole per heap.
 struct Sieve {
     mask: Nimber,
     /// Rare heaps from 1, in order, and their values.
@@ -106,16 +167,30 @@ struct Sieve {
     /// Rare heaps when the mask was last chosen.
     chosen_with: usize,
     /// Every value so far is below `1 << bits`, so is every option (a xor of two values), and
-    /// the mask is below it too. The bitsets cover twice that: the upper half has common
-    /// values, none of them an option, so the least common value missing is always there.
+    /// the mask is below it too. The tables cover twice that (`2 << bits` values): the upper
+    /// half has common values, none of them an option, so the least common value missing is
+    /// always there.
     bits: u32,
-    /// Bit v set: v is common.
-    common: Vec<u64>,
-    /// Options seen (enumerated pairs and plain moves).
-    seen: Vec<u64>,
-    /// Rare values below the candidate that no enumerated option has, not yet found.
-    pending: Vec<u64>,
+    /// 1 at v: v is common.
+    common: Vec<u8>,
+    /// Heaps in a block: as many as keep `seen` near 32 KiB, from 4 to 64.
+    rows: usize,
+    /// One row of `2 << bits` entries per heap of the block; `stamp` at v in row i: v is an
+    /// option of the block's heap i. A new stamp for each block forgets the last block's
+    /// options without a clear.
+    seen: Vec<u8>,
+    stamp: u8,
+    /// 1 at v: v is a rare value below the candidate that no enumerated option has, not yet
+    /// found; all 0 between heaps.
+    pending: Vec<u8>,
+    /// Row h mod [`WITNESSES`], entry v: the smaller heap of a pair that gave v as an option
+    /// of heap h (0: none yet). Tried before the scan: where the values repeat locally with a
+    /// short period, heap h's pair often serves heap h + 1, 2 or 3 as well.
+    witnesses: Vec<u32>,
 }
+
+/// Recent heaps whose pairs [`Sieve::try_witnesses`] tries again.
+const WITNESSES: usize = 4;
 
 impl Sieve {
     fn new(values: &[Nimber]) -> Sieve {
@@ -126,8 +201,11 @@ impl Sieve {
             chosen_with: 0,
             bits: 0,
             common: Vec::new(),
+            rows: 1,
             seen: Vec::new(),
+            stamp: 0,
             pending: Vec::new(),
+            witnesses: Vec::new(),
         };
         sieve.choose(values);
         sieve
@@ -140,7 +218,7 @@ impl Sieve {
         self.rare_values = self.rare.iter().map(|&r| values[r]).collect();
         self.chosen_with = self.rare.len();
         let top = values.iter().copied().max().unwrap_or(0);
-        // The common bitset follows the new mask.
+        // The common table follows the new mask.
         (self.bits, self.common) = (0, Vec::new());
         self.fit(top);
     }
@@ -153,116 +231,235 @@ impl Sieve {
         }
     }
 
-    /// Widens the bitsets to hold `v`.
-    fn fit(&mut self, v: Nimber) {
+    /// Widens the tables to hold `v`; whether they were made anew.
+    fn fit(&mut self, v: Nimber) -> bool {
         let bits = Nimber::BITS - v.leading_zeros();
         if bits <= self.bits && !self.common.is_empty() {
-            return;
+            return false;
         }
         self.bits = bits.max(self.bits);
-        let words = (2usize << self.bits).div_ceil(64);
-        self.common = (0..words)
-            .map(|w| {
-                (0..64)
-                    .filter(|&b| self.is_common((w * 64 + b) as Nimber))
-                    .fold(0, |word, b| word | 1 << b)
-            })
+        let len = 2usize << self.bits;
+        self.common = (0..len)
+            .map(|v| u8::from(self.is_common(v as Nimber)))
             .collect();
-        self.seen = vec![0; words];
-        self.pending = vec![0; words];
+        self.rows = ((32 << 10) / len).clamp(4, 64);
+        (self.seen, self.stamp) = (vec![0; self.rows * len], 0);
+        self.pending = vec![0; len];
+        self.witnesses = vec![0; WITNESSES * len];
+        true
     }
 
     fn is_common(&self, v: Nimber) -> bool {
         (v & self.mask).count_ones() % 2 == 1
     }
 
-    /// Records heap `h`'s value.
-    fn push(&mut self, h: usize, value: Nimber) {
-        self.fit(value);
+    /// Records heap `h`'s value; whether the tables were made anew for it.
+    fn push(&mut self, h: usize, value: Nimber) -> bool {
+        let widened = self.fit(value);
         if !self.is_common(value) {
             self.rare.push(h);
             self.rare_values.push(value);
         }
+        widened
     }
 
-    /// The value of the heap whose plain options are `plain` and whose splits are of the
-    /// totals in `splits`, over the values so far (`values`, widened to `Nimber` on read).
-    fn value<V: Copy + Into<Nimber>>(
+    /// Index of the first rare heap at or past `heap`.
+    fn rare_from(&self, heap: usize) -> usize {
+        self.rare.partition_point(|&r| r < heap)
+    }
+
+    /// Starts a block of the heaps `block` whose splits are of totals h - k for k in `takes`:
+    /// takes a new stamp and marks, in each heap's row, the options of the pairs of a rare
+    /// heap r with a heap below the block (for heap `block.start` + i, the heap
+    /// `block.start` + i - k - r). For one r these are consecutive heaps, read together.
+    /// Returns the rare heaps read, for each k.
+    fn enumerate_far<V: Copy + Into<Nimber>>(
         &mut self,
         values: &[V],
-        plain: &NimSet,
-        splits: &[usize],
+        block: std::ops::Range<usize>,
+        takes: &[usize],
         unequal: bool,
-    ) -> Nimber {
-        let words = self.seen.len();
-        self.seen.fill(0);
-        for v in plain.iter() {
-            // A plain option past the bitsets cannot be the mex, which is at most 1 << bits.
-            if (v as usize) < words * 64 {
-                self.seen[v as usize / 64] |= 1 << (v % 64);
-            }
+    ) -> Vec<Far> {
+        if self.stamp == u8::MAX {
+            self.seen.fill(0);
+            self.stamp = 0;
         }
-        // Every pair with a rare heap (either side): all common options, exactly.
-        for &m in splits {
-            let below = self.rare.partition_point(|&r| r < m);
-            for (&r, &x) in self.rare[..below].iter().zip(&self.rare_values) {
-                // With `unequal`, the equal split is no move.
-                if unequal && 2 * r == m {
-                    continue;
+        self.stamp += 1;
+        let (start, rows) = (block.start, block.len());
+        let len = self.common.len();
+        let last = len - 1;
+        let mut far = Vec::with_capacity(takes.len());
+        for &k in takes {
+            // r >= rows - k keeps the other heap below the block, r < start - k below every
+            // total.
+            let (lo, hi) = (rows.saturating_sub(k).max(1), start.saturating_sub(k));
+            if hi <= lo {
+                // No rare heap qualifies: each heap reads all of its pairs itself.
+                continue;
+            }
+            let all = self.rare_from(lo)..self.rare_from(hi);
+            // With `unequal`, the rare heaps that are half of a block heap's total are left to
+            // that heap, which skips the equal split.
+            let hole = match unequal {
+                true => {
+                    let (a, b) = ((start - k).div_ceil(2), (start - k + rows - 1) / 2 + 1);
+                    let h0 = self.rare_from(a).clamp(all.start, all.end);
+                    h0..self.rare_from(b).clamp(h0, all.end)
                 }
-                let v = x ^ values[m - r].into();
-                self.seen[v as usize / 64] |= 1 << (v % 64);
+                false => all.start..all.start,
+            };
+            let stamp = self.stamp;
+            for i in (all.start..hole.start).chain(hole.end..all.end) {
+                let (r, x) = (self.rare[i], self.rare_values[i]);
+                let below = &values[start - k - r..start - k - r + rows];
+                for (row, &y) in self.seen.chunks_exact_mut(len).zip(below) {
+                    row[(x ^ y.into()) as usize & last] = stamp;
+                }
+            }
+            far.push(Far { take: k, all, hole });
+        }
+        far
+    }
+
+    /// The value of a heap of the block begun by [`Sieve::enumerate_far`], over the values
+    /// so far (`values`, widened to `Nimber` on read).
+    fn value<V: Copy + Into<Nimber>>(&mut self, values: &[V], heap: &Heap) -> Nimber {
+        let (len, stamp) = (self.common.len(), self.stamp);
+        let last = len - 1;
+        let row = &mut self.seen[heap.row * len..(heap.row + 1) * len];
+        for v in heap.plain.iter() {
+            // A plain option past the tables cannot be the mex, which is at most 1 << bits.
+            if let Some(s) = row.get_mut(v as usize) {
+                *s = stamp;
             }
         }
+        // Every pair with a rare heap (either side): all common options, exactly. The block
+        // read those of the rare heaps in `far`; the others are read here.
+        for &m in heap.splits {
+            let below = self.rare.partition_point(|&r| r < m);
+            let read = heap.far.iter().find(|f| f.take + m == heap.h);
+            let ranges = match read {
+                Some(f) => [0..f.all.start, f.hole.clone(), f.all.end..below],
+                None => [0..below, 0..0, 0..0],
+            };
+            for range in ranges {
+                let (heaps, heap_values) = (&self.rare[range.clone()], &self.rare_values[range]);
+                for (&r, &x) in heaps.iter().zip(heap_values) {
+                    // With `unequal`, the equal split is no move.
+                    if heap.unequal && 2 * r == m {
+                        continue;
+                    }
+                    row[(x ^ values[m - r].into()) as usize & last] = stamp;
+                }
+            }
+        }
+        debug_assert!(heap
+            .far
+            .iter()
+            .all(|f| heap.splits.contains(&(heap.h - f.take))));
         // The least common value missing, and the rare values below it that no enumerated
         // option has: one scan of the pairs looks for all of them at once.
-        let (w, word) = (0..words)
-            .map(|w| (w, self.common[w] & !self.seen[w]))
-            .find(|&(_, word)| word != 0)
-            .expect("the bitsets hold a common value past every option");
-        let candidate = (w * 64) as Nimber + word.trailing_zeros();
+        let candidate = (0..len)
+            .find(|&v| self.common[v] == 1 && row[v] != stamp)
+            .expect("the tables hold a common value past every option");
         let mut left = 0;
-        for i in 0..words {
-            let below = match i.cmp(&w) {
-                std::cmp::Ordering::Less => u64::MAX,
-                std::cmp::Ordering::Equal => (1 << (candidate % 64)) - 1,
-                std::cmp::Ordering::Greater => 0,
-            };
-            self.pending[i] = !self.common[i] & !self.seen[i] & below;
-            left += self.pending[i].count_ones();
+        let below = self.common[..candidate].iter().zip(&row[..candidate]);
+        for (pending, (&common, &seen)) in self.pending.iter_mut().zip(below) {
+            *pending = u8::from(common == 0 && seen != stamp);
+            left += u32::from(*pending);
+        }
+        let mut value = candidate as Nimber;
+        if left > 0 {
+            left = self.try_witnesses(values, heap, candidate, left);
         }
         if left > 0 {
-            scan(values, splits, unequal, &mut self.pending[..=w], left);
-            if let Some(i) = self.pending.iter().position(|&word| word != 0) {
-                return (i * 64) as Nimber + self.pending[i].trailing_zeros();
+            let row = heap.h % WITNESSES * len;
+            let witnesses = &mut self.witnesses[row..row + len];
+            scan(values, heap, &mut self.pending, witnesses, left);
+            if let Some(v) = self.pending[..candidate].iter().position(|&p| p == 1) {
+                value = v as Nimber;
+            }
+            self.pending[..candidate].fill(0);
+        }
+        value
+    }
+
+    /// Clears from `pending` the values below `candidate` that a pair remembered from the last
+    /// heaps gives this heap too (each pair checked here); how many are left.
+    fn try_witnesses<V: Copy + Into<Nimber>>(
+        &mut self,
+        values: &[V],
+        heap: &Heap,
+        candidate: usize,
+        mut left: u32,
+    ) -> u32 {
+        let len = self.common.len();
+        let row = heap.h % WITNESSES * len;
+        for y in 0..candidate {
+            if self.pending[y] == 0 {
+                continue;
+            }
+            let found = (0..WITNESSES).find_map(|w| {
+                let a = self.witnesses[w * len + y] as usize;
+                let gives = |&m: &usize| {
+                    let top = if heap.unequal { (m - 1) / 2 } else { m / 2 };
+                    (1..=top).contains(&a)
+                        && (values[a].into() ^ values[m - a].into()) as usize == y
+                };
+                heap.splits.iter().any(gives).then_some(a)
+            });
+            if let Some(a) = found {
+                self.pending[y] = 0;
+                self.witnesses[row + y] = a as u32;
+                left -= 1;
             }
         }
-        candidate
+        left
     }
 }
 
-/// Clears from `pending` (`left` bits set) every value that a split of a total in `splits`
-/// into two heaps (different ones, with `unequal`) has. One scan serves them all and stops
-/// once each has been found: the pairs that give a rare value are spread thin, and one scan
-/// per value took twice as long on Grundy's game (21 s against 10 s for 10^6 heaps).
+/// Pairs the scan reads between two looks at whether any of them hit: the reads and xors of
+/// a block run without a branch, and a hit (rare: the scan stops once every value is found)
+/// costs one more pass over its block.
+const BLOCK: usize = 16;
+
+/// Clears from `pending` (`left` entries 1, a power of two long, with room for every xor of
+/// two values) every value that a split of one of `heap`'s totals into two heaps (different
+/// ones, with `unequal`) has, and notes in `witnesses` the smaller heap of the pair that gave
+/// it. One scan serves them all and stops once each has been found: the pairs
+/// that give a rare value are spread thin, and one scan per value took twice as long on
+/// Grundy's game (21 s against 10 s for 10^6 heaps).
 fn scan<V: Copy + Into<Nimber>>(
     values: &[V],
-    splits: &[usize],
-    unequal: bool,
-    pending: &mut [u64],
+    heap: &Heap,
+    pending: &mut [u8],
+    witnesses: &mut [u32],
     mut left: u32,
 ) {
-    let limit = pending.len() * 64;
-    for &m in splits {
-        let top = if unequal { (m - 1) / 2 } else { m / 2 };
+    let last = pending.len() - 1;
+    let at = |a: V, b: V| (a.into() ^ b.into()) as usize & last;
+    for &m in heap.splits {
+        let top = if heap.unequal { (m - 1) / 2 } else { m / 2 };
         let (low, high) = (&values[1..=top], &values[m - top..m]);
-        for (&a, &b) in low.iter().zip(high.iter().rev()) {
-            let x = (a.into() ^ b.into()) as usize;
-            if x < limit && pending[x / 64] >> (x % 64) & 1 == 1 {
-                pending[x / 64] &= !(1 << (x % 64));
-                left -= 1;
-                if left == 0 {
-                    return;
+        // Block k pairs low[k B..] with high[..top - k B] from its end.
+        for (k, (low, high)) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)).enumerate() {
+            let hit = low
+                .iter()
+                .zip(high.iter().rev())
+                .fold(0, |hit, (&a, &b)| hit | pending[at(a, b)]);
+            if hit == 0 {
+                continue;
+            }
+            for (i, (&a, &b)) in low.iter().zip(high.iter().rev()).enumerate() {
+                let x = at(a, b);
+                if pending[x] == 1 {
+                    pending[x] = 0;
+                    // The smaller heap of the pair: 1 + its index in `low`.
+                    witnesses[x] = (1 + k * BLOCK + i) as u32;
+                    left -= 1;
+                    if left == 0 {
+                        return;
+                    }
                 }
             }
         }
@@ -318,60 +515,5 @@ fn best_mask(values: &[Nimber]) -> Nimber {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    use crate::game::heap::{never, GrundysGame, TakeBreak};
-
-    fn naive(rule: &TakeBreak, n: usize) -> Vec<Nimber> {
-        let mut values = Vec::new();
-        crate::game::heap::by_definition(rule, &mut values, n, &never);
-        values
-    }
-
-    /// The sparse sequence is the definition's, on games with few rare heaps (0.16, Kayles)
-    /// and on ones where the mask helps little.
-    #[test]
-    fn sparse_values_are_the_definitions() {
-        for code in [
-            "0.16", "0.77", "0.07", "0.137", "4.07", "0.26", "0.4", "0.356", "0.51",
-        ] {
-            let rule = TakeBreak::octal("", code).unwrap();
-            let mut fast = Vec::new();
-            extend(&rule, &mut fast, 6000, &never);
-            assert_eq!(fast, naive(&rule, 6000), "0.{code}");
-        }
-        let mut fast = Vec::new();
-        extend(&GrundysGame, &mut fast, 6000, &never);
-        let mut slow = Vec::new();
-        crate::game::heap::by_definition(&GrundysGame, &mut slow, 6000, &never);
-        assert_eq!(fast, slow, "Grundy's game");
-    }
-
-    /// Reading the values at full width (as past 2^16) gives the same sequence.
-    #[test]
-    fn wide_values_read_the_same() {
-        let rule = TakeBreak::octal("", "0.354").unwrap();
-        let (mut narrow, mut wide) = (Vec::new(), Vec::new());
-        extend_reading(&rule, &mut narrow, 8000, true, &never);
-        extend_reading(&rule, &mut wide, 8000, false, &never);
-        assert_eq!(narrow, wide);
-        let (mut narrow, mut wide) = (Vec::new(), Vec::new());
-        extend_reading(&GrundysGame, &mut narrow, 8000, true, &never);
-        extend_reading(&GrundysGame, &mut wide, 8000, false, &never);
-        assert_eq!(narrow, wide);
-    }
-
-    /// Extending in rounds gives the values of one run.
-    #[test]
-    fn rounds_extend_the_same_sequence() {
-        let rule = TakeBreak::octal("", "0.16").unwrap();
-        let mut once = Vec::new();
-        extend(&rule, &mut once, 5000, &never);
-        let mut rounds = Vec::new();
-        for n in [100, 2500, 3000, 5000] {
-            extend(&rule, &mut rounds, n, &never);
-        }
-        assert_eq!(once, rounds);
-    }
-}
+#[path = "sparse_tests.rs"]
+mod tests;

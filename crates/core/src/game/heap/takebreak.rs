@@ -438,6 +438,14 @@ impl super::sparse::Splits for TakeBreak {
     fn unequal(&self) -> bool {
         false
     }
+
+    /// Past the last digit every amount with a splitting digit leaves two heaps of at least
+    /// one token each, whatever the heap.
+    fn split_takes(&self) -> (usize, Vec<usize>) {
+        let takes = self.active.iter().copied();
+        let splitting = takes.filter(|&k| self.digit(k) & 4 != 0).collect();
+        (self.digits.len() + 1, splitting)
+    }
 }
 
 #[cfg(test)]
