@@ -11,7 +11,7 @@ TimeoutError. The reference is docs/python.md.
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -24,7 +24,7 @@ __version__ = _grundy.__version__
 __all__ = [
     "Error", "InputError", "LimitError", "TimedOut", "FileError", "InternalError",
     "Move", "Period", "Proof",
-    "games", "sg", "best_move", "table", "period", "prove", "plot",
+    "games", "sg", "best_move", "table", "period", "survey", "prove", "plot",
 ]
 
 Position = Union[None, str, Sequence[int]]
@@ -208,3 +208,26 @@ def plot(game: str, max: int = 16, *, heaps: Optional[int] = None,
     if out is not None:
         fig.savefig(out)
     return fig
+
+
+def survey(family: Union[str, Sequence[str]], *, size: Optional[int] = None,
+           max_element: Optional[int] = None, digits: Optional[int] = None,
+           max_heap: Optional[int] = None) -> Iterator[Dict[str, Any]]:
+    """The period of every heap game of a family, one dict per game as it is settled (as
+    ``grundy survey`` writes its rows): ``game``, ``status`` (proved, observed or unsettled),
+    ``preperiod``, ``period``, ``saltus``, ``criterion``, ``checked_up_to``, ``computed``.
+
+    ``family`` is ``"subtraction"`` (with ``size`` and ``max_element``), ``"octal"`` or
+    ``"hex"`` (with ``digits``), or a list of heap game specs. ``max_heap`` defaults as the
+    command's: 1000 for hex codes, 100000 otherwise. ``list(...)`` of it is a list of dicts
+    that ``pandas.DataFrame`` takes."""
+    if isinstance(family, str):
+        members = _grundy.survey_members(family, size, max_element, digits)
+        limit = max_heap or (1_000 if family == "hex" else 100_000)
+    else:
+        members = list(family)
+        limit = max_heap or 100_000
+    for game in members:
+        row = json.loads(_grundy.survey_row(game, limit))
+        row.setdefault("saltus", None)
+        yield row

@@ -11,9 +11,13 @@ def bar(progress: Optional[bool]) -> Optional[Callable[[int, str, int, int], Non
     if progress is False:
         return None
     try:
+        import ipywidgets  # noqa: F401  (tqdm's notebook bars need it)
         from tqdm.auto import tqdm
     except ImportError:
-        return None
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return None
     return _Bars(tqdm)
 
 
@@ -29,7 +33,8 @@ class _Bars:
         if phase != self._phase:
             self.close()
             self._phase = phase
-            self._bar = self._tqdm(total=total or None, desc=what, leave=False)
+            # Calls that end within half a second show no bar.
+            self._bar = self._tqdm(total=total or None, desc=what, leave=False, delay=0.5)
         if self._bar is not None:
             self._bar.update(done - self._bar.n)
 

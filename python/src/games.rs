@@ -366,3 +366,67 @@ pub fn prove(
         .to_string())
     })
 }
+
+/// The specs of a survey's family of heap games, in the survey's order (`grundy survey`'s
+/// `--family` with `--size`/`--max-element` or `--digits`).
+#[pyfunction]
+#[pyo3(signature = (family, size=None, max_element=None, digits=None))]
+pub fn survey_members(
+    py: Python<'_>,
+    family: &str,
+    size: Option<usize>,
+    max_element: Option<usize>,
+    digits: Option<usize>,
+) -> PyResult<Vec<String>> {
+    use grundy_core::period::survey::Family;
+    guarded(py, || {
+        let need = |x: Option<usize>, name: &str| {
+            x.ok_or_else(|| Error::Usage(format!("the {family} family needs {name}")))
+        };
+        let f = match (family, size, max_element, digits) {
+            ("subtraction", _, _, None) => Family::Subtraction {
+                size: lift(py, need(size, "size"))?,
+                max_element: lift(py, need(max_element, "max_element"))?,
+            },
+            ("octal", None, None, _) => Family::Octal {
+                digits: lift(py, need(digits, "digits"))?,
+            },
+            ("hex", None, None, _) => Family::Hex {
+                digits: lift(py, need(digits, "digits"))?,
+            },
+            ("subtraction" | "octal" | "hex", ..) => {
+                let msg = "subtraction takes size and max_element; octal and hex take digits";
+                return Err(errors::to_py(py, &Error::Usage(msg.into())));
+            }
+            (other, ..) => {
+                let msg = format!("family must be subtraction, octal or hex, got `{other}`");
+                return Err(errors::to_py(py, &Error::Usage(msg)));
+            }
+        };
+        lift(py, f.members())
+    })
+}
+
+/// One survey row: the period analysis of `game` up to `max_heap`, as `grundy survey` writes
+/// it (`status` proved, observed or unsettled).
+#[pyfunction]
+pub fn survey_row(py: Python<'_>, game: &str, max_heap: usize) -> PyResult<String> {
+    guarded(py, || {
+        let g = lift(py, spec::parse_heap(game))?;
+        if max_heap < 1 || max_heap > spec::MAX_HEAP {
+            let msg = format!("max_heap must be between 1 and {}, got {max_heap}", spec::MAX_HEAP);
+            return Err(errors::to_py(py, &Error::Usage(msg)));
+        }
+        let name = game.to_string();
+        let work = move |w: Watch| {
+            let stop = || w.cancelled();
+            let a = analyse_until(g.rule(), max_heap, w.progress.as_ref(), &stop);
+            let row = grundy_core::period::survey::Row::of(&name, &a);
+            serde_json::to_string(&row).map_err(|e| Error::internal(e.to_string()))
+        };
+        match run(py, None, None, work)? {
+            Outcome::Done(row) => Ok(row),
+            Outcome::TimedOut => Err(errors::to_py(py, &Error::internal("timed out without a limit"))),
+        }
+    })
+}

@@ -19,6 +19,8 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::table, m)?)?;
     m.add_function(wrap_pyfunction!(games::period, m)?)?;
     m.add_function(wrap_pyfunction!(games::prove, m)?)?;
+    m.add_function(wrap_pyfunction!(games::survey_members, m)?)?;
+    m.add_function(wrap_pyfunction!(games::survey_row, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -113,3 +113,20 @@ def test_games_lists_every_family(cli):
                      for g in listed[key]]
     for g in grundy.games():
         assert g["kind"] in ("hypergraph", "heap", "board")
+
+
+def test_survey_rows_are_the_command_lines(cli):
+    import json
+    import subprocess
+    from conftest import _binary
+
+    rows = list(grundy.survey("subtraction", size=2, max_element=5))
+    done = subprocess.run([_binary(), "survey", "subtraction", "--size", "2", "--max-element",
+                           "5", "--json"], capture_output=True, text=True, check=True)
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [{k: v for k, v in r.items() if v is not None or k != "saltus"} for r in rows] == lines
+    for r in rows:
+        subset = tuple(int(k) for k in r["game"].split(":")[1].split(","))
+        n0, per = r["preperiod"], r["period"]
+        assert all(subtraction_sg(subset, n + per) == subtraction_sg(subset, n)
+                   for n in range(n0, 200))
