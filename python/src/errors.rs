@@ -2,6 +2,8 @@
 //! the message the command line prints, with the keyword argument that raises a limit in place
 //! of the command line's flag.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use grundy_core::error::{Error, Kind, Setting};
 use pyo3::prelude::*;
 
@@ -61,4 +63,17 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic".into());
     format!("internal error (a bug in grundy): {what}")
+}
+
+/// Runs `body`, a library error raised as its exception and a panic as `InternalError`.
+pub fn guarded<T>(py: Python<'_>, body: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(result) => result,
+        Err(p) => Err(raise(py, "InternalError", panic_message(p.as_ref()))),
+    }
+}
+
+/// A library result in Python: its error raised as the exception of its kind.
+pub fn lift<T>(py: Python<'_>, r: Result<T, Error>) -> PyResult<T> {
+    r.map_err(|e| to_py(py, &e))
 }

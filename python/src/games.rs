@@ -1,7 +1,6 @@
-//! The functions of the native module: games, nimbers, winning moves, tables, periods and
-//! proofs, each a thin call of the library answering one JSON object.
+//! Games, nimbers, winning moves and tables: thin calls of grundy-core answering one JSON
+//! object (a numpy array beside it for tables).
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use grundy_core::catalog::solve::{by_theorem, solve};
@@ -10,31 +9,15 @@ use grundy_core::catalog::sweep::box_values;
 use grundy_core::catalog::AnyGame;
 use grundy_core::error::{Error, Undecided};
 use grundy_core::game::{Grid, Stones};
-use grundy_core::period::{analyse_until, words};
 use grundy_core::sg::engine::Engine;
 use grundy_core::sg::table::TableOptions;
 use grundy_core::sg::SearchConfig;
-use grundy_synth::lang::Program;
-use grundy_synth::prove::{self as prover, Options, Verdict};
 use numpy::{IntoPyArray, PyArrayDyn};
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 
-use crate::errors;
+use crate::errors::{self, guarded, lift};
 use crate::run::{run, Outcome, Watch};
-
-/// Runs `body`, a library error raised as its exception and a panic as `InternalError`.
-fn guarded<T>(py: Python<'_>, body: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(result) => result,
-        Err(p) => Err(errors::raise(py, "InternalError", errors::panic_message(p.as_ref()))),
-    }
-}
-
-/// A library result in Python: its error raised as the exception of its kind.
-fn lift<T>(py: Python<'_>, r: Result<T, Error>) -> PyResult<T> {
-    r.map_err(|e| errors::to_py(py, &e))
-}
 
 /// An engine name as the command line's `--engine` takes it.
 fn engine(name: &str) -> Result<Engine, Error> {
@@ -42,7 +25,11 @@ fn engine(name: &str) -> Result<Engine, Error> {
 }
 
 /// A game and its position; a missing position is bad input that shows how to give one.
-fn game_at(spec: &str, words: &[String], function: &str) -> Result<(Arc<dyn AnyGame>, Stones), Error> {
+fn game_at(
+    spec: &str,
+    words: &[String],
+    function: &str,
+) -> Result<(Arc<dyn AnyGame>, Stones), Error> {
     match spec::game_at(spec, words)? {
         Some((game, p)) => Ok((Arc::from(game), p)),
         None => Err(Error::Usage(format!(
@@ -170,16 +157,28 @@ pub fn table<'py>(
     guarded(py, || {
         let g: Arc<dyn AnyGame> = Arc::from(lift(py, spec::parse(game, Heaps::given(heaps)))?);
         if max == 0 {
-            return Err(errors::to_py(py, &Error::Usage("max must be at least 1".into())));
+            return Err(errors::to_py(
+                py,
+                &Error::Usage("max must be at least 1".into()),
+            ));
         }
         let e = lift(py, engine(engine_name))?;
         let grid = lift(py, Grid::cube(g.variables(), max))?;
         let (searched, box_) = (Arc::clone(&g), grid.clone());
         let work = move |w: Watch| {
-            box_values(searched.as_ref(), &box_, e, SearchConfig::default(), &table_options(&w))
+            box_values(
+                searched.as_ref(),
+                &box_,
+                e,
+                SearchConfig::default(),
+                &table_options(&w),
+            )
         };
         let Outcome::Done((ran, stats, t)) = run(py, None, progress.as_ref(), work)? else {
-            return Err(errors::to_py(py, &Error::internal("a table without a time limit timed out")));
+            return Err(errors::to_py(
+                py,
+                &Error::internal("a table without a time limit timed out"),
+            ));
         };
         let values: Vec<i64> = t.entries().map(|v| v.map_or(-1, i64::from)).collect();
         let shape = ndarray::IxDyn(grid.sides());
@@ -232,201 +231,4 @@ pub fn best_move(
         "winning_moves": answer["winning_moves"].as_array().map_or(0, |m| m.len()),
     })
     .to_string())
-}
-
-/// A heap game's nim sequence and its period, proved, as `grundy period --json` reports it,
-/// with the theorem and its proof in words (`text`).
-#[pyfunction]
-#[pyo3(signature = (game, max_heap=1_000_000, timeout=None, progress=None))]
-pub fn period(
-    py: Python<'_>,
-    game: &str,
-    max_heap: usize,
-    timeout: Option<f64>,
-    progress: Option<Bound<'_, PyAny>>,
-) -> PyResult<String> {
-    guarded(py, || {
-        let g = lift(py, spec::parse_heap(game))?;
-        if max_heap < 1 || max_heap > spec::MAX_HEAP {
-            return Err(errors::to_py(
-                py,
-                &Error::Usage(format!(
-                    "max_heap must be between 1 and {}, got {max_heap}",
-                    spec::MAX_HEAP
-                )),
-            ));
-        }
-        let deadline =
-            timeout.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
-        let work = move |w: Watch| {
-            let stop = || w.cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
-            let a = analyse_until(g.rule(), max_heap, w.progress.as_ref(), &stop);
-            let name = g.rule().name();
-            let shown = match &a.proved {
-                Some(p) => p.preperiod + p.period,
-                None => a.values.len(),
-            };
-            Ok(json!({
-                "game": name,
-                "status": if a.proved.is_some() { "proved" } else { "unsettled" },
-                "preperiod": a.proved.as_ref().map(|p| p.preperiod),
-                "period": a.proved.as_ref().map(|p| p.period),
-                "saltus": a.proved.as_ref().map(|p| p.saltus),
-                "values": &a.values[..shown.min(a.values.len())],
-                "computed": a.values.len(),
-                "checked_up_to": a.proved.as_ref().map(|p| p.checked_up_to),
-                "criterion": a.proved.as_ref().map(|p| p.criterion),
-                "observed": a.observed,
-                "rarity": a.rarity,
-                "timed_out": a.stopped,
-                "note": a.proved.is_none().then(|| words::unsettled(&a)),
-                "text": words::text(name, &a),
-            }))
-        };
-        match run(py, None, progress.as_ref(), work)? {
-            Outcome::Done(obj) => Ok(obj.to_string()),
-            Outcome::TimedOut => Err(errors::to_py(py, &Error::internal("timed out without a limit"))),
-        }
-    })
-}
-
-/// What z3 proves of a program's reading for every position, as `grundy prove --json`
-/// reports it.
-#[pyfunction]
-#[pyo3(signature = (game, program, orbits=false, target="zero", heaps=None, width=None, bound=None, timeout=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn prove(
-    py: Python<'_>,
-    game: &str,
-    program: &str,
-    orbits: bool,
-    target: &str,
-    heaps: Option<usize>,
-    width: Option<u32>,
-    bound: Option<u32>,
-    timeout: Option<f64>,
-) -> PyResult<String> {
-    guarded(py, || {
-        let parsed: Program = lift(py, program.parse())?;
-        let target = match target {
-            "zero" => prover::Target::Zero,
-            "indicator" => prover::Target::Indicator,
-            "sg" => prover::Target::Sg,
-            other => {
-                let msg = format!("target must be zero, indicator or sg, got `{other}`");
-                return Err(errors::to_py(py, &Error::Usage(msg)));
-            }
-        };
-        let g = lift(py, spec::parse(game, Heaps::given(heaps)))?;
-        let opts = Options {
-            orbits,
-            timeout,
-            target,
-            bound,
-            width,
-            fallback_bound: None,
-        };
-        let (spec_name, at) = (game.to_string(), parsed.clone());
-        let work = move |_: Watch| {
-            let found = prover::prove_game(g.as_ref(), &at, &opts)?;
-            found.ok_or_else(|| {
-                Error::Usage(format!(
-                    "{spec_name} is a board game; grundy.prove handles games of hypergraph nim \
-                     and heap games"
-                ))
-            })
-        };
-        let Outcome::Done((t, takes)) = run(py, None, None, work)? else {
-            return Err(errors::to_py(py, &Error::internal("timed out without a limit")));
-        };
-        let (status, counterexample, undecided) = match &t.verdict {
-            Verdict::Proved => ("proved", Value::Null, None),
-            Verdict::Refuted(c) => ("refuted", json!(c), None),
-            Verdict::Unknown(why) => ("unknown", Value::Null, Some(why.clone())),
-        };
-        Ok(json!({
-            "status": status,
-            "scope": t.scope,
-            "target": t.target,
-            "bound": t.bound,
-            "width": t.width,
-            "no_linear_reading": t.no_linear_reading,
-            "game": game,
-            "program": parsed.names(),
-            "expression": parsed.infix(),
-            "orbits": orbits,
-            "automorphisms": t.automorphisms,
-            "faces": t.faces,
-            "heaps": takes.as_ref().map(|_| t.faces),
-            "reading": t.reading,
-            "counterexample": counterexample,
-            "undecided": undecided,
-            "seconds": t.seconds,
-        })
-        .to_string())
-    })
-}
-
-/// The specs of a survey's family of heap games, in the survey's order (`grundy survey`'s
-/// `--family` with `--size`/`--max-element` or `--digits`).
-#[pyfunction]
-#[pyo3(signature = (family, size=None, max_element=None, digits=None))]
-pub fn survey_members(
-    py: Python<'_>,
-    family: &str,
-    size: Option<usize>,
-    max_element: Option<usize>,
-    digits: Option<usize>,
-) -> PyResult<Vec<String>> {
-    use grundy_core::period::survey::Family;
-    guarded(py, || {
-        let need = |x: Option<usize>, name: &str| {
-            x.ok_or_else(|| Error::Usage(format!("the {family} family needs {name}")))
-        };
-        let f = match (family, size, max_element, digits) {
-            ("subtraction", _, _, None) => Family::Subtraction {
-                size: lift(py, need(size, "size"))?,
-                max_element: lift(py, need(max_element, "max_element"))?,
-            },
-            ("octal", None, None, _) => Family::Octal {
-                digits: lift(py, need(digits, "digits"))?,
-            },
-            ("hex", None, None, _) => Family::Hex {
-                digits: lift(py, need(digits, "digits"))?,
-            },
-            ("subtraction" | "octal" | "hex", ..) => {
-                let msg = "subtraction takes size and max_element; octal and hex take digits";
-                return Err(errors::to_py(py, &Error::Usage(msg.into())));
-            }
-            (other, ..) => {
-                let msg = format!("family must be subtraction, octal or hex, got `{other}`");
-                return Err(errors::to_py(py, &Error::Usage(msg)));
-            }
-        };
-        lift(py, f.members())
-    })
-}
-
-/// One survey row: the period analysis of `game` up to `max_heap`, as `grundy survey` writes
-/// it (`status` proved, observed or unsettled).
-#[pyfunction]
-pub fn survey_row(py: Python<'_>, game: &str, max_heap: usize) -> PyResult<String> {
-    guarded(py, || {
-        let g = lift(py, spec::parse_heap(game))?;
-        if max_heap < 1 || max_heap > spec::MAX_HEAP {
-            let msg = format!("max_heap must be between 1 and {}, got {max_heap}", spec::MAX_HEAP);
-            return Err(errors::to_py(py, &Error::Usage(msg)));
-        }
-        let name = game.to_string();
-        let work = move |w: Watch| {
-            let stop = || w.cancelled();
-            let a = analyse_until(g.rule(), max_heap, w.progress.as_ref(), &stop);
-            let row = grundy_core::period::survey::Row::of(&name, &a);
-            serde_json::to_string(&row).map_err(|e| Error::internal(e.to_string()))
-        };
-        match run(py, None, None, work)? {
-            Outcome::Done(row) => Ok(row),
-            Outcome::TimedOut => Err(errors::to_py(py, &Error::internal("timed out without a limit"))),
-        }
-    })
 }

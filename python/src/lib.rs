@@ -6,21 +6,23 @@
 
 mod errors;
 mod games;
+mod heaps;
+mod prove;
 mod run;
 
 use pyo3::prelude::*;
 
-/// The module: every function of [`games`].
+/// The module: the functions of [`games`], [`heaps`] and [`prove`].
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::games, m)?)?;
     m.add_function(wrap_pyfunction!(games::sg, m)?)?;
     m.add_function(wrap_pyfunction!(games::best_move, m)?)?;
     m.add_function(wrap_pyfunction!(games::table, m)?)?;
-    m.add_function(wrap_pyfunction!(games::period, m)?)?;
-    m.add_function(wrap_pyfunction!(games::prove, m)?)?;
-    m.add_function(wrap_pyfunction!(games::survey_members, m)?)?;
-    m.add_function(wrap_pyfunction!(games::survey_row, m)?)?;
+    m.add_function(wrap_pyfunction!(heaps::period, m)?)?;
+    m.add_function(wrap_pyfunction!(prove::prove, m)?)?;
+    m.add_function(wrap_pyfunction!(heaps::survey_members, m)?)?;
+    m.add_function(wrap_pyfunction!(heaps::survey_row, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

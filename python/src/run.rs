@@ -104,9 +104,7 @@ where
             }
             ready.notify_all();
         })
-        .map_err(|e| {
-            errors::to_py(py, &Error::Resource(format!("no thread for the work: {e}")))
-        })?;
+        .map_err(|e| errors::to_py(py, &Error::Resource(format!("no thread for the work: {e}"))))?;
     let deadline = timeout.map(|s| Instant::now() + Duration::from_secs_f64(s));
     let mut seen = (0, u64::MAX);
     loop {

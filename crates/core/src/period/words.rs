@@ -160,4 +160,3 @@ fn proof(name: &str, p: &Period) -> String {
         ),
     }
 }
-

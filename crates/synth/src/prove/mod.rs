@@ -178,13 +178,16 @@ pub struct Theorem {
     pub seconds: f64,
 }
 
+/// A theorem, and for a heap game the amounts its moves take.
+pub type Found = (Theorem, Option<Vec<heaps::Take>>);
+
 /// The theorem about `game`, of hypergraph nim or a heap game, and for a heap game the amounts
 /// its moves take; `None` for a game the prover does not handle (a board game).
 pub fn prove_game(
     game: &dyn AnyGame,
     program: &Program,
     opts: &Options,
-) -> Result<Option<(Theorem, Option<Vec<heaps::Take>>)>, Error> {
+) -> Result<Option<Found>, Error> {
     if let Some(g) = game.kind().hypergraph() {
         return Ok(Some((prove(g, program, opts)?, None)));
     }

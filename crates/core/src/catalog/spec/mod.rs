@@ -10,9 +10,9 @@ mod tables;
 use super::{AnyGame, HeapSum};
 use crate::error::Error;
 use crate::game::board::{self, Chomp};
-use crate::game::Stones;
 use crate::game::heap::{GrundysGame, HeapGame, HeapRule, TakeBreak};
 use crate::game::hypergraph::{Hypergraph, HypergraphNim};
+use crate::game::Stones;
 use faces::{
     circular, complex, complex_file, hypergraph, nim, path, projective_plane, shriek, square, star,
     y_graph,
@@ -239,11 +239,14 @@ fn chomp(spec: &str, arg: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {
     Ok(Box::new(Chomp::new(spec, rows, cols)?))
 }
 
+/// A game and a position of it.
+pub type GameAt = (Box<dyn AnyGame>, Stones);
+
 /// The game of `spec` and the position `words` type for it (a board game's full board when
 /// none is typed), as every front end reads a game and a position: a heap game learns its
 /// number of heaps from the position. `Ok(None)` when a position is needed and none is typed
 /// (each front end says how to type one).
-pub fn game_at(spec: &str, words: &[String]) -> Result<Option<(Box<dyn AnyGame>, Stones)>, Error> {
+pub fn game_at(spec: &str, words: &[String]) -> Result<Option<GameAt>, Error> {
     let counts = super::parse_counts(words);
     let heaps = Heaps {
         given: None,
