@@ -130,3 +130,27 @@ def test_survey_rows_are_the_command_lines(cli):
         n0, per = r["preperiod"], r["period"]
         assert all(subtraction_sg(subset, n + per) == subtraction_sg(subset, n)
                    for n in range(n0, 200))
+
+
+def test_a_heap_games_table_takes_its_heaps():
+    t = grundy.table("subtraction:1,3,4", 12, heaps=2, progress=False)
+    assert t.shape == (12, 12)
+    for a, b in product(range(12), repeat=2):
+        assert t[a, b] == subtraction_sg((1, 3, 4), a) ^ subtraction_sg((1, 3, 4), b)
+
+
+def test_chomps_table_marks_points_that_are_no_position():
+    t = grundy.table("chomp:2x3", 4, progress=False)
+    # Heights may not grow to the right: (1, 2, 0) is no Chomp position, (2, 1, 0) is.
+    assert t[1, 2, 0] == -1 and t[2, 1, 0] >= 0
+
+
+def test_plot_draws_a_heatmap_and_writes_it(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    out = tmp_path / "nim.png"
+    fig = grundy.plot("nim:2", 8, out=str(out))
+    image = fig.axes[0].images[0].get_array()
+    assert image.shape == (8, 8) and image[3, 5] == 3 ^ 5
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
