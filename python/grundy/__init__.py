@@ -23,8 +23,8 @@ __version__ = _grundy.__version__
 
 __all__ = [
     "Error", "InputError", "LimitError", "TimedOut", "FileError", "InternalError",
-    "Move", "Period", "Proof",
-    "games", "sg", "best_move", "table", "period", "survey", "prove", "plot",
+    "Move", "Period", "Proof", "Synthesis",
+    "games", "sg", "best_move", "table", "period", "survey", "synth", "prove", "plot",
 ]
 
 Position = Union[None, str, Sequence[int]]
@@ -178,6 +178,59 @@ def prove(game: str, program: Union[str, Sequence[str]], orbits: bool = False,
     return Proof(status=out["status"], scope=out["scope"], reading=out["reading"],
                  counterexample=out["counterexample"], expression=out["expression"],
                  details=out)
+
+
+@dataclass(frozen=True)
+class Synthesis:
+    """The shortest straight-line program found for a classification, and how far its length
+    is established."""
+
+    status: str
+    """``minimal`` (every shorter length refuted), ``shortest found`` (the search stopped
+    with lengths below it undecided) or ``undecided`` (no program found in time)."""
+    program: Optional[List[str]]
+    """The program's instruction names (``["Push(0)", "Push(1)", "Xor"]``)."""
+    expression: Optional[str]
+    """The program as an infix expression."""
+    words: Optional[str]
+    """Where the program is 0, in words, when that can be said simply (targets zero and
+    indicator)."""
+    latex: Optional[str]
+    """The expression as LaTeX."""
+    length: Optional[int]
+    lower_bound: int
+    """Every length below this is refuted."""
+    upper_bound: Optional[int]
+    """The length of the program found."""
+    proof: Optional[Dict[str, Any]]
+    """With ``prove=True``: the prover's ``status`` (proved, refuted, unknown), ``scope``,
+    ``reading``, ``counterexample``, ``why``."""
+    details: Dict[str, Any] = field(default_factory=dict, repr=False)
+    """Everything else: the form chosen and why, the data's size, the seconds spent."""
+
+
+def synth(game: Optional[str] = None, *, max: Optional[int] = None, target: str = "zero",
+          orbits: bool = False, timeout: Optional[float] = None, data: Optional[str] = None,
+          ops: Optional[str] = None, heaps: Optional[int] = None, width: int = 8,
+          max_len: int = 20, solver: str = "auto", plain: bool = False, prove: bool = False,
+          bound: Optional[int] = None, progress: Optional[bool] = None) -> Synthesis:
+    """The shortest stack program that classifies the zero positions of ``game`` on the box
+    [0, max)^n (``target="zero"``: 0 exactly there; ``"indicator"``: 0 there and 1
+    elsewhere; ``"sg"``: the SG value itself), or of the table file ``data``, as ``grundy
+    synth`` finds it.
+
+    ``orbits`` classifies up to the game's automorphisms; ``plain`` keeps the plain form
+    where both would be tried. ``ops`` edits the instruction set as ``--ops`` does
+    (``"+Mul,-Lt"``). ``timeout`` stops the search with what it established (the best
+    program as ``shortest found``, or ``undecided``); so does Ctrl-C, which then raises
+    KeyboardInterrupt. ``prove=True`` proves the program for every position, searching
+    again on the prover's counterexamples (``bound``: its bit-vector bound)."""
+    out = json.loads(_call(_grundy.synth, game, max, data, target, orbits, timeout, ops, heaps,
+                           width, max_len, solver, plain, prove, bound, progress=progress))
+    return Synthesis(status=out["status"], program=out["program"],
+                     expression=out["expression"], words=out["words"], latex=out["latex"],
+                     length=out["length"], lower_bound=out["lower_bound"],
+                     upper_bound=out["upper_bound"], proof=out["proof"], details=out)
 
 
 def plot(game: str, max: int = 16, *, heaps: Optional[int] = None,

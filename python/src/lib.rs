@@ -9,10 +9,11 @@ mod games;
 mod heaps;
 mod prove;
 mod run;
+mod synth;
 
 use pyo3::prelude::*;
 
-/// The module: the functions of [`games`], [`heaps`] and [`prove`].
+/// The module: the functions of [`games`], [`heaps`], [`prove`] and [`synth`].
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::games, m)?)?;
@@ -21,6 +22,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::table, m)?)?;
     m.add_function(wrap_pyfunction!(heaps::period, m)?)?;
     m.add_function(wrap_pyfunction!(prove::prove, m)?)?;
+    m.add_function(wrap_pyfunction!(synth::synth, m)?)?;
     m.add_function(wrap_pyfunction!(heaps::survey_members, m)?)?;
     m.add_function(wrap_pyfunction!(heaps::survey_row, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

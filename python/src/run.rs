@@ -47,6 +47,14 @@ impl Progress for Shared {
     }
 }
 
+impl Shared {
+    /// Sets how many steps of the phase are done (for work that knows where it is rather than
+    /// how far it advanced).
+    pub fn set(&self, done: u64) {
+        self.done.store(done, Ordering::Relaxed);
+    }
+}
+
 /// What the work is handed: its cancel flag and where it reports progress.
 #[derive(Clone)]
 pub struct Watch {
@@ -87,6 +95,22 @@ where
     T: Send + 'static,
     F: FnOnce(Watch) -> Result<T, Error> + Send + 'static,
 {
+    run_stopping(py, timeout, progress, &|| {}, work)
+}
+
+/// [`run`], calling `stop` when the caller stops waiting, for work that is stopped by a call
+/// of its own rather than by the cancel flag (synthesis).
+pub fn run_stopping<T, F>(
+    py: Python<'_>,
+    timeout: Option<f64>,
+    progress: Option<&Bound<'_, PyAny>>,
+    stop: &dyn Fn(),
+    work: F,
+) -> PyResult<Outcome<T>>
+where
+    T: Send + 'static,
+    F: FnOnce(Watch) -> Result<T, Error> + Send + 'static,
+{
     let watch = Watch {
         cancel: Arc::new(AtomicBool::new(false)),
         progress: Arc::new(Shared::default()),
@@ -120,16 +144,20 @@ where
             report(progress, &watch.progress, &mut seen)?;
             return result.map(Outcome::Done).map_err(|e| errors::to_py(py, &e));
         }
-        if let Err(e) = py.check_signals() {
+        let cancel = || {
             watch.cancel.store(true, Ordering::Relaxed);
+            stop();
+        };
+        if let Err(e) = py.check_signals() {
+            cancel();
             return Err(e);
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
-            watch.cancel.store(true, Ordering::Relaxed);
+            cancel();
             return Ok(Outcome::TimedOut);
         }
         if let Err(e) = report(progress, &watch.progress, &mut seen) {
-            watch.cancel.store(true, Ordering::Relaxed);
+            cancel();
             return Err(e);
         }
     }
