@@ -174,8 +174,8 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
         _ => args.model.clone().unwrap_or_default(),
     };
     let (setup, subset) = Setup::from_notes(&cnf, &args.cnf)?;
-    // The game first: an edited comment is refused before anything else is read or built.
-    let game = setup.game()?;
+    // The task first: an edited comment is refused before anything else is read or built.
+    let task = setup.task()?;
     // Unsatisfiable, the clauses have no model (with an iCNF's cubes, as CaDiCaL solves them,
     // none has): the length is refuted, as when --answers finds every cube unsatisfiable.
     if cube.is_none() && verdict(&model) == Verdict::Unsatisfiable {
@@ -186,7 +186,7 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
         return refuted(args, length, None, "the solver found it unsatisfiable");
     }
     let program = decode_model(&cnf, &competition_format(&model))?;
-    let problem = setup.problem(game.as_deref(), &TableOptions::default())?;
+    let problem = task.problem(&TableOptions::default())?;
     if let Some(&bad) = subset
         .iter()
         .flatten()

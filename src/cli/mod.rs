@@ -262,31 +262,11 @@ fn game_and_position(
     ),
     Error,
 > {
-    use grundy_core::catalog::spec::{self, Heaps};
-    // A heap game has as many heaps as the position has counts.
-    let counts = grundy_core::catalog::parse_counts(words);
-    let heaps = Heaps {
-        given: None,
-        typed: counts.as_ref().ok().map(|c| c.len()),
-    };
-    let needs_position = || {
+    grundy_core::catalog::spec::game_at(spec, words)?.ok_or_else(|| {
         Error::Usage(format!(
             "{spec} needs a position, e.g. `grundy {command} {spec} 3,0,3`"
         ))
-    };
-    let game = match (spec::parse(spec, heaps), counts) {
-        // A heap game learns its number of heaps from the position.
-        (Err(Error::Usage(_)), _) if words.is_empty() => return Err(needs_position()),
-        // ... and a position that does not parse says why, not that the heaps are unknown.
-        (Err(Error::Usage(_)), Err(bad)) => return Err(bad),
-        (other, _) => other?,
-    };
-    let p = match (words.is_empty(), game.start()) {
-        (true, Some(start)) => start,
-        (true, None) => return Err(needs_position()),
-        (false, _) => game.read_position(words)?,
-    };
-    Ok((game, p))
+    })
 }
 
 /// `--mem-limit` in bytes: the GiB given, or the library's default (80% of what is available).

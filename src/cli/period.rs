@@ -12,9 +12,9 @@ use super::{parse_seconds, Status};
 use crate::plot::SequenceChart;
 use grundy_core::catalog::spec;
 use grundy_core::error::Error;
-use grundy_core::game::Nimber;
 use grundy_core::period::contraction::contractions;
-use grundy_core::period::{analyse_until, Analysis, Criterion, Period};
+use grundy_core::period::words::{relation, text, unsettled};
+use grundy_core::period::{analyse_until, Analysis, Criterion};
 
 #[derive(Args, Debug)]
 pub struct PeriodArgs {
@@ -46,9 +46,6 @@ pub struct PeriodArgs {
     #[arg(long)]
     pub json: bool,
 }
-
-/// The values printed in full: the preperiod and one period, or this many.
-const SHOWN: usize = 120;
 
 pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     let game = spec::parse_heap(&args.game)?;
@@ -178,157 +175,6 @@ fn json(name: &str, a: &Analysis) -> serde_json::Value {
     }
     obj["timed_out"] = a.stopped.into();
     obj
-}
-
-/// Why nothing is proved: the heaps valued, and whether the time limit cut them short.
-fn unsettled(a: &Analysis) -> String {
-    let upto = a.values.len() - 1;
-    if a.stopped {
-        format!("the time limit passed with heaps 0..{upto} valued, which do not settle a period")
-    } else {
-        format!("heaps 0..{upto} do not settle a period")
-    }
-}
-
-fn listed(values: &[u32]) -> String {
-    let shown: Vec<String> = values.iter().take(SHOWN).map(|v| v.to_string()).collect();
-    let more = if values.len() > SHOWN { " ..." } else { "" };
-    format!("{}{more}", shown.join(" "))
-}
-
-fn text(name: &str, a: &Analysis) -> String {
-    let mut s = String::new();
-    match &a.proved {
-        Some(p) => {
-            let (n0, per) = (p.preperiod, p.period);
-            s += &format!("game:       {name}\n");
-            s += &format!("preperiod:  {n0}\nperiod:     {per}\n");
-            if p.saltus > 0 {
-                s += &format!("saltus:     {}\n", p.saltus);
-            }
-            if n0 > 0 {
-                s += &format!("preperiod values: {}\n", listed(&a.values[..n0]));
-            }
-            s += &format!("period values:    {}\n", listed(&a.values[n0..n0 + per]));
-            s += &format!(
-                "\nTheorem. The nim sequence G of {name} satisfies {} for every n >= {n0}, and \
-                 for no smaller period or preperiod.\n",
-                relation(per, p.saltus)
-            );
-            s += &format!("Proof. {}\n", proof(name, p));
-        }
-        None => {
-            s += &format!("game:       {name}\n");
-            s += &format!("status:     unsettled: {}\n", unsettled(a));
-            if let Some(why) = a.no_criterion {
-                s += &format!("why:        {why}\n");
-            }
-            if let Some(o) = &a.observed {
-                let kind = if o.saltus == 0 {
-                    format!("G(n + {}) = G(n)", o.period)
-                } else {
-                    format!("G(n + {}) = G(n) + {}", o.period, o.saltus)
-                };
-                s += &format!(
-                    "observed:   {kind} for {} <= n <= {} (not proved)\n",
-                    o.preperiod,
-                    a.values.len() - 1 - o.period
-                );
-            }
-            s += &format!("values:     {}\n", listed(&a.values));
-        }
-    }
-    if let Some(r) = &a.rarity {
-        s += &format!(
-            "rare heaps: {} of heaps 1..{} (values with an even number of bits in mask {:#x})\n",
-            r.rare,
-            a.values.len() - 1,
-            r.mask
-        );
-    }
-    s
-}
-
-/// `G(n + p) = G(n)`, or `G(n + p) = G(n) + s` for an arithmetic period.
-fn relation(period: usize, saltus: Nimber) -> String {
-    if saltus == 0 {
-        format!("G(n + {period}) = G(n)")
-    } else {
-        format!("G(n + {period}) = G(n) + {saltus}")
-    }
-}
-
-/// Why the period holds, in words.
-fn proof(name: &str, p: &Period) -> String {
-    let (n0, per) = (p.preperiod, p.period);
-    let least = if n0 == 0 {
-        "The preperiod is 0: the relation holds from n = 0.".to_string()
-    } else {
-        format!(
-            "{} fails at n = {}, so the preperiod is {n0}.",
-            relation(per, p.saltus),
-            n0 - 1
-        )
-    };
-    match p.criterion {
-        Criterion::RepeatedState {
-            at, repeat, shift, ..
-        } => format!(
-            "In {name}, {}. The values G(0), ..., G({}) were computed from the definition: the \
-             states at n = {at} and n = {} are equal and mu grows by {shift} between them, so by \
-             induction G(n + {repeat}) = G(n) + {shift} for every n >= {at}. The differences \
-             G(n + d) - G(n) therefore repeat with period {repeat} from {at} on, and over one \
-             such stretch they are constant for d = {per} (equal to {}) and for no smaller \
-             divisor d of {repeat}; periods are closed under gcd, so {per} is the least. Below \
-             {at} the values show {} down to n = {n0}. {least}",
-            p.criterion.describe(),
-            p.checked_up_to,
-            at + repeat,
-            p.saltus,
-            relation(per, p.saltus),
-        ),
-        Criterion::Slices {
-            from,
-            block,
-            saltus,
-            window,
-            end,
-            ..
-        } => format!(
-            "In {name}, {}. The values G(0), ..., G({}) were computed from the definition: \
-             those before {} are below s, and G(n + {block}) = G(n) + {saltus} for {from} <= n \
-             < {}. By induction on N >= {end}, with the claim true below N: the heaps an \
-             option leaves have eta summing to at most eta(N), so no option reaches \
-             s (eta(N) + 1); in the top slice [s eta(N), s (eta(N) + 1)) their eta have \
-             disjoint bits, so moving all blocks onto one big heap keeps the value, and adding \
-             {block} to that heap matches these options one to one with those of N - {block} \
-             in its top slice, whose mex is lambda(N - {block}) = lambda(N); and every value \
-             below s eta(N) is an option, as the values show for {window} <= N < {} by \
-             options with a heap y >= {from} whose other heaps' eta xor to 0 (slice 0 by such \
-             options whose other heaps include two of equal eta, both >= {from}), which adding \
-             {block} to y (or to both of the pair) carries to N + {block} one slice up (or to \
-             N + {} in place). So G(N) = s eta(N) + lambda(N) = G(N - {block}) + {saltus}. \
-             Over one stretch of {block} heaps from {from} the differences G(n + d) - G(n) \
-             are constant for d = {per} and for no smaller divisor d of {block}; arithmetic \
-             periods are closed under gcd, so {per} is the least. {least}",
-            p.criterion.describe(),
-            p.checked_up_to,
-            from + block,
-            end - block,
-            window + 2 * block,
-            2 * block,
-        ),
-        c => format!(
-            "In {name}, {}. So if G(n + p) = G(n) holds for {n0} <= n < {} (= {}, with \
-             n0 = {n0}, p = {per}), it holds for every n >= {n0}. The values G(0), ..., G({}) \
-             were computed from the definition, and it does hold there; no smaller p passes the \
-             same check on them. {least}",
-            c.describe(),
-            c.end(n0, per),
-            c.formula(),
-            p.checked_up_to,
-        ),
-    }
 }
 
 fn latex(name: &str, a: &Analysis) -> String {

@@ -237,12 +237,8 @@ fn theorem(
     opts: &Options,
 ) -> Result<(Theorem, Option<Vec<Take>>), Error> {
     let game = spec::parse(&args.game, Heaps::given(args.heaps))?;
-    if let Some(g) = game.kind().hypergraph() {
-        return Ok((prove::prove(g, program, opts)?, None));
-    }
-    if let Some(g) = game.kind().heaps() {
-        let takes = prove::heaps::takes(g.game().rule())?;
-        return Ok((prove::heaps::prove(g, program, opts)?, Some(takes)));
+    if let Some(found) = prove::prove_game(game.as_ref(), program, opts)? {
+        return Ok(found);
     }
     Err(Error::Usage(format!(
         "{} is a board game; grundy prove handles games of hypergraph nim and heap games",

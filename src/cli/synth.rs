@@ -19,18 +19,20 @@ use super::progress::{Bar, Live};
 use super::report::Report;
 use super::values::choice;
 use super::{parse_seconds, Status};
+use grundy_core::catalog::spec::{self, Heaps};
 use grundy_core::catalog::AnyGame;
 use grundy_core::cluster::Team;
 use grundy_core::error::Error;
 use grundy_core::files;
 use grundy_core::sg::table::TableOptions;
 use grundy_core::sg::SearchEngine;
-use grundy_synth::cegis::{self, Answer, Options};
-use grundy_synth::consts::{self, Consts};
-use grundy_synth::form::{self, Choice, Form, Limits};
-use grundy_synth::problem::{Problem, Target};
-use grundy_synth::setup::Setup;
-use grundy_synth::theorem::{self, Proof};
+use grundy_synth::cegis::{self, Answer};
+use grundy_synth::consts::Consts;
+use grundy_synth::family::Family;
+use grundy_synth::lang::{Edits, Op};
+use grundy_synth::problem::Target;
+use grundy_synth::run::{self, Forms, Search, Synthesis};
+use grundy_synth::task::{Parts, Task};
 use grundy_synth::upper::{self, Strategies};
 use grundy_synth::verify;
 
@@ -82,32 +84,37 @@ pub struct ProblemArgs {
 }
 
 impl ProblemArgs {
-    /// The library's description of the task, `--consts` folded into the instruction edits.
-    pub fn setup(&self) -> Result<Setup, Error> {
-        let mut setup = Setup {
-            game: self.game.clone(),
-            heaps: self.heaps,
+    /// The task, every option parsed once: the game, the family for it, the instruction
+    /// edits with `--consts` folded in.
+    pub fn task(&self) -> Result<Task, Error> {
+        let game: Option<Arc<dyn AnyGame>> = match &self.game {
+            Some(g) => Some(spec::parse(g, Heaps::given(self.heaps))?.into()),
+            None if self.heaps.is_some() => {
+                return Err(Error::Usage("--heaps needs a GAME".into()))
+            }
+            None => None,
+        };
+        let family = match (&self.family, &game) {
+            (None, _) => None,
+            (Some(f), Some(g)) => Some(Family::parse(f, g.variables())?),
+            (Some(_), None) => return Err(Error::Usage("--family needs GAME --max D".into())),
+        };
+        let mut edits: Edits = self.ops.parse()?;
+        if let Some(consts) = &self.consts {
+            for k in consts.resolve(game.as_deref())? {
+                edits.add(Op::Const(k));
+            }
+        }
+        Task::new(Parts {
+            game,
             max: self.max,
             data: self.data.clone(),
-            family: self.family.clone(),
+            family,
             target: self.target,
             orbits: self.orbits,
             width: self.width,
-            ops: self.ops.clone(),
-        };
-        if let Some(consts) = &self.consts {
-            let game = setup.game()?;
-            let edits = consts::as_edits(&consts.resolve(game.as_deref())?);
-            if !edits.is_empty() {
-                setup.ops = [setup.ops.as_str(), edits.as_str()]
-                    .iter()
-                    .filter(|e| !e.is_empty())
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .join(",");
-            }
-        }
-        Ok(setup)
+            edits,
+        })
     }
 
     /// The memory limit in bytes.
@@ -288,18 +295,9 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
                 .iter()
                 .try_for_each(|(_, p)| files::check_writable(p))?;
         }
-        let setup = args.problem.setup()?;
-        let game = setup.game()?;
+        let task = args.problem.task()?;
         if args.prove {
-            let g = theorem::prover_game(game.as_deref(), &setup)?;
-            if let Some(b) = args.bound {
-                if let theorem::ProverGame::Heaps(_) = g {
-                    return Err(Error::Usage(
-                        "--bound: heap games are proved over unbounded naturals only".into(),
-                    ));
-                }
-                grundy_synth::prove::bitvec::check_bound(b)?;
-            }
+            run::check_prove(&task, args.bound)?;
             if exports.any() {
                 return Err(Error::Usage(
                     "--prove adds positions to the data as it goes; export the instances \
@@ -309,16 +307,16 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
             }
         }
         if let Some(d2) = args.verify_max {
-            let g = game
-                .as_deref()
+            let g = task
+                .game()
                 .ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))?;
-            verify::check_larger(g, &setup, d2)?;
+            verify::check_larger(g, &task, d2)?;
         }
         let memory = args.problem.memory_limit()?;
-        let problem = setup.problem(game.as_deref(), &args.problem.table_options(show)?)?;
-        Ok((exports, setup, game, memory, problem))
+        let problem = task.problem(&args.problem.table_options(show)?)?;
+        Ok((exports, task, memory, problem))
     };
-    let (exports, mut setup, game, memory, mut problem) = team.settle(set_up())?;
+    let (exports, task, memory, problem) = team.settle(set_up())?;
     let data_seconds = t0.elapsed().as_secs_f64();
     let deadline = args
         .timeout
@@ -334,124 +332,76 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
     // cross-checked: then it searches, and writes everything.
     let search =
         !exports.any() || !export_all || args.report.is_some() || args.verify_max.is_some();
-    let mut proof = None;
     // Which form to return: both tried when the game's group is small, else the one given.
-    let both = match (
+    let forms = match (
         args.plain,
         team.size() > 1,
         exports.any(),
         args.proof.is_some(),
     ) {
-        (true, ..) => Err("--plain".to_string()),
-        (_, true, ..) => {
-            form::try_both(game.as_deref(), &setup, Some("the ranks share one search"))
-        }
-        (_, _, true, _) => form::try_both(game.as_deref(), &setup, Some("exports record one form")),
-        (.., true) => form::try_both(game.as_deref(), &setup, Some("--proof records one form")),
-        _ => form::try_both(game.as_deref(), &setup, None),
+        (true, ..) => Forms::Given("--plain".into()),
+        (_, true, ..) => Forms::Fixed("the ranks share one search".into()),
+        (_, _, true, _) => Forms::Fixed("exports record one form".into()),
+        (.., true) => Forms::Fixed("--proof records one form".into()),
+        _ => Forms::Choose,
     };
-    let mut chosen = Choice {
-        form: if setup.orbits {
-            Form::Orbits
-        } else {
-            Form::Plain
-        },
-        why: both.clone().err().unwrap_or_default(),
-    };
-    let answer = if !search {
-        None
+    // The data goes to the search, which returns it (grown by the prover) with its answer.
+    let (done, unsearched) = if !search {
+        (None, Some(problem))
     } else {
         let live = Live::new(show);
         interrupt::answer_on_ctrl_c();
-        // Auto also looks for upper bounds first when the bound is long; the named solvers
-        // search plainly; strategies named are tried whatever the bound.
-        let strategies = args.upper.unwrap_or(match args.solver {
-            SolverChoice::Auto => Strategies::ALL,
-            _ => Strategies::NONE,
-        });
-        let upper_from = match args.upper {
-            Some(_) => 0,
-            None => upper::FROM_BOUND,
-        };
         let watch = |s: &cegis::State<'_>| live.update(s);
-        let mut search = |p: &Problem, l: &Limits| {
-            let opts = Options {
-                max_len: l.max_len,
-                deadline: l.deadline,
-                upper: if l.upper {
-                    strategies
-                } else {
-                    Strategies::NONE
-                },
-                upper_from,
-                watch: &watch,
-                team: &**team,
-            };
-            cegis::run(p, backend.as_ref(), &opts)
-        };
-        let limits = Limits {
+        let how = Search {
             max_len: args.max_len,
             deadline,
-            upper: true,
+            // Auto also looks for upper bounds first when the bound is long; the named
+            // solvers search plainly; strategies named are tried whatever the bound.
+            upper: args.upper.unwrap_or(match args.solver {
+                SolverChoice::Auto => Strategies::ALL,
+                _ => Strategies::NONE,
+            }),
+            upper_from: match args.upper {
+                Some(_) => 0,
+                None => upper::FROM_BOUND,
+            },
+            forms,
+            prove: args.prove,
+            bound: args.bound,
+            watch: &watch,
+            team: &**team,
         };
-        let mut answer = match (&both, game.as_deref()) {
-            (Ok(()), Some(g)) => {
-                match form::choose(&setup, g, problem.clone(), limits, &mut search) {
-                    Ok((p, a, c)) => {
-                        problem = p;
-                        chosen = c;
-                        Ok(a)
-                    }
-                    Err(e) => Err(e),
-                }
-            }
-            _ => search(&problem, &limits),
-        };
-        // What follows (the proof, the cross-check) is about the form returned.
-        setup.orbits = problem.orbits;
-        if let (true, Ok(first)) = (args.prove, &answer) {
-            let g = theorem::prover_game(game.as_deref(), &setup)?;
-            let mut again = |p: &Problem| search(p, &limits);
-            let (p, a, found) = theorem::prove_and_search(
-                g,
-                &setup,
-                problem.clone(),
-                first.clone(),
-                deadline,
-                args.bound,
-                &mut again,
-            )?;
-            problem = p;
-            answer = Ok(a);
-            if !found.history.is_empty() && both.is_ok() {
-                chosen.why += ", on the first data, before the prover's positions";
-            }
-            proof = Some(found);
-        }
+        let done = run::synthesize(&task, problem, backend.as_ref(), &how);
         live.finish();
         // Every rank took the same steps to the same answer, or failed at the same one.
-        let answer = team.settle(answer);
+        let done = team.settle(done);
         if args.stats {
             super::print_rank_stats(&**team);
         }
-        Some(answer?)
+        (Some(done?), None)
+    };
+    // What follows is about the form returned, and the data its answer holds on.
+    let (task, problem) = match (&done, &unsearched) {
+        (Some(d), _) => (&d.task, &d.problem),
+        (None, Some(p)) => (&task, p),
+        (None, None) => return Err(Error::internal("no search and no data")),
     };
     let (exported, failed) = match exports.any() {
         true => {
-            let examples = answer
+            let examples = done
                 .as_ref()
                 .filter(|_| !export_all)
-                .map(|a| a.trace().examples.as_slice());
-            match export(args, exports, &setup, &problem, examples) {
+                .map(|d| d.answer.trace().examples.as_slice());
+            match export(args, exports, &task.setup(), problem, examples) {
                 Ok(done) => done,
                 // Refused as a whole: with a program found, that is printed all the same.
-                Err(e) if answer.is_some() => (Vec::new(), vec![e]),
+                Err(e) if done.is_some() => (Vec::new(), vec![e]),
                 Err(e) => return Err(e),
             }
         }
         false => (Vec::new(), Vec::new()),
     };
-    let Some(answer) = answer else {
+    let Some(done) = &done else {
         // Exported without a search: the files are the answer.
         let mut failed = failed.into_iter();
         let first = failed.next();
@@ -466,18 +416,14 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         return first.map_or(Ok(Status::Answered), Err);
     };
     let told = Told {
-        setup: &setup,
-        problem: &problem,
-        answer: &answer,
+        done,
         solver: backend.method().name(),
         data_seconds,
         exported: &exported,
         memory,
-        proof: proof.as_ref(),
-        form: &chosen,
     };
     let status = match team.is_root() {
-        true => tell(args, game.as_deref(), told, failed),
+        true => tell(args, told, failed),
         false => Ok(Status::Answered),
     };
     team.share(status)
@@ -485,17 +431,12 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
 
 /// What the search came to, for rank 0 to check, write and print.
 struct Told<'a> {
-    setup: &'a Setup,
-    problem: &'a Problem,
-    answer: &'a Answer,
+    /// The task of the form returned, its data, answer, form and proof.
+    done: &'a Synthesis,
     solver: &'a str,
     data_seconds: f64,
     exported: &'a [serde_json::Value],
     memory: u64,
-    /// What `--prove` established.
-    proof: Option<&'a Proof>,
-    /// The form returned and why.
-    form: &'a Choice,
 }
 
 /// Cross-checks the answer's program on the larger box (`--verify-max`), writes the report
@@ -503,18 +444,15 @@ struct Told<'a> {
 /// could not run, a report that could not be written) does not keep the answer from being
 /// printed: the first failure is then the outcome, named with it (and the others on standard
 /// error).
-fn tell(
-    args: &SynthArgs,
-    game: Option<&dyn AnyGame>,
-    told: Told<'_>,
-    mut failed: Vec<Error>,
-) -> Result<Status, Error> {
-    let Told {
-        setup,
+fn tell(args: &SynthArgs, told: Told<'_>, mut failed: Vec<Error>) -> Result<Status, Error> {
+    let Synthesis {
+        task,
         problem,
         answer,
-        ..
-    } = told;
+        form,
+        proof,
+    } = told.done;
+    let game = task.game();
     let program = match answer {
         Answer::Found(o) => Some(&o.program),
         Answer::Undecided(_) => None,
@@ -525,33 +463,25 @@ fn tell(
             let checked = game
                 .ok_or_else(|| Error::Usage("--verify-max needs a GAME".into()))
                 .and_then(|g| {
-                    verify::recomputed(
-                        g,
-                        program,
-                        setup,
-                        d2,
-                        SearchEngine::Naive,
-                        told.memory,
-                        &bar,
-                    )
+                    verify::recomputed(g, program, task, d2, SearchEngine::Naive, told.memory, &bar)
                 });
             checked.map_err(|e| failed.push(e)).ok()
         }
         _ => None,
     };
-    let variables = setup.variables(game, problem.vars())?;
+    let variables = task.variables(problem.vars());
     let report = Report {
         problem,
         // The variables of a family are its parameters, not vertices.
-        game: game.filter(|_| setup.family.is_none()),
+        game: game.filter(|_| task.family().is_none()),
         variables: &variables,
         answer,
         solver: told.solver,
         data_seconds: told.data_seconds,
         cross: cross.as_ref(),
         exported: told.exported,
-        proof: told.proof,
-        form: Some(told.form),
+        proof: proof.as_ref(),
+        form: Some(form),
     };
     if let Some(path) = &args.report {
         if let Err(e) = super::writeup::write(&report, path) {
@@ -570,8 +500,8 @@ fn tell(
             "the program fails on the larger box at {bad}"
         )));
     }
-    if let Some(p) = told.proof {
-        return Ok(proof::status(p, answer));
+    if let Some(p) = proof {
+        return Ok(self::proof::status(p, answer));
     }
     Ok(match answer {
         Answer::Found(_) => Status::Answered,

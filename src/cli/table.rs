@@ -11,13 +11,11 @@ mod shared;
 use super::output::{stdout_error, zeros_path, Format, Out};
 use super::{peak_memory, SearchArgs, Status};
 use grundy_core::catalog::spec::{self, Heaps};
-use grundy_core::catalog::sweep::sweep;
+use grundy_core::catalog::sweep::box_values;
 use grundy_core::cluster::Team;
 use grundy_core::error::Error;
 use grundy_core::files::{self, OutputFile};
 use grundy_core::game::Grid;
-use grundy_core::sg::engine::Engine;
-use grundy_core::sg::Stats;
 
 #[derive(Args, Debug)]
 pub struct TableArgs {
@@ -105,27 +103,13 @@ pub fn run(args: &TableArgs, team: &dyn Team) -> Result<Status, Error> {
     let mut zeros = zeros.as_deref().map(OutputFile::create).transpose()?;
 
     let start = Instant::now();
-    let (engine, stats, table) = match args.search.engine {
-        Engine::Auto | Engine::Table => {
-            let t = game.tabulate(grid.sides(), &opts)?;
-            let stats = Stats {
-                nodes: t.position_count() as u64,
-                ..Stats::default()
-            };
-            ("table".to_string(), stats, t)
-        }
-        Engine::Search(s) => {
-            let (stats, table) = sweep(
-                game.as_ref(),
-                s,
-                args.search.config()?,
-                &grid,
-                opts.memory_limit,
-                opts.progress.as_ref(),
-            )?;
-            (s.to_string(), stats, table)
-        }
-    };
+    let (engine, stats, table) = box_values(
+        game.as_ref(),
+        &grid,
+        args.search.engine,
+        args.search.config()?,
+        &opts,
+    )?;
     let computed = start.elapsed().as_secs_f64();
 
     let mut stdout = Out::new();

@@ -41,10 +41,9 @@ fn parse_engine(s: &str) -> Result<SearchEngine, String> {
 
 pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
     let program: Program = args.program.parse()?;
-    let setup = args.problem.setup()?;
-    let game = setup.game()?;
+    let task = args.problem.task()?;
     let mut out = Out::new();
-    let found = if setup.data.is_some() {
+    let found = if task.data().is_some() {
         if args.engine.is_some() {
             return Err(Error::Usage(
                 "--engine recomputes values on a box (--max); with --data the file holds them"
@@ -52,7 +51,7 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
             ));
         }
         // The data file is the reference: the program is checked on every row.
-        let problem = setup.problem(game.as_deref(), &args.problem.table_options(true)?)?;
+        let problem = task.problem(&args.problem.table_options(true)?)?;
         let bad = verify::on_data(&problem, &program)?;
         if args.json {
             out.json(&serde_json::json!({
@@ -72,16 +71,16 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Error> {
         }
         bad
     } else {
-        let game = game.ok_or_else(|| {
+        let game = task.game().ok_or_else(|| {
             Error::Usage("verify needs the data: GAME --max D, or --data FILE".into())
         })?;
-        let max = setup
-            .max
+        let max = task
+            .max()
             .ok_or_else(|| Error::Usage("verify needs --max D (or --data FILE)".into()))?;
         let bar = Bar::new(!args.json);
         let memory = args.problem.memory_limit()?;
         let engine = args.engine.unwrap_or(SearchEngine::Naive);
-        let c = verify::recomputed(game.as_ref(), &program, &setup, max, engine, memory, &bar)?;
+        let c = verify::recomputed(game, &program, &task, max, engine, memory, &bar)?;
         if args.json {
             out.json(&serde_json::json!({
                 "program": program.names(),

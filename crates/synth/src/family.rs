@@ -92,6 +92,11 @@ impl Family {
         Ok(Family { params, coords })
     }
 
+    /// Coordinates of its positions: the vertices (or heaps) of the game it was parsed for.
+    pub fn vertices(&self) -> usize {
+        self.coords.len()
+    }
+
     /// The parameters' names, in the order the program reads them.
     pub fn params(&self) -> &[String] {
         &self.params

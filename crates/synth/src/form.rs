@@ -13,8 +13,8 @@ use std::time::Instant;
 use super::cegis::Answer;
 use super::data::Dataset;
 use super::problem::{Problem, Target};
-use super::setup::Setup;
 use super::solver::stop_requested;
+use super::task::Task;
 use grundy_core::catalog::AnyGame;
 use grundy_core::error::Error;
 
@@ -62,23 +62,23 @@ pub struct Limits {
     pub upper: bool,
 }
 
-/// Whether both forms are to be tried for `setup` on `game`, or why not. `fixed` names what
+/// Whether both forms are to be tried for `task` on `game`, or why not. `fixed` names what
 /// else fixes the form (an option recording one form, like exports), if anything.
 pub fn try_both(
     game: Option<&dyn AnyGame>,
-    setup: &Setup,
+    task: &Task,
     fixed: Option<&str>,
 ) -> Result<(), String> {
-    if setup.orbits {
+    if task.orbits() {
         return Err("--orbits".into());
     }
     let Some(game) = game else {
         return Err("the orbit criterion not tried: the data has no game".into());
     };
-    if setup.family.is_some() {
+    if task.family().is_some() {
         return Err("the orbit criterion not tried: a family's parameters have no symmetry".into());
     }
-    if setup.target == Target::Sg {
+    if task.target() == Target::Sg {
         return Err("the orbit criterion is for the zero and indicator targets".into());
     }
     if let Some(what) = fixed {
@@ -110,7 +110,7 @@ pub fn try_both(
 /// Searches `plain`'s data under the orbit criterion, then plainly up to the orbit program's
 /// length, and returns the shorter (the plain one on a tie): its problem, answer and form.
 pub fn choose(
-    setup: &Setup,
+    task: &Task,
     game: &dyn AnyGame,
     plain: Problem,
     limits: Limits,
@@ -123,11 +123,7 @@ pub fn choose(
         values: plain.values.clone(),
         source: plain.source.clone(),
     };
-    let with_orbits = Setup {
-        orbits: true,
-        ..setup.clone()
-    };
-    let orbit_problem = with_orbits.problem_from(data, Some(game))?;
+    let orbit_problem = task.with_orbits(true).problem_from(data, Some(game))?;
     let half = limits
         .deadline
         .map(|d| start + d.saturating_duration_since(start) / 2);
@@ -209,6 +205,8 @@ mod tests {
     use super::*;
     use crate::cegis::{self, Options};
     use crate::enumerate::EnumBackend;
+    use crate::setup::Setup;
+    use crate::task::Parts;
     use crate::upper::{self, Strategies};
     use grundy_core::catalog::spec::parse_hypergraph;
     use grundy_core::cluster::Solo;
@@ -216,13 +214,15 @@ mod tests {
 
     fn choose_on(game: &str, max: usize, max_len: usize) -> (Answer, Choice) {
         let g = parse_hypergraph(game).unwrap();
-        let setup = Setup {
+        let task = Setup {
             game: Some(game.into()),
             max: Some(max),
             ..Setup::default()
-        };
-        assert_eq!(try_both(Some(&g), &setup, None), Ok(()));
-        let problem = setup.problem(Some(&g), &TableOptions::default()).unwrap();
+        }
+        .task()
+        .unwrap();
+        assert_eq!(try_both(Some(&g), &task, None), Ok(()));
+        let problem = task.problem(&TableOptions::default()).unwrap();
         let backend = EnumBackend::new(1, 1 << 30);
         let mut search = |p: &Problem, l: &Limits| {
             cegis::run(
@@ -243,7 +243,7 @@ mod tests {
             deadline: None,
             upper: false,
         };
-        let (p, a, c) = choose(&setup, &g, problem, limits, &mut search).unwrap();
+        let (p, a, c) = choose(&task, &g, problem, limits, &mut search).unwrap();
         assert_eq!(p.orbits, c.form == Form::Orbits);
         // The answer holds on the problem of its form.
         let Answer::Found(o) = &a else {
@@ -271,13 +271,10 @@ mod tests {
     #[test]
     fn where_both_forms_are_not_tried_it_says_why() {
         let star = parse_hypergraph("star:5").unwrap();
-        let s = Setup::default();
+        let s = Task::new(Parts::default()).unwrap();
         let why = try_both(Some(&star), &s, None).unwrap_err();
         assert!(why.contains("120 elements"), "{why}");
-        let forced = Setup {
-            orbits: true,
-            ..Setup::default()
-        };
+        let forced = s.with_orbits(true);
         assert_eq!(
             try_both(Some(&star), &forced, None).unwrap_err(),
             "--orbits"
@@ -285,10 +282,11 @@ mod tests {
         assert!(try_both(None, &s, None).is_err());
         let p3 = parse_hypergraph("path:3").unwrap();
         assert!(try_both(Some(&p3), &s, Some("--export-cnf")).is_err());
-        let sg = Setup {
+        let sg = Task::new(Parts {
             target: Target::Sg,
-            ..Setup::default()
-        };
+            ..Parts::default()
+        })
+        .unwrap();
         assert!(try_both(Some(&p3), &sg, None).is_err());
     }
 }

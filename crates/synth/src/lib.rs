@@ -10,6 +10,10 @@
 //! decomposition into necessary conditions, and stochastic search), and [`check`] checks
 //! a program on a box too large to hold as examples. [`prove`] turns a program into a theorem
 //! for every position (or a counterexample) with z3.
+//!
+//! A front end builds a [`task::Task`] once (typed parts, or [`setup::Setup`]'s text form),
+//! its data with [`task::Task::problem`], and runs [`run::synthesize`]: form choice, search
+//! and the optional proof, without input or output.
 
 #![warn(missing_docs)]
 
@@ -27,11 +31,13 @@ pub mod lang;
 pub mod problem;
 pub mod prove;
 pub mod readonce;
+pub mod run;
 pub mod sat;
 pub mod setup;
 pub mod size;
 pub mod smt;
 pub mod solver;
+pub mod task;
 #[cfg(test)]
 mod testing;
 pub mod theorem;

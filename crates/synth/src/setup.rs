@@ -1,18 +1,16 @@
-//! From a game or a data file and the options to a [`Problem`]: the one description of a
-//! synthesis task that `synth`, `verify` and `decode` share, and that exported instances record
-//! in their comments ([`Setup::notes`], [`Setup::from_notes`]) so that a solver's model can be
-//! checked on the same data without repeating any option.
+//! The text form of a synthesis [`Task`]: what exported instances record in their comments
+//! ([`Setup::notes`], [`Setup::from_notes`]) so that a solver's model can be checked on the
+//! same data without repeating any option; [`Setup::task`] parses it, once.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use super::data::Dataset;
 use super::family::Family;
-use super::lang::OpSet;
-use super::problem::{Canonical, Problem, Target};
+use super::problem::Target;
+use super::task::{Parts, Task};
 use grundy_core::catalog::spec::{self, Heaps};
 use grundy_core::catalog::AnyGame;
 use grundy_core::error::Error;
-use grundy_core::sg::table::TableOptions;
 
 /// Where the data comes from and what programs must satisfy.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,125 +76,31 @@ pub fn parse_target(name: &str) -> Option<Target> {
 const NOTE: &str = "grundy ";
 
 impl Setup {
-    /// The game, parsed.
-    pub fn game(&self) -> Result<Option<Box<dyn AnyGame>>, Error> {
-        match &self.game {
-            Some(g) => spec::parse(g, Heaps::given(self.heaps)).map(Some),
-            None if self.heaps.is_some() => Err(Error::Usage("--heaps needs a GAME".into())),
-            None => Ok(None),
-        }
-    }
-
-    /// The family, parsed for `game`; `None` without `--family`.
-    pub fn family(&self, game: Option<&dyn AnyGame>) -> Result<Option<Family>, Error> {
-        let Some(spec) = &self.family else {
-            return Ok(None);
+    /// The task this text describes, every part parsed once: the game spec (with its heap
+    /// count), the family for that game, and the instruction edits.
+    pub fn task(&self) -> Result<Task, Error> {
+        let game: Option<Arc<dyn AnyGame>> = match &self.game {
+            Some(g) => Some(spec::parse(g, Heaps::given(self.heaps))?.into()),
+            None if self.heaps.is_some() => {
+                return Err(Error::Usage("--heaps needs a GAME".into()))
+            }
+            None => None,
         };
-        match game {
-            Some(g) => Family::parse(spec, g.variables()).map(Some),
-            None => Err(Error::Usage("--family needs GAME --max D".into())),
-        }
-    }
-
-    /// What the program's variables are, for reports.
-    pub fn variables(&self, game: Option<&dyn AnyGame>, vars: usize) -> Result<String, Error> {
-        Ok(match (self.family(game)?, game) {
-            (Some(f), Some(g)) => f.describe(g.name()),
-            (_, Some(g)) => g.describe_variables(),
-            _ => format!("x0..x{} are the columns of the data", vars - 1),
+        let family = match (&self.family, &game) {
+            (None, _) => None,
+            (Some(spec), Some(g)) => Some(Family::parse(spec, g.variables())?),
+            (Some(_), None) => return Err(Error::Usage("--family needs GAME --max D".into())),
+        };
+        Task::new(Parts {
+            game,
+            max: self.max,
+            data: self.data.clone(),
+            family,
+            target: self.target,
+            orbits: self.orbits,
+            width: self.width,
+            edits: self.ops.parse()?,
         })
-    }
-
-    /// The data: the game's box (or its family's members) or the file.
-    pub fn dataset(
-        &self,
-        game: Option<&dyn AnyGame>,
-        opts: &TableOptions,
-    ) -> Result<Dataset, Error> {
-        if let (Some(family), Some(g)) = (self.family(game)?, game) {
-            return match (self.max, &self.data) {
-                (Some(d), None) if d > 0 => family.dataset(g, d, opts),
-                _ => Err(Error::Usage("--family needs GAME --max D".into())),
-            };
-        }
-        match (&self.data, self.max, game) {
-            (Some(path), None, _) => Dataset::from_file(path),
-            (Some(_), Some(_), _) => Err(Error::Usage(
-                "give the data one way: GAME --max D, or --data FILE".into(),
-            )),
-            (None, Some(0), _) => Err(Error::Usage("--max must be at least 1".into())),
-            (None, Some(d), Some(g)) => Dataset::from_box(g, d, opts),
-            (None, Some(_), None) => Err(Error::Usage("--max needs a GAME".into())),
-            (None, None, _) => Err(Error::Usage(
-                "give the data: GAME --max D, or --data FILE".into(),
-            )),
-        }
-    }
-
-    /// The data and its examples.
-    pub fn problem(
-        &self,
-        game: Option<&dyn AnyGame>,
-        opts: &TableOptions,
-    ) -> Result<Problem, Error> {
-        // Options that do not need the data are checked before it is computed.
-        let vars = match self.family(game)? {
-            Some(f) => f.params().len(),
-            None => game.map_or(1, |g| g.variables()),
-        };
-        OpSet::with_edits(vars, &self.ops)?;
-        self.check_orbits(game)?;
-        let data = self.dataset(game, opts)?;
-        self.problem_from(data, game)
-    }
-
-    fn check_orbits(&self, game: Option<&dyn AnyGame>) -> Result<(), Error> {
-        if !self.orbits {
-            return Ok(());
-        }
-        if self.family.is_some() {
-            return Err(Error::Usage(
-                "--orbits does not apply to --family: the parameters have no automorphisms".into(),
-            ));
-        }
-        match game {
-            Some(g) => g.symmetry().require_complete(),
-            None => Err(Error::Usage(
-                "--orbits needs a GAME for its automorphisms".into(),
-            )),
-        }
-    }
-
-    /// The examples of `data` under these options.
-    pub fn problem_from(
-        &self,
-        data: Dataset,
-        game: Option<&dyn AnyGame>,
-    ) -> Result<Problem, Error> {
-        match (self.family(game)?, game) {
-            (Some(f), _) if f.params().len() != data.vars => {
-                return Err(Error::Usage(format!(
-                    "the data has {} variables but the family {f} has {} parameters",
-                    data.vars,
-                    f.params().len()
-                )))
-            }
-            (None, Some(g)) if g.variables() != data.vars => {
-                return Err(Error::Usage(format!(
-                    "the data has {} variables but {} has {} {}",
-                    data.vars,
-                    g.name(),
-                    g.variables(),
-                    g.coordinate().1
-                )))
-            }
-            _ => {}
-        }
-        self.check_orbits(game)?;
-        let ops = OpSet::with_edits(data.vars, &self.ops)?;
-        let canon = |x: &[u64]| game.expect("checked above").canonical_point(x);
-        let orbits: Option<&Canonical<'_>> = self.orbits.then_some(&canon);
-        Problem::new(data, ops, self.width, self.target, orbits)
     }
 
     /// The comment lines (without their `c `/`; ` prefix) recording this setup in an exported
@@ -373,26 +277,5 @@ mod tests {
         // Notes after the first clause are not the header's.
         let late = "p cnf 1 1\nc note grundy game path:3\n";
         assert!(read(late).is_err());
-    }
-
-    #[test]
-    fn the_data_is_given_one_way() {
-        let game = spec::parse_hypergraph("path:3").unwrap();
-        let opts = TableOptions::default();
-        let both = Setup {
-            game: Some("path:3".into()),
-            max: Some(3),
-            data: Some("t.tsv".into()),
-            ..Setup::default()
-        };
-        assert!(both.dataset(Some(&game), &opts).is_err());
-        let none = Setup::default();
-        assert!(none.dataset(Some(&game), &opts).is_err());
-        let boxed = Setup {
-            max: Some(3),
-            ..Setup::default()
-        };
-        assert_eq!(boxed.dataset(Some(&game), &opts).unwrap().points.len(), 27);
-        assert!(boxed.dataset(None, &opts).is_err(), "--max needs a game");
     }
 }

@@ -16,6 +16,12 @@ pub fn request_stop() {
     STOP_REQUESTED.store(true, Ordering::Relaxed);
 }
 
+/// Withdraws a stop asked for, so that the next search runs to its deadline: for a front end
+/// that runs several searches in one process.
+pub fn clear_stop() {
+    STOP_REQUESTED.store(false, Ordering::Relaxed);
+}
+
 /// Whether a stop was asked for.
 pub fn stop_requested() -> bool {
     STOP_REQUESTED.load(Ordering::Relaxed)

@@ -14,7 +14,7 @@ use super::cegis::Answer;
 use super::data::{Dataset, Points};
 use super::lang::Program;
 use super::problem::{Problem, Target};
-use super::setup::Setup;
+use super::task::Task;
 use crate::prove::{self, Counterexample, Theorem, Verdict};
 use grundy_core::catalog::AnyGame;
 use grundy_core::catalog::HeapSum;
@@ -106,30 +106,28 @@ fn prover_target(target: Target) -> prove::Target {
     }
 }
 
-/// The game as the prover takes it, or why `--prove` does not apply to this setup: asked for
+/// The game as the prover takes it, or why `--prove` does not apply to this task: asked for
 /// explicitly, a proof that cannot run is refused before the search (a usage error).
-pub fn prover_game<'a>(
-    game: Option<&'a dyn AnyGame>,
-    setup: &Setup,
-) -> Result<ProverGame<'a>, Error> {
+pub fn prover_game(task: &Task) -> Result<ProverGame<'_>, Error> {
+    let game = task.game();
     let refuse = |why: &str| Err(Error::Usage(format!("--prove: {why}")));
     let Some(game) = game else {
         return refuse("the prover needs a GAME, whose moves it reasons about");
     };
-    if setup.family.is_some() {
+    if task.family().is_some() {
         return refuse(
             "a program over a family's parameters is not a statement about every position; \
              prove it without --family",
         );
     }
-    if setup.target == Target::Sg && setup.orbits {
+    if task.target() == Target::Sg && task.orbits() {
         return refuse("the prover proves --target sg without --orbits");
     }
     if let Some(g) = game.kind().hypergraph() {
         return Ok(ProverGame::Graph(g));
     }
     match game.kind().heaps() {
-        Some(_) if setup.target != Target::Zero => refuse(
+        Some(_) if task.target() != Target::Zero => refuse(
             "the prover proves heap games for the zero target (use --target zero, the default)",
         ),
         Some(g) => match prove::heaps::takes(g.game().rule()) {
@@ -144,14 +142,14 @@ pub fn prover_game<'a>(
 }
 
 /// Proves `answer`'s program on `game`; on a refutation, adds the counterexample to the data
-/// (rebuilt by `setup`) and calls `search` again, until the program is proved, the proof is
+/// (rebuilt by `task`) and calls `search` again, until the program is proved, the proof is
 /// undecided, the search finds nothing, or `deadline` passes. A program of hypergraph nim with
 /// no exact linear reading is proved over bit-vectors for heaps below 2^`bound` (by default
 /// [`prove::bitvec::DEFAULT_BOUND`]), as `grundy prove` does. Returns the last problem (the
 /// data the reported program was searched on), its answer and the proof.
 pub fn prove_and_search(
     game: ProverGame<'_>,
-    setup: &Setup,
+    task: &Task,
     mut problem: Problem,
     mut answer: Answer,
     deadline: Option<Instant>,
@@ -176,7 +174,7 @@ pub fn prove_and_search(
             game,
             &program,
             problem.orbits,
-            setup.target,
+            task.target(),
             deadline,
             bound,
         )? {
@@ -236,7 +234,9 @@ pub fn prove_and_search(
         };
         data.source =
             format!("{source} and {added_total} {noun} from the prover's counterexamples");
-        let next = setup.problem_from(data, Some(game.game()))?;
+        let next = task
+            .with_orbits(problem.orbits)
+            .problem_from(data, Some(game.game()))?;
         answer = search(&next)?;
         problem = next;
         // A search stopped by the deadline that found nothing keeps the refuted program's

@@ -5,8 +5,10 @@ use super::*;
 use crate::cegis::{self, Options};
 use crate::enumerate::EnumBackend;
 use crate::interp;
+use crate::setup::Setup;
+use crate::task::Parts;
 use crate::upper::{self, Strategies};
-use grundy_core::catalog::spec::{parse, parse_hypergraph, Heaps};
+use grundy_core::catalog::spec::parse_hypergraph;
 use grundy_core::catalog::{Notation, Valuation};
 use grundy_core::cluster::Solo;
 use grundy_core::sg::table::TableOptions;
@@ -18,6 +20,11 @@ fn setup(game: &str, max: usize, ops: &str) -> Setup {
         ops: ops.into(),
         ..Setup::default()
     }
+}
+
+/// The task `setup` describes.
+fn task(setup: Setup) -> Task {
+    setup.task().unwrap()
 }
 
 /// The exact search alone, up to 12 instructions, with no deadline.
@@ -35,16 +42,15 @@ fn search_options() -> Options<'static> {
 /// The search of `setup`'s box, then the prover's loop.
 fn run(setup: &Setup) -> (HypergraphNim, Problem, Answer, Proof) {
     let game = parse_hypergraph(setup.game.as_deref().unwrap()).unwrap();
-    let problem = setup
-        .problem(Some(&game), &TableOptions::default())
-        .unwrap();
+    let task = task(setup.clone());
+    let problem = task.problem(&TableOptions::default()).unwrap();
     let backend = EnumBackend::new(1, 1 << 30);
     let opts = search_options();
     let mut search = |p: &Problem| cegis::run(p, &backend, &opts);
     let first = search(&problem).unwrap();
     let (problem, answer, proof) = prove_and_search(
         ProverGame::Graph(&game),
-        setup,
+        &task,
         problem,
         first,
         None,
@@ -146,39 +152,41 @@ fn a_box_of_one_point_grows_to_the_theorem() {
 
 #[test]
 fn where_the_prover_does_not_apply_it_says_why() {
-    let cn = parse_hypergraph("circular:4,2").unwrap();
     let ok = setup("circular:4,2", 4, "");
-    assert!(prover_game(Some(&cn), &ok).is_ok());
-    let no_game = refused(prover_game(None, &ok));
+    assert!(prover_game(&task(ok.clone())).is_ok());
+    let no_game = Task::new(Parts::default()).unwrap();
+    let no_game = refused(prover_game(&no_game));
     assert!(matches!(no_game, Error::Usage(_)), "{no_game}");
-    let family = Setup {
+    let family = task(Setup {
         family: Some("a,b,a,b".into()),
         ..ok.clone()
-    };
-    assert!(matches!(
-        prover_game(Some(&cn), &family),
-        Err(Error::Usage(_))
-    ));
+    });
+    assert!(matches!(prover_game(&family), Err(Error::Usage(_))));
     let indicator = Setup {
         target: Target::Indicator,
         ..ok.clone()
     };
-    assert!(prover_game(Some(&cn), &indicator).is_ok());
-    let sg_orbits = Setup {
+    assert!(prover_game(&task(indicator.clone())).is_ok());
+    let sg_orbits = task(Setup {
         target: Target::Sg,
         orbits: true,
         ..ok.clone()
+    });
+    assert!(matches!(prover_game(&sg_orbits), Err(Error::Usage(_))));
+    let heaps = Setup {
+        game: Some("subtraction:1,2,3".into()),
+        heaps: Some(2),
+        ..ok
     };
     assert!(matches!(
-        prover_game(Some(&cn), &sg_orbits),
-        Err(Error::Usage(_))
-    ));
-    let heaps = parse("subtraction:1,2,3", Heaps::given(Some(2))).unwrap();
-    assert!(matches!(
-        prover_game(Some(heaps.as_ref()), &ok),
+        prover_game(&task(heaps.clone())),
         Ok(ProverGame::Heaps(_))
     ));
-    let e = refused(prover_game(Some(heaps.as_ref()), &indicator));
+    let heaps_indicator = task(Setup {
+        target: Target::Indicator,
+        ..heaps
+    });
+    let e = refused(prover_game(&heaps_indicator));
     assert!(matches!(e, Error::Usage(_)), "{e}");
 }
 
@@ -195,9 +203,9 @@ fn refused(r: Result<ProverGame<'_>, Error>) -> Error {
 /// reason, and searches no more; a bound no proof takes is refused before anything.
 #[test]
 fn a_program_the_prover_cannot_take_is_unknown() {
-    let s = setup("nim:3", 4, "");
+    let s = task(setup("nim:3", 4, ""));
     let game = parse_hypergraph("nim:3").unwrap();
-    let problem = s.problem(Some(&game), &TableOptions::default()).unwrap();
+    let problem = s.problem(&TableOptions::default()).unwrap();
     let backend = EnumBackend::new(1, 1 << 30);
     let opts = search_options();
     let Answer::Found(mut o) = cegis::run(&problem, &backend, &opts).unwrap() else {

@@ -8,7 +8,7 @@ use super::data::{Dataset, Points};
 use super::interp::run;
 use super::lang::Program;
 use super::problem::{Canonical, Example, Problem, Target};
-use super::setup::Setup;
+use super::task::Task;
 use grundy_core::catalog::sweep::{sweep, values_of};
 use grundy_core::catalog::AnyGame;
 use grundy_core::error::{Error, Setting};
@@ -34,44 +34,35 @@ pub struct CrossCheck {
 }
 
 /// Recomputes the values `program` is checked against on [0,max)^n with `engine`: the whole
-/// box ([`on_box`]), or the members of `setup`'s family in it ([`on_family`]).
+/// box ([`on_box`]), or the members of `task`'s family in it ([`on_family`]).
 pub fn recomputed(
     game: &dyn AnyGame,
     program: &Program,
-    setup: &Setup,
+    task: &Task,
     max: usize,
     engine: SearchEngine,
     memory_limit: u64,
     progress: &dyn Progress,
 ) -> Result<CrossCheck, Error> {
-    if setup.family.is_some() {
-        on_family(game, program, setup, max, engine, progress)
+    if task.family().is_some() {
+        on_family(game, program, task, max, engine, progress)
     } else {
-        on_box(game, program, setup, max, engine, memory_limit, progress)
+        on_box(game, program, task, max, engine, memory_limit, progress)
     }
 }
 
 /// Checks, before any search, what [`recomputed`] on a box of side `max` would refuse
 /// whatever the program: a side of 0, a box too large to index, a largest position too wide for
 /// the word (a family's members are only known once listed).
-pub fn check_larger(game: &dyn AnyGame, setup: &Setup, max: usize) -> Result<(), Error> {
+pub fn check_larger(game: &dyn AnyGame, task: &Task, max: usize) -> Result<(), Error> {
     if max == 0 {
         return Err(Error::Usage("--verify-max must be at least 1".into()));
     }
-    if setup.family.is_some() {
+    if task.family().is_some() {
         return Ok(());
     }
     let grid = Grid::cube(game.variables(), max)?;
-    few(game, &grid, &recheck(setup), &[(grid.len() - 1, 1)]).map(drop)
-}
-
-/// `setup` for values recomputed on a box rather than read or tabulated.
-fn recheck(setup: &Setup) -> Setup {
-    Setup {
-        data: None,
-        max: None,
-        ..setup.clone()
-    }
+    few(game, &grid, &task.recomputed(), &[(grid.len() - 1, 1)]).map(drop)
 }
 
 /// A problem over a few of the box's points: it validates the options (the largest position
@@ -79,7 +70,7 @@ fn recheck(setup: &Setup) -> Setup {
 fn few(
     game: &dyn AnyGame,
     grid: &Grid,
-    recheck: &Setup,
+    recheck: &Task,
     points: &[(usize, Nimber)],
 ) -> Result<Problem, Error> {
     let data = Dataset {
@@ -100,12 +91,12 @@ fn few(
 }
 
 /// Recomputes [0,max)^n of `game` with `engine` and checks `program` under the target, orbits,
-/// width and instructions of `setup`, point by point ([`check`]): only the values are held,
+/// width and instructions of `task`, point by point ([`check`]): only the values are held,
 /// 4 bytes a position, within `memory_limit` bytes.
 pub fn on_box(
     game: &dyn AnyGame,
     program: &Program,
-    setup: &Setup,
+    task: &Task,
     max: usize,
     engine: SearchEngine,
     memory_limit: u64,
@@ -124,7 +115,7 @@ pub fn on_box(
         )));
     }
     let grid = Grid::cube(n, max)?;
-    let recheck = recheck(setup);
+    let recheck = task.recomputed();
     let few = |points: &[(usize, Nimber)]| few(game, &grid, &recheck, points);
     let probe = few(&[(grid.len() - 1, 1)])?;
     constants_fit(program, probe.mask())?;
@@ -136,7 +127,7 @@ pub fn on_box(
         memory_limit,
         progress,
     )?;
-    if recheck.target == Target::Sg {
+    if recheck.target() == Target::Sg {
         // An SG value too wide for the program: the same refusal as `synth`'s.
         let wide = (0..table.len()).find_map(|i| {
             table
@@ -149,8 +140,8 @@ pub fn on_box(
         }
     }
     let canon = |x: &[u64]| game.canonical_point(x);
-    let orbits: Option<&Canonical<'_>> = recheck.orbits.then_some(&canon);
-    let failure = check::first_failure(&table, program, recheck.target, probe.mask(), orbits);
+    let orbits: Option<&Canonical<'_>> = recheck.orbits().then_some(&canon);
+    let failure = check::first_failure(&table, program, recheck.target(), probe.mask(), orbits);
     let counterexample = match failure {
         None => None,
         Some(f) => {
@@ -178,19 +169,19 @@ pub fn on_box(
     })
 }
 
-/// Recomputes the members of `setup`'s family in [0,max)^n with `engine` (position by
+/// Recomputes the members of `task`'s family in [0,max)^n with `engine` (position by
 /// position, not the box: a family is a thin slice of it) and checks `program` on them.
 pub fn on_family(
     game: &dyn AnyGame,
     program: &Program,
-    setup: &Setup,
+    task: &Task,
     max: usize,
     engine: SearchEngine,
     progress: &dyn Progress,
 ) -> Result<CrossCheck, Error> {
     let start = Instant::now();
-    let family = setup
-        .family(Some(game))?
+    let family = task
+        .family()
         .ok_or_else(|| Error::internal("on_family without a family"))?;
     if max == 0 {
         return Err(Error::Usage("the box size must be at least 1".into()));
@@ -220,11 +211,7 @@ pub fn on_family(
         values,
         source: format!("{} positions ({family}) in [0,{max})^n", game.name()),
     };
-    let recheck = Setup {
-        data: None,
-        ..setup.clone()
-    };
-    let problem = recheck.problem_from(data, Some(game))?;
+    let problem = task.recomputed().problem_from(data, Some(game))?;
     Ok(CrossCheck {
         max,
         points: params.len(),
@@ -316,15 +303,17 @@ pub fn describe(problem: &Problem, program: &Program, ex: &Example) -> String {
 mod tests {
     use super::*;
     use crate::problem::tests::boxed;
+    use crate::task::Parts;
     use grundy_core::catalog::spec;
     use grundy_core::progress::Silent;
 
-    fn setup(target: Target, orbits: bool) -> Setup {
-        Setup {
+    fn setup(target: Target, orbits: bool) -> Task {
+        Task::new(Parts {
             target,
             orbits,
-            ..Setup::default()
-        }
+            ..Parts::default()
+        })
+        .unwrap()
     }
 
     #[test]
@@ -381,10 +370,11 @@ mod tests {
     fn options_are_checked_before_the_sweep() {
         let game = spec::parse_hypergraph("path:3").unwrap();
         let p: Program = "Push(0)".parse().unwrap();
-        let narrow = Setup {
+        let narrow = Task::new(Parts {
             width: 2,
-            ..Setup::default()
-        };
+            ..Parts::default()
+        })
+        .unwrap();
         // [0,9)^3 holds 8, which does not fit in 2 bits.
         let err = on_box(&game, &p, &narrow, 9, SearchEngine::Naive, 1 << 30, &Silent);
         assert!(err.unwrap_err().to_string().contains("does not fit"));
@@ -392,7 +382,7 @@ mod tests {
         let err = on_box(
             &game,
             &far,
-            &Setup::default(),
+            &setup(Target::Zero, false),
             4,
             SearchEngine::Naive,
             1 << 30,

@@ -5,10 +5,7 @@ use std::sync::Arc;
 use super::{SolverChoice, SynthArgs};
 use grundy_core::cluster::Team;
 use grundy_core::error::Error;
-use grundy_synth::auto::AutoBackend;
-use grundy_synth::enumerate::EnumBackend;
-use grundy_synth::sat::SatBackend;
-use grundy_synth::smt::SmtBackend;
+use grundy_synth::run::{self, BackendOptions, Solver};
 use grundy_synth::solver::Backend;
 use grundy_synth::upper::Strategies;
 
@@ -19,31 +16,20 @@ pub(super) fn backend(
     memory: u64,
     team: &Arc<dyn Team>,
 ) -> Box<dyn Backend> {
-    let threads = args.problem.threads.unwrap_or(0);
-    let sat = SatBackend {
-        proof: args.proof.clone(),
-        cubes: args.cubes.then(|| match threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        }),
-        ..SatBackend::default()
+    let solver = match choice {
+        SolverChoice::Auto => Solver::Auto,
+        SolverChoice::Sat => Solver::Sat,
+        SolverChoice::Smt => Solver::Smt,
+        SolverChoice::Enum => Solver::Enum,
     };
-    match choice {
-        SolverChoice::Sat => Box::new(sat),
-        SolverChoice::Smt => Box::new(SmtBackend),
-        SolverChoice::Enum => Box::new(EnumBackend {
-            team: team.clone(),
-            ..EnumBackend::new(threads, memory)
-        }),
-        // Proofs come from SAT only; otherwise enumeration, with SAT for lengths it cannot hold.
-        SolverChoice::Auto if args.proof.is_some() => {
-            backend(SolverChoice::Sat, args, memory, team)
-        }
-        SolverChoice::Auto => Box::new(AutoBackend {
-            first: EnumBackend::new(threads, memory),
-            fallback: sat,
-        }),
-    }
+    let opts = BackendOptions {
+        threads: args.problem.threads.unwrap_or(0),
+        memory_limit: memory,
+        proof: args.proof.clone(),
+        cubes: args.cubes,
+        team: team.clone(),
+    };
+    run::backend(solver, &opts)
 }
 
 /// Refuses what a search shared among several ranks cannot do: only enumeration splits its

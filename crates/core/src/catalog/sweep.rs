@@ -8,7 +8,8 @@ use crate::error::Error;
 use crate::game::Stones;
 use crate::game::{Grid, Nimber};
 use crate::progress::Progress;
-use crate::sg::table::BoxTable;
+use crate::sg::engine::Engine;
+use crate::sg::table::{BoxTable, TableOptions};
 use crate::sg::{with_deep_stack, SearchConfig, SearchEngine, Stats};
 use crate::units::format_bytes;
 
@@ -64,6 +65,38 @@ pub fn sweep<G: Notation + Valuation + Sync + ?Sized>(
         stats,
         BoxTable::with_positions(grid.clone(), values, positions)?,
     ))
+}
+
+/// Every position of `grid` valued by `engine`: tabulated for `auto` and `table`, else swept by
+/// the search engine named; with the engine that ran and what it did. What `table` computes.
+pub fn box_values<G: AnyGame + ?Sized>(
+    game: &G,
+    grid: &Grid,
+    engine: Engine,
+    cfg: SearchConfig,
+    opts: &TableOptions,
+) -> Result<(String, Stats, BoxTable), Error> {
+    match engine {
+        Engine::Auto | Engine::Table => {
+            let t = game.tabulate(grid.sides(), opts)?;
+            let stats = Stats {
+                nodes: t.position_count() as u64,
+                ..Stats::default()
+            };
+            Ok(("table".to_string(), stats, t))
+        }
+        Engine::Search(s) => {
+            let (stats, table) = sweep(
+                game,
+                s,
+                cfg,
+                grid,
+                opts.memory_limit,
+                opts.progress.as_ref(),
+            )?;
+            Ok((s.to_string(), stats, table))
+        }
+    }
 }
 
 /// Values the given positions with `engine`, in order, its table shared between them: the

@@ -27,6 +27,7 @@ pub mod report;
 pub mod slices;
 pub mod state;
 pub mod survey;
+pub mod words;
 
 use crate::game::heap::sparse::{rarity, Rarity};
 use crate::game::heap::{nim_sequence, HeapRule, MoveBounds};

@@ -5,8 +5,11 @@
 //! instructions pop the top ("second", the right operand) and then the one below it ("first",
 //! the left operand): `Push(2) Push(0) Minus` is x2 - x0.
 
+mod edits;
 pub mod rules;
 pub mod words;
+
+pub use edits::Edits;
 
 use std::fmt;
 use std::str::FromStr;
@@ -216,19 +219,14 @@ impl OpSet {
 
     /// Applies `--ops` edits such as `+Mod,+Const(2),-Mul` to the thesis's set.
     pub fn with_edits(vars: usize, edits: &str) -> Result<Self, Error> {
+        Self::edited(vars, &edits.parse()?)
+    }
+
+    /// The thesis's set over `vars` variables with `edits` applied; refused when no binary
+    /// instruction is left to combine several variables.
+    pub fn edited(vars: usize, edits: &Edits) -> Result<Self, Error> {
         let mut set = Self::thesis(vars);
-        for edit in edits.split(',').map(str::trim).filter(|e| !e.is_empty()) {
-            let (add, name) = match edit.as_bytes()[0] {
-                b'+' => (true, &edit[1..]),
-                b'-' => (false, &edit[1..]),
-                _ => (true, edit),
-            };
-            let op: Op = name.parse().map_err(Error::Usage)?;
-            if let Op::Push(i) = op {
-                return Err(Error::Usage(format!(
-                    "`{edit}`: pushes of x{i} come with the game's vertices"
-                )));
-            }
+        for (add, op) in edits.iter() {
             if add {
                 if !set.ops.contains(&op) {
                     set.ops.push(op);

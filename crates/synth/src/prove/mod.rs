@@ -27,6 +27,7 @@ use z3::ast::{Bool, Int};
 
 use crate::lang::Program;
 use formula::Formula;
+use grundy_core::catalog::AnyGame;
 use grundy_core::error::Error;
 use grundy_core::game::hypergraph::HypergraphNim;
 pub use target::Target;
@@ -175,6 +176,26 @@ pub struct Theorem {
     pub faces: usize,
     /// Wall-clock seconds the proof took.
     pub seconds: f64,
+}
+
+/// A theorem, and for a heap game the amounts its moves take.
+pub type Found = (Theorem, Option<Vec<heaps::Take>>);
+
+/// The theorem about `game`, of hypergraph nim or a heap game, and for a heap game the amounts
+/// its moves take; `None` for a game the prover does not handle (a board game).
+pub fn prove_game(
+    game: &dyn AnyGame,
+    program: &Program,
+    opts: &Options,
+) -> Result<Option<Found>, Error> {
+    if let Some(g) = game.kind().hypergraph() {
+        return Ok(Some((prove(g, program, opts)?, None)));
+    }
+    if let Some(g) = game.kind().heaps() {
+        let takes = heaps::takes(g.game().rule())?;
+        return Ok(Some((heaps::prove(g, program, opts)?, Some(takes))));
+    }
+    Ok(None)
 }
 
 /// The candidate set Z: positions where the program is 0 on some image under the group.

@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::game::board::{self, Chomp};
 use crate::game::heap::{GrundysGame, HeapGame, HeapRule, TakeBreak};
 use crate::game::hypergraph::{Hypergraph, HypergraphNim};
+use crate::game::Stones;
 use faces::{
     circular, complex, complex_file, hypergraph, nim, path, projective_plane, shriek, square, star,
     y_graph,
@@ -236,6 +237,34 @@ fn cram(spec: &str, arg: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {
 fn chomp(spec: &str, arg: Option<&str>) -> Result<Box<dyn AnyGame>, Error> {
     let (rows, cols) = board::parse_dims("chomp", arg, 1 << 16)?;
     Ok(Box::new(Chomp::new(spec, rows, cols)?))
+}
+
+/// A game and a position of it.
+pub type GameAt = (Box<dyn AnyGame>, Stones);
+
+/// The game of `spec` and the position `words` type for it (a board game's full board when
+/// none is typed), as every front end reads a game and a position: a heap game learns its
+/// number of heaps from the position. `Ok(None)` when a position is needed and none is typed
+/// (each front end says how to type one).
+pub fn game_at(spec: &str, words: &[String]) -> Result<Option<GameAt>, Error> {
+    let counts = super::parse_counts(words);
+    let heaps = Heaps {
+        given: None,
+        typed: counts.as_ref().ok().map(|c| c.len()),
+    };
+    let game = match (parse(spec, heaps), counts) {
+        // A heap game learns its number of heaps from the position.
+        (Err(Error::Usage(_)), _) if words.is_empty() => return Ok(None),
+        // ... and a position that does not parse says why, not that the heaps are unknown.
+        (Err(Error::Usage(_)), Err(bad)) => return Err(bad),
+        (other, _) => other?,
+    };
+    let p = match (words.is_empty(), game.start()) {
+        (true, Some(start)) => start,
+        (true, None) => return Ok(None),
+        (false, _) => game.read_position(words)?,
+    };
+    Ok(Some((game, p)))
 }
 
 /// The file a spec reads its game from, if any (`complex-file:k.json`): an input that no output

@@ -1,0 +1,136 @@
+//! Heap games: a nim sequence and its proved period, and surveys of whole families.
+
+use grundy_core::catalog::spec;
+use grundy_core::error::Error;
+use grundy_core::period::survey::{Family, Row};
+use grundy_core::period::{analyse_until, words};
+use pyo3::prelude::*;
+use serde_json::json;
+
+use crate::errors::{self, guarded, lift};
+use crate::run::{run, Outcome, Watch};
+
+/// A largest heap as the command line takes it: from 1 to the largest heap a game may have.
+fn check_max_heap(max_heap: usize) -> Result<(), Error> {
+    if (1..=spec::MAX_HEAP).contains(&max_heap) {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "max_heap must be between 1 and {}, got {max_heap}",
+        spec::MAX_HEAP
+    )))
+}
+
+/// A heap game's nim sequence and its period, proved, as `grundy period --json` reports it,
+/// with the theorem and its proof in words (`text`).
+#[pyfunction]
+#[pyo3(signature = (game, max_heap=1_000_000, timeout=None, progress=None))]
+pub fn period(
+    py: Python<'_>,
+    game: &str,
+    max_heap: usize,
+    timeout: Option<f64>,
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    guarded(py, || {
+        let g = lift(py, spec::parse_heap(game))?;
+        lift(py, check_max_heap(max_heap))?;
+        let deadline =
+            timeout.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
+        let work = move |w: Watch| {
+            let stop = || w.cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+            let a = analyse_until(g.rule(), max_heap, w.progress.as_ref(), &stop);
+            let name = g.rule().name();
+            let shown = match &a.proved {
+                Some(p) => p.preperiod + p.period,
+                None => a.values.len(),
+            };
+            Ok(json!({
+                "game": name,
+                "status": if a.proved.is_some() { "proved" } else { "unsettled" },
+                "preperiod": a.proved.as_ref().map(|p| p.preperiod),
+                "period": a.proved.as_ref().map(|p| p.period),
+                "saltus": a.proved.as_ref().map(|p| p.saltus),
+                "values": &a.values[..shown.min(a.values.len())],
+                "computed": a.values.len(),
+                "checked_up_to": a.proved.as_ref().map(|p| p.checked_up_to),
+                "criterion": a.proved.as_ref().map(|p| p.criterion),
+                "observed": a.observed,
+                "rarity": a.rarity,
+                "timed_out": a.stopped,
+                "note": a.proved.is_none().then(|| words::unsettled(&a)),
+                "text": words::text(name, &a),
+            }))
+        };
+        match run(py, None, progress.as_ref(), work)? {
+            Outcome::Done(obj) => Ok(obj.to_string()),
+            Outcome::TimedOut => Err(errors::to_py(
+                py,
+                &Error::internal("timed out without a limit"),
+            )),
+        }
+    })
+}
+
+/// The specs of a survey's family of heap games, in the survey's order (`grundy survey`'s
+/// `--family` with `--size`/`--max-element` or `--digits`).
+#[pyfunction]
+#[pyo3(signature = (family, size=None, max_element=None, digits=None))]
+pub fn survey_members(
+    py: Python<'_>,
+    family: &str,
+    size: Option<usize>,
+    max_element: Option<usize>,
+    digits: Option<usize>,
+) -> PyResult<Vec<String>> {
+    guarded(py, || {
+        let need = |x: Option<usize>, name: &str| {
+            x.ok_or_else(|| Error::Usage(format!("the {family} family needs {name}")))
+        };
+        let f = match (family, size, max_element, digits) {
+            ("subtraction", _, _, None) => Family::Subtraction {
+                size: lift(py, need(size, "size"))?,
+                max_element: lift(py, need(max_element, "max_element"))?,
+            },
+            ("octal", None, None, _) => Family::Octal {
+                digits: lift(py, need(digits, "digits"))?,
+            },
+            ("hex", None, None, _) => Family::Hex {
+                digits: lift(py, need(digits, "digits"))?,
+            },
+            ("subtraction" | "octal" | "hex", ..) => {
+                let msg = "subtraction takes size and max_element; octal and hex take digits";
+                return Err(errors::to_py(py, &Error::Usage(msg.into())));
+            }
+            (other, ..) => {
+                let msg = format!("family must be subtraction, octal or hex, got `{other}`");
+                return Err(errors::to_py(py, &Error::Usage(msg)));
+            }
+        };
+        lift(py, f.members())
+    })
+}
+
+/// One survey row: the period analysis of `game` up to `max_heap`, as `grundy survey` writes
+/// it (`status` proved, observed or unsettled).
+#[pyfunction]
+pub fn survey_row(py: Python<'_>, game: &str, max_heap: usize) -> PyResult<String> {
+    guarded(py, || {
+        let g = lift(py, spec::parse_heap(game))?;
+        lift(py, check_max_heap(max_heap))?;
+        let name = game.to_string();
+        let work = move |w: Watch| {
+            let stop = || w.cancelled();
+            let a = analyse_until(g.rule(), max_heap, w.progress.as_ref(), &stop);
+            let row = Row::of(&name, &a);
+            serde_json::to_string(&row).map_err(|e| Error::internal(e.to_string()))
+        };
+        match run(py, None, None, work)? {
+            Outcome::Done(row) => Ok(row),
+            Outcome::TimedOut => Err(errors::to_py(
+                py,
+                &Error::internal("timed out without a limit"),
+            )),
+        }
+    })
+}

@@ -1,0 +1,35 @@
+"""Shared helpers: the command line binary the values are checked against."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _binary():
+    given = os.environ.get("GRUNDY_BIN")
+    if given:
+        return given
+    for profile in ("debug", "release"):
+        path = ROOT / "target" / profile / "grundy"
+        if path.exists():
+            return str(path)
+    return None
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """Runs `grundy ARGS --json` and returns its JSON object (and exit code)."""
+    binary = _binary()
+    if binary is None:
+        pytest.skip("no grundy binary: build it (cargo build) or set GRUNDY_BIN")
+
+    def run(*args):
+        done = subprocess.run([binary, *args, "--json"], capture_output=True, text=True)
+        return json.loads(done.stdout), done.returncode
+
+    return run

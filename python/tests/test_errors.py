@@ -1,0 +1,70 @@
+"""Bad input, limits, time and Ctrl-C: Python exceptions with the command line's messages."""
+
+import os
+import signal
+import threading
+
+import pytest
+
+import grundy
+
+
+def test_bad_input_is_a_value_error_with_the_command_lines_message(cli):
+    with pytest.raises(grundy.InputError) as e:
+        grundy.sg("nope:3", (1,))
+    assert isinstance(e.value, ValueError) and isinstance(e.value, grundy.Error)
+    answer, code = cli("sg", "nope:3", "1")
+    assert code == 2 and answer["kind"] == "bad_input"
+    assert str(e.value) == answer["error"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: grundy.sg("path:3", (1, 2)),
+    lambda: grundy.sg("path:3", "x,y,z"),
+    lambda: grundy.sg("path:3"),
+    lambda: grundy.sg("nim:2", (1, 2), engine="fastest"),
+    lambda: grundy.table("nim:2", 0),
+    lambda: grundy.period("path:3"),
+    lambda: grundy.period("subtraction:1,2", max_heap=0),
+    lambda: grundy.prove("nim:2", "Push(0) Frobnicate"),
+    lambda: grundy.prove("nim:2", "Push(0)", target="everything"),
+    lambda: grundy.prove("cram:3x3", "Push(0)"),
+])
+def test_bad_input_raises_input_error(call):
+    with pytest.raises(grundy.InputError) as e:
+        call()
+    assert "\n" not in str(e.value) and str(e.value)
+
+
+def test_a_time_limit_raises_timed_out():
+    # Cram on 5x6 takes seconds of search; a tenth of a second is not enough.
+    with pytest.raises(grundy.TimedOut) as e:
+        grundy.sg("cram:5x6", timeout=0.1, progress=False)
+    assert isinstance(e.value, TimeoutError) and "undecided" in str(e.value)
+
+
+def test_a_timed_out_period_reports_what_it_has():
+    p = grundy.period("grundy-game", max_heap=1 << 28, timeout=0.2, progress=False)
+    assert p.status == "unsettled" and p.timed_out and p.computed >= 1
+
+
+def test_ctrl_c_raises_keyboard_interrupt_and_leaves_grundy_usable():
+    # The analysis of Grundy's game never settles (no finite check applies): only the signal
+    # ends it.
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            grundy.period("grundy-game", max_heap=1 << 28, progress=False)
+    finally:
+        timer.cancel()
+    assert grundy.sg("nim:2", (3, 5), progress=False) == 6
+
+
+def test_progress_reaches_the_callback():
+    heard = []
+    array, _ = grundy._grundy.table("nim:3", 16, None, "auto", progress=lambda *a: heard.append(a))
+    assert array.shape == (16, 16, 16)
+    assert heard, "no progress was reported"
+    phase, what, done, total = heard[-1]
+    assert phase >= 1 and what and done == total > 0

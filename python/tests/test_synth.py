@@ -1,0 +1,63 @@
+"""Synthesis from Python: the command line's answer, proved by z3, and stopped by time or
+Ctrl-C with what it established."""
+
+import os
+import signal
+import threading
+
+import pytest
+
+import grundy
+
+
+def test_synth_finds_the_command_lines_minimal_program(cli):
+    r = grundy.synth("nim:2", max=8, progress=False)
+    answer, code = cli("synth", "nim:2", "--max", "8")
+    assert code == 0
+    assert r.status == answer["status"] == "minimal"
+    assert r.program == answer["program"] and r.expression == answer["expression"]
+    assert r.length == len(r.program) == r.lower_bound == r.upper_bound
+    # Checked here on the box: the program's zero set, in words, is nim's (x0 = x1).
+    assert r.words == "x0 = x1"
+    assert grundy.prove("nim:2", r.program).status == "proved"
+
+
+def test_synth_proves_what_it_finds_when_asked():
+    r = grundy.synth("path:3", max=8, target="indicator", prove=True, progress=False)
+    assert r.status == "minimal" and r.proof["status"] == "proved"
+    assert r.proof["scope"] == "all positions"
+    t = grundy.table("path:3", 8, progress=False)
+    # The words say where the program is 0; the table's zeros are exactly there.
+    assert r.words == "x0 = x2 and x1 = 0"
+    assert all((t[a, b, c] == 0) == (a == c and b == 0)
+               for a in range(8) for b in range(8) for c in range(8))
+
+
+def test_a_time_limit_answers_with_the_bounds_established():
+    r = grundy.synth("circular:5,2", max=6, timeout=0.5, progress=False)
+    assert r.status in ("undecided", "shortest found")
+    assert r.details["stopped"] == "timed out" and r.lower_bound >= 1
+
+
+def test_ctrl_c_stops_a_synthesis_and_the_next_one_runs():
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            grundy.synth("circular:5,2", max=6, progress=False)
+    finally:
+        timer.cancel()
+    # The stop asked of the interrupted search does not stop the next one.
+    assert grundy.synth("nim:2", max=8, progress=False).status == "minimal"
+
+
+@pytest.mark.parametrize("call", [
+    lambda: grundy.synth("nim:2"),
+    lambda: grundy.synth("nim:2", max=4, target="everything"),
+    lambda: grundy.synth("nim:2", max=4, ops="+Frobnicate"),
+    lambda: grundy.synth("nim:2", max=4, solver="oracle"),
+    lambda: grundy.synth("cram:3x3", max=4, prove=True),
+])
+def test_bad_synthesis_input_raises_input_error(call):
+    with pytest.raises(grundy.InputError):
+        call()
