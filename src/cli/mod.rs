@@ -263,6 +263,7 @@ fn game_and_position(
     Error,
 > {
     use grundy_core::catalog::spec::{self, Heaps};
+    use grundy_core::error::OptionKey;
     // A heap game has as many heaps as the position has counts.
     let counts = grundy_core::catalog::parse_counts(words);
     let heaps = Heaps {
@@ -276,9 +277,21 @@ fn game_and_position(
     };
     let game = match (spec::parse(spec, heaps), counts) {
         // A heap game learns its number of heaps from the position.
-        (Err(Error::Usage(_)), _) if words.is_empty() => return Err(needs_position()),
+        (
+            Err(Error::Refused {
+                key: OptionKey::Heaps,
+                ..
+            }),
+            _,
+        ) if words.is_empty() => return Err(needs_position()),
         // ... and a position that does not parse says why, not that the heaps are unknown.
-        (Err(Error::Usage(_)), Err(bad)) => return Err(bad),
+        (
+            Err(Error::Refused {
+                key: OptionKey::Heaps,
+                ..
+            }),
+            Err(bad),
+        ) => return Err(bad),
         (other, _) => other?,
     };
     let p = match (words.is_empty(), game.start()) {

@@ -293,10 +293,13 @@ pub(super) fn width(
             _ => lo = mid,
         }
     }
-    Err(Error::Usage(format!(
-        "at width {w} the step `{step}` wraps for heaps below 2^{bound} (at {at}); the \
-         program needs --width {hi}"
-    )))
+    Err(Error::limit(
+        Setting::Width,
+        format!(
+            "at width {w} the step `{step}` wraps for heaps below 2^{bound} (at {at}); the \
+             program needs {hi} bits"
+        ),
+    ))
 }
 
 impl Domain for Bits<'_> {

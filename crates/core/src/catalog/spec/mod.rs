@@ -8,7 +8,7 @@ mod faces;
 mod tables;
 
 use super::{AnyGame, HeapSum};
-use crate::error::Error;
+use crate::error::{Error, OptionKey};
 use crate::game::board::{self, Chomp};
 use crate::game::heap::{GrundysGame, HeapGame, HeapRule, TakeBreak};
 use crate::game::hypergraph::{Hypergraph, HypergraphNim};
@@ -138,27 +138,32 @@ pub fn parse(spec: &str, heaps: Heaps) -> Result<Box<dyn AnyGame>, Error> {
         Build::Faces(build) => {
             let game = HypergraphNim::new(spec, build(arg)?);
             if let Some(k) = heaps.given {
-                return Err(Error::Usage(format!(
-                    "--heaps {k} is for heap games; {spec} has its {} vertices",
-                    game.graph().vertices()
-                )));
+                return Err(Error::refused(
+                    OptionKey::Heaps,
+                    format!(
+                        " {k} is for heap games; {spec} has its {} vertices",
+                        game.graph().vertices()
+                    ),
+                ));
             }
             Ok(Box::new(game))
         }
         Build::Game(build) => {
             if let Some(k) = heaps.given {
-                return Err(Error::Usage(format!(
-                    "--heaps {k} is for heap games; {spec} is played on its board"
-                )));
+                return Err(Error::refused(
+                    OptionKey::Heaps,
+                    format!(" {k} is for heap games; {spec} is played on its board"),
+                ));
             }
             build(spec, arg)
         }
         Build::Heap(build) => {
             let rule = build(spec, arg)?;
             let k = heaps.given.or(heaps.typed).ok_or_else(|| {
-                Error::Usage(format!(
-                    "{spec} is played on sums of heaps: say how many with --heaps N"
-                ))
+                Error::refused(
+                    OptionKey::Heaps,
+                    format!(" is needed: {spec} is played on sums of heaps; say how many"),
+                )
             })?;
             Ok(Box::new(HeapSum::new(rule, k)?))
         }
@@ -398,11 +403,17 @@ mod tests {
             typed: Some(2),
         };
         assert_eq!(parse("subtraction:1,2", typed).unwrap().variables(), 2);
-        let err = parse("octal:0.77", Heaps::default())
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(err.contains("--heaps"), "{err}");
+        let err = parse("octal:0.77", Heaps::default()).err().unwrap();
+        assert!(
+            matches!(
+                err,
+                Error::Refused {
+                    key: OptionKey::Heaps,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         let err = parse("path:3", Heaps::given(Some(3)))
             .err()
             .unwrap()
