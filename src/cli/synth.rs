@@ -348,6 +348,7 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         args.proof.is_some(),
     ) {
         (true, ..) => Forms::Given("--plain".into()),
+        _ if args.problem.orbits => Forms::Given("--orbits".into()),
         (_, true, ..) => Forms::Fixed("the ranks share one search".into()),
         (_, _, true, _) => Forms::Fixed("exports record one form".into()),
         (.., true) => Forms::Fixed("--proof records one form".into()),
