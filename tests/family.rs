@@ -78,7 +78,7 @@ fn bad_families_are_one_line_and_exit_2() {
             vec![
                 "synth", "path:3", "--family", "a,b,a", "--max", "8", "--orbits",
             ],
-            "--orbits does not apply to --family",
+            "--orbits does not apply to a family",
         ),
         (
             vec!["synth", "path:3", "--family", "a,2b,a", "--max", "8"],

@@ -200,7 +200,7 @@ fn bad_input_is_one_line_and_exit_2() {
             "4",
         ],
         2,
-        "needs --width 5",
+        "the program needs 5 bits; raise --width",
     );
     one_line(
         &[
@@ -214,7 +214,7 @@ fn bad_input_is_one_line_and_exit_2() {
             "4",
         ],
         2,
-        "below --bound",
+        "--width 4 is below the bound 6",
     );
     one_line(
         &[

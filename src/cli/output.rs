@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use grundy_core::error::{Error, Setting};
+use grundy_core::error::{Error, OptionKey, Setting};
 use grundy_core::game::Nimber;
 
 /// How table rows are written.
@@ -114,12 +114,34 @@ pub fn error_fields(obj: &mut serde_json::Value, e: &Error) {
     obj["kind"] = serde_json::json!(e.kind());
 }
 
-/// A failure in the command line's words: the library's message, and the flag that gets past
-/// it where a larger value of one does.
+/// A failure in the command line's words: the library's message (an option refused named by
+/// its flag), and the flag that gets past it where a larger value of one does.
 pub fn worded(e: &Error) -> String {
+    let said = match e {
+        Error::Refused { key, msg } => format!("{}{msg}", flag(*key)),
+        _ => e.to_string(),
+    };
     match e.raise() {
-        Some(setting) => format!("{e}; {}", raise_hint(setting)),
-        None => e.to_string(),
+        Some(setting) => format!("{said}; {}", raise_hint(setting)),
+        None => said,
+    }
+}
+
+/// The flag of a library option.
+pub fn flag(key: OptionKey) -> &'static str {
+    match key {
+        OptionKey::Heaps => "--heaps",
+        OptionKey::Max => "--max",
+        OptionKey::Data => "--data",
+        OptionKey::Family => "--family",
+        OptionKey::Orbits => "--orbits",
+        OptionKey::Target => "--target",
+        OptionKey::Width => "--width",
+        OptionKey::Consts => "--consts",
+        OptionKey::Prove => "--prove",
+        OptionKey::Bound => "--bound",
+        OptionKey::VerifyMax => "--verify-max",
+        OptionKey::Checkpoint => "--checkpoint",
     }
 }
 
@@ -165,6 +187,14 @@ mod tests {
             String::from_utf8(buf).unwrap(),
             "x0\tx1\tsg\n1\t2\t3\n1,2,3\n{\"position\":[1,2],\"nimber\":3}\n"
         );
+    }
+
+    #[test]
+    fn refused_options_are_named_by_their_flags() {
+        let e = Error::refused(OptionKey::VerifyMax, " must be at least 1");
+        assert_eq!(worded(&e), "--verify-max must be at least 1");
+        let e = Error::refused(OptionKey::Prove, ": the prover needs a game");
+        assert_eq!(worded(&e), "--prove: the prover needs a game");
     }
 
     #[test]

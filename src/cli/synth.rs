@@ -99,6 +99,9 @@ impl ProblemArgs {
             (Some(f), Some(g)) => Some(Family::parse(f, g.variables())?),
             (Some(_), None) => return Err(Error::Usage("--family needs GAME --max D".into())),
         };
+        if family.is_some() && self.max.is_none() {
+            return Err(Error::Usage("--family needs GAME --max D".into()));
+        }
         let mut edits: Edits = self.ops.parse()?;
         if let Some(consts) = &self.consts {
             for k in consts.resolve(game.as_deref())? {
@@ -313,6 +316,11 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
             verify::check_larger(g, &task, d2)?;
         }
         let memory = args.problem.memory_limit()?;
+        if args.problem.max.is_none() && args.problem.data.is_none() {
+            return Err(Error::Usage(
+                "give the data: GAME --max D, or --data FILE".into(),
+            ));
+        }
         let problem = task.problem(&args.problem.table_options(show)?)?;
         Ok((exports, task, memory, problem))
     };
@@ -340,6 +348,7 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
         args.proof.is_some(),
     ) {
         (true, ..) => Forms::Given("--plain".into()),
+        _ if args.problem.orbits => Forms::Given("--orbits".into()),
         (_, true, ..) => Forms::Fixed("the ranks share one search".into()),
         (_, _, true, _) => Forms::Fixed("exports record one form".into()),
         (.., true) => Forms::Fixed("--proof records one form".into()),

@@ -25,6 +25,16 @@ pub enum Error {
     /// A bad combination of options.
     #[error("{0}")]
     Usage(String),
+    /// An option refused, alone or beside others: `key` names it by a typed key (each front
+    /// end words it its own way, the command line as its flag), `msg` goes on from its name
+    /// (" must be at least 1", ": the prover needs a game"), naming any other option in words.
+    #[error("the option `{}`{msg}", key.name())]
+    Refused {
+        /// The option refused.
+        key: OptionKey,
+        /// The rest of the sentence after the option's name.
+        msg: String,
+    },
     /// A file that cannot be read or written.
     #[error("{path}: {source}")]
     Io {
@@ -85,6 +95,57 @@ pub enum Setting {
     Width,
     /// The number of heaps of a heap game's sums.
     Heaps,
+}
+
+/// An option a caller gives the library, named without any front end's spelling: the
+/// command line words [`Error::Refused`] with its flag, another front end with its own name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionKey {
+    /// How many heaps a heap game's positions have.
+    Heaps,
+    /// The side of the box tabulated as the data.
+    Max,
+    /// A data file.
+    Data,
+    /// A family of positions.
+    Family,
+    /// The orbit criterion.
+    Orbits,
+    /// What a program computes.
+    Target,
+    /// The word width.
+    Width,
+    /// Small constants added to the instructions.
+    Consts,
+    /// Proving the program for every position.
+    Prove,
+    /// The bit-vector bound of a proof.
+    Bound,
+    /// The side of the larger box a program is checked on.
+    VerifyMax,
+    /// A search's table kept in a file.
+    Checkpoint,
+}
+
+impl OptionKey {
+    /// Its neutral name, as JSON and library messages say it: `verify_max`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OptionKey::Heaps => "heaps",
+            OptionKey::Max => "max",
+            OptionKey::Data => "data",
+            OptionKey::Family => "family",
+            OptionKey::Orbits => "orbits",
+            OptionKey::Target => "target",
+            OptionKey::Width => "width",
+            OptionKey::Consts => "consts",
+            OptionKey::Prove => "prove",
+            OptionKey::Bound => "bound",
+            OptionKey::VerifyMax => "verify_max",
+            OptionKey::Checkpoint => "checkpoint",
+        }
+    }
 }
 
 /// What a search had settled when its time ran out.
@@ -176,9 +237,11 @@ impl Error {
     /// The class of this failure.
     pub fn kind(&self) -> Kind {
         match self {
-            Error::Spec(_) | Error::Position(_) | Error::Data { .. } | Error::Usage(_) => {
-                Kind::BadInput
-            }
+            Error::Spec(_)
+            | Error::Position(_)
+            | Error::Data { .. }
+            | Error::Usage(_)
+            | Error::Refused { .. } => Kind::BadInput,
             Error::Io { .. } => Kind::Io,
             Error::Resource(_) | Error::LengthLimit { .. } => Kind::Resource,
             Error::Limit { raise, .. } => match raise {
@@ -222,6 +285,13 @@ impl Error {
             source,
         }
     }
+    /// `key` refused: `msg` goes on from the option's name.
+    pub fn refused(key: OptionKey, msg: impl Into<String>) -> Self {
+        Error::Refused {
+            key,
+            msg: msg.into(),
+        }
+    }
     /// A bug: a result that contradicts itself.
     pub fn internal(msg: impl Into<String>) -> Self {
         Error::Internal(msg.into())
@@ -247,6 +317,12 @@ mod tests {
         );
         assert_eq!(Kind::Counterexample.exit_code(), 1);
         assert_eq!(Error::Usage("x".into()).kind(), Kind::BadInput);
+        let refused = Error::refused(OptionKey::VerifyMax, " must be at least 1");
+        assert_eq!(refused.kind(), Kind::BadInput);
+        assert_eq!(
+            refused.to_string(),
+            "the option `verify_max` must be at least 1"
+        );
         assert_eq!(Error::Resource("x".into()).kind().exit_code(), 2);
         assert_eq!(Error::internal("x").kind(), Kind::Internal);
         assert!(Error::internal("x").to_string().contains("a bug"));

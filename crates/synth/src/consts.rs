@@ -1,4 +1,4 @@
-//! `--consts`: small constants added to the instruction set, each one instruction long like
+//! Small constants added to the instruction set, each one instruction long like
 //! `One`. Sums of heap games often need one: a subtraction game's zero positions are "the xor of
 //! the heaps mod p is 0" for its period p, which `& (p - 1)` says in one instruction more.
 
@@ -6,13 +6,13 @@ use grundy_core::catalog::Notation;
 use std::str::FromStr;
 
 use grundy_core::catalog::AnyGame;
-use grundy_core::error::Error;
+use grundy_core::error::{Error, OptionKey};
 use grundy_core::period::observe;
 
 /// Values of a heap game's nim sequence `auto` looks at for a period.
 const AUTO_VALUES: usize = 1024;
 
-/// What `--consts` asks for.
+/// Which constants are asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Consts {
     /// These constants.
@@ -50,21 +50,24 @@ impl Consts {
             Consts::Auto => {
                 let heaps = game.and_then(|g| g.kind().heaps());
                 let Some(sum) = heaps else {
-                    return Err(Error::Usage(
-                        "--consts auto takes its constants from a heap game's period; give a \
-                         list (e.g. --consts 2,3) for other games and for data files"
-                            .into(),
+                    return Err(Error::refused(
+                        OptionKey::Consts,
+                        " auto takes its constants from a heap game's period; give a list \
+                         (e.g. 2,3) for other games and for data files",
                     ));
                 };
                 let values = sum.game().sequence(AUTO_VALUES - 1);
                 match observe(&values) {
                     Some(o) if o.saltus == 0 => vec![o.period as u64 - 1, o.period as u64],
                     _ => {
-                        return Err(Error::Usage(format!(
-                            "--consts auto: the first {AUTO_VALUES} values of {}'s nim \
-                             sequence show no plain period; give a list",
-                            sum.name()
-                        )))
+                        return Err(Error::refused(
+                            OptionKey::Consts,
+                            format!(
+                                " auto: the first {AUTO_VALUES} values of {}'s nim sequence \
+                                 show no plain period; give a list",
+                                sum.name()
+                            ),
+                        ))
                     }
                 }
             }

@@ -125,7 +125,7 @@ impl Family {
         if grid.len() > MAX_PARAM_VECTORS {
             return Err(Error::Resource(format!(
                 "the family's {} parameters below {max} span {} vectors; at most {MAX_PARAM_VECTORS} \
-                 are enumerated (a smaller --max)",
+                 are enumerated (a smaller box)",
                 self.params.len(),
                 grid.len()
             )));

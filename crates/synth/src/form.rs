@@ -70,7 +70,7 @@ pub fn try_both(
     fixed: Option<&str>,
 ) -> Result<(), String> {
     if task.orbits() {
-        return Err("--orbits".into());
+        return Err("the orbit criterion, asked for".into());
     }
     let Some(game) = game else {
         return Err("the orbit criterion not tried: the data has no game".into());
@@ -83,7 +83,7 @@ pub fn try_both(
     }
     if let Some(what) = fixed {
         return Err(format!(
-            "the orbit criterion not tried: {what} (pass --orbits for it)"
+            "the orbit criterion not tried: {what} (it can be asked for)"
         ));
     }
     let sym = game.symmetry();
@@ -97,7 +97,7 @@ pub fn try_both(
         Some(k) if k <= MAX_GROUP => Ok(()),
         Some(k) => Err(format!(
             "the orbit criterion not tried: the group has {k} elements, more than {MAX_GROUP} \
-             (pass --orbits for it)"
+             (it can be asked for)"
         )),
         None => Err(
             "the orbit criterion not tried: the automorphism group is not known \
@@ -277,11 +277,11 @@ mod tests {
         let forced = s.with_orbits(true);
         assert_eq!(
             try_both(Some(&star), &forced, None).unwrap_err(),
-            "--orbits"
+            "the orbit criterion, asked for"
         );
         assert!(try_both(None, &s, None).is_err());
         let p3 = parse_hypergraph("path:3").unwrap();
-        assert!(try_both(Some(&p3), &s, Some("--export-cnf")).is_err());
+        assert!(try_both(Some(&p3), &s, Some("exports record one form")).is_err());
         let sg = Task::new(Parts {
             target: Target::Sg,
             ..Parts::default()

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use super::data::{Dataset, Points};
 use super::interp::{mask, run};
 use super::lang::{OpSet, Program};
-use grundy_core::error::{Error, Setting};
+use grundy_core::error::{Error, OptionKey, Setting};
 use grundy_core::game::Nimber;
 
 /// What the program's output must be.
@@ -122,9 +122,10 @@ impl Problem {
         orbits: Option<&Canonical<'_>>,
     ) -> Result<Self, Error> {
         if !(1..=64).contains(&width) {
-            return Err(Error::Usage(format!(
-                "--width must be between 1 and 64, got {width}"
-            )));
+            return Err(Error::refused(
+                OptionKey::Width,
+                format!(" must be between 1 and 64, got {width}"),
+            ));
         }
         if ops.vars() != data.vars {
             return Err(Error::Usage(format!(
@@ -146,8 +147,9 @@ impl Problem {
         }
         if target == Target::Sg {
             if orbits.is_some() {
-                return Err(Error::Usage(
-                    "--orbits works with the zero and indicator targets, not sg".into(),
+                return Err(Error::refused(
+                    OptionKey::Orbits,
+                    " works with the zero and indicator targets, not sg",
                 ));
             }
             if let Some(v) = data.values.iter().find(|&&v| v as u64 > m) {

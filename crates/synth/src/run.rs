@@ -25,7 +25,7 @@ use super::task::Task;
 use super::theorem::{self, Proof, ProverGame};
 use super::upper::{self, Strategies};
 use grundy_core::cluster::{Solo, Team};
-use grundy_core::error::Error;
+use grundy_core::error::{Error, OptionKey};
 
 pub use super::solver::{clear_stop, request_stop, stop_requested};
 
@@ -196,8 +196,9 @@ pub fn check_prove(task: &Task, bound: Option<u32>) -> Result<(), Error> {
     let g = theorem::prover_game(task)?;
     if let Some(b) = bound {
         if let ProverGame::Heaps(_) = g {
-            return Err(Error::Usage(
-                "--bound: heap games are proved over unbounded naturals only".into(),
+            return Err(Error::refused(
+                OptionKey::Bound,
+                ": heap games are proved over unbounded naturals only",
             ));
         }
         super::prove::bitvec::check_bound(b)?;

@@ -10,7 +10,7 @@ use super::problem::Target;
 use super::task::{Parts, Task};
 use grundy_core::catalog::spec::{self, Heaps};
 use grundy_core::catalog::AnyGame;
-use grundy_core::error::Error;
+use grundy_core::error::{Error, OptionKey};
 
 /// Where the data comes from and what programs must satisfy.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,14 +82,14 @@ impl Setup {
         let game: Option<Arc<dyn AnyGame>> = match &self.game {
             Some(g) => Some(spec::parse(g, Heaps::given(self.heaps))?.into()),
             None if self.heaps.is_some() => {
-                return Err(Error::Usage("--heaps needs a GAME".into()))
+                return Err(Error::refused(OptionKey::Heaps, " needs a game"))
             }
             None => None,
         };
         let family = match (&self.family, &game) {
             (None, _) => None,
             (Some(spec), Some(g)) => Some(Family::parse(spec, g.variables())?),
-            (Some(_), None) => return Err(Error::Usage("--family needs GAME --max D".into())),
+            (Some(_), None) => return Err(Error::refused(OptionKey::Family, " needs a game")),
         };
         Task::new(Parts {
             game,

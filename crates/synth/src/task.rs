@@ -13,7 +13,7 @@ use super::lang::{Edits, OpSet};
 use super::problem::{Canonical, Problem, Target};
 use super::setup::Setup;
 use grundy_core::catalog::{AnyGame, Notation};
-use grundy_core::error::Error;
+use grundy_core::error::{Error, OptionKey};
 use grundy_core::sg::table::TableOptions;
 
 /// The typed parts a [`Task`] is built from ([`Task::new`] checks them).
@@ -83,7 +83,10 @@ impl Task {
     pub fn new(parts: Parts) -> Result<Task, Error> {
         if let Some(f) = &parts.family {
             let Some(g) = &parts.game else {
-                return Err(Error::Usage("--family needs GAME --max D".into()));
+                return Err(Error::refused(
+                    OptionKey::Family,
+                    " needs the game it was parsed for",
+                ));
             };
             if f.vertices() != g.variables() {
                 return Err(Error::Usage(format!(
@@ -194,19 +197,24 @@ impl Task {
         if let (Some(family), Some(g)) = (self.family(), game) {
             return match (self.parts.max, &self.parts.data) {
                 (Some(d), None) if d > 0 => family.dataset(g, d, opts),
-                _ => Err(Error::Usage("--family needs GAME --max D".into())),
+                _ => Err(Error::refused(
+                    OptionKey::Family,
+                    " takes its members from a box of the game: give its side (at least 1), \
+                     and no data file",
+                )),
             };
         }
         match (&self.parts.data, self.parts.max, game) {
             (Some(path), None, _) => Dataset::from_file(path),
-            (Some(_), Some(_), _) => Err(Error::Usage(
-                "give the data one way: GAME --max D, or --data FILE".into(),
+            (Some(_), Some(_), _) => Err(Error::refused(
+                OptionKey::Data,
+                ": give the data one way, a box of the game or a data file, not both",
             )),
-            (None, Some(0), _) => Err(Error::Usage("--max must be at least 1".into())),
+            (None, Some(0), _) => Err(Error::refused(OptionKey::Max, " must be at least 1")),
             (None, Some(d), Some(g)) => Dataset::from_box(g, d, opts),
-            (None, Some(_), None) => Err(Error::Usage("--max needs a GAME".into())),
+            (None, Some(_), None) => Err(Error::refused(OptionKey::Max, " needs a game")),
             (None, None, _) => Err(Error::Usage(
-                "give the data: GAME --max D, or --data FILE".into(),
+                "no data: give a game and the side of its box, or a data file".into(),
             )),
         }
     }
@@ -229,14 +237,16 @@ impl Task {
             return Ok(());
         }
         if self.family().is_some() {
-            return Err(Error::Usage(
-                "--orbits does not apply to --family: the parameters have no automorphisms".into(),
+            return Err(Error::refused(
+                OptionKey::Orbits,
+                " does not apply to a family: the parameters have no automorphisms",
             ));
         }
         match game {
             Some(g) => g.symmetry().require_complete(),
-            None => Err(Error::Usage(
-                "--orbits needs a GAME for its automorphisms".into(),
+            None => Err(Error::refused(
+                OptionKey::Orbits,
+                " needs a game for its automorphisms",
             )),
         }
     }

@@ -18,7 +18,7 @@ use super::task::Task;
 use crate::prove::{self, Counterexample, Theorem, Verdict};
 use grundy_core::catalog::AnyGame;
 use grundy_core::catalog::HeapSum;
-use grundy_core::error::{Error, Kind};
+use grundy_core::error::{Error, Kind, OptionKey};
 use grundy_core::game::hypergraph::HypergraphNim;
 use grundy_core::game::symmetry::Symmetry;
 use grundy_core::game::{MoveOrder, Nimber};
@@ -110,26 +110,28 @@ fn prover_target(target: Target) -> prove::Target {
 /// explicitly, a proof that cannot run is refused before the search (a usage error).
 pub fn prover_game(task: &Task) -> Result<ProverGame<'_>, Error> {
     let game = task.game();
-    let refuse = |why: &str| Err(Error::Usage(format!("--prove: {why}")));
+    let refuse = |why: &str| Err(Error::refused(OptionKey::Prove, format!(": {why}")));
     let Some(game) = game else {
-        return refuse("the prover needs a GAME, whose moves it reasons about");
+        return refuse("the prover needs a game, whose moves it reasons about");
     };
     if task.family().is_some() {
         return refuse(
             "a program over a family's parameters is not a statement about every position; \
-             prove it without --family",
+             prove it without the family",
         );
     }
     if task.target() == Target::Sg && task.orbits() {
-        return refuse("the prover proves --target sg without --orbits");
+        return refuse(
+            "the prover proves the sg target under the plain criterion only, not orbits",
+        );
     }
     if let Some(g) = game.kind().hypergraph() {
         return Ok(ProverGame::Graph(g));
     }
     match game.kind().heaps() {
-        Some(_) if task.target() != Target::Zero => refuse(
-            "the prover proves heap games for the zero target (use --target zero, the default)",
-        ),
+        Some(_) if task.target() != Target::Zero => {
+            refuse("the prover proves heap games for the zero target (the default target)")
+        }
         Some(g) => match prove::heaps::takes(g.game().rule()) {
             Ok(_) => Ok(ProverGame::Heaps(g)),
             Err(e) => refuse(&e.to_string()),

@@ -156,12 +156,27 @@ fn where_the_prover_does_not_apply_it_says_why() {
     assert!(prover_game(&task(ok.clone())).is_ok());
     let no_game = Task::new(Parts::default()).unwrap();
     let no_game = refused(prover_game(&no_game));
-    assert!(matches!(no_game, Error::Usage(_)), "{no_game}");
+    assert!(
+        matches!(
+            no_game,
+            Error::Refused {
+                key: OptionKey::Prove,
+                ..
+            }
+        ),
+        "{no_game}"
+    );
     let family = task(Setup {
         family: Some("a,b,a,b".into()),
         ..ok.clone()
     });
-    assert!(matches!(prover_game(&family), Err(Error::Usage(_))));
+    assert!(matches!(
+        prover_game(&family),
+        Err(Error::Refused {
+            key: OptionKey::Prove,
+            ..
+        })
+    ));
     let indicator = Setup {
         target: Target::Indicator,
         ..ok.clone()
@@ -172,7 +187,13 @@ fn where_the_prover_does_not_apply_it_says_why() {
         orbits: true,
         ..ok.clone()
     });
-    assert!(matches!(prover_game(&sg_orbits), Err(Error::Usage(_))));
+    assert!(matches!(
+        prover_game(&sg_orbits),
+        Err(Error::Refused {
+            key: OptionKey::Prove,
+            ..
+        })
+    ));
     let heaps = Setup {
         game: Some("subtraction:1,2,3".into()),
         heaps: Some(2),
@@ -187,7 +208,16 @@ fn where_the_prover_does_not_apply_it_says_why() {
         ..heaps
     });
     let e = refused(prover_game(&heaps_indicator));
-    assert!(matches!(e, Error::Usage(_)), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::Refused {
+                key: OptionKey::Prove,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 /// The error of a refusal (the game, when accepted, has no `Debug`).
@@ -241,5 +271,14 @@ fn a_program_the_prover_cannot_take_is_unknown() {
     )
     .map(|_| ())
     .unwrap_err();
-    assert!(matches!(e, Error::Usage(_)), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::Refused {
+                key: OptionKey::Bound,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }

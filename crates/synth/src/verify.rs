@@ -11,7 +11,7 @@ use super::problem::{Canonical, Example, Problem, Target};
 use super::task::Task;
 use grundy_core::catalog::sweep::{sweep, values_of};
 use grundy_core::catalog::AnyGame;
-use grundy_core::error::{Error, Setting};
+use grundy_core::error::{Error, OptionKey, Setting};
 use grundy_core::game::{Grid, Nimber};
 use grundy_core::progress::Progress;
 use grundy_core::sg::{SearchConfig, SearchEngine};
@@ -56,7 +56,7 @@ pub fn recomputed(
 /// the word (a family's members are only known once listed).
 pub fn check_larger(game: &dyn AnyGame, task: &Task, max: usize) -> Result<(), Error> {
     if max == 0 {
-        return Err(Error::Usage("--verify-max must be at least 1".into()));
+        return Err(Error::refused(OptionKey::VerifyMax, " must be at least 1"));
     }
     if task.family().is_some() {
         return Ok(());

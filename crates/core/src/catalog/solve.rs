@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::AnyGame;
-use crate::error::{Error, Setting};
+use crate::error::{Error, OptionKey, Setting};
 use crate::game::hypergraph::{vertices_of, HypergraphNim};
 use crate::game::Stones;
 use crate::game::{Game, Grid, Nimber};
@@ -348,10 +348,9 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
         game.successors(p, cfg.order, &mut successors);
     }
     if plan.is_some() && engine == Engine::Table {
-        return Err(Error::Usage(
-            "--checkpoint keeps a search's table, and `table` tabulates a box instead: pick a \
-             search engine"
-                .into(),
+        return Err(Error::refused(
+            OptionKey::Checkpoint,
+            " keeps a search's table, and `table` tabulates a box instead: pick a search engine",
         ));
     }
     let (nimber, stats, winning, kept) = match engine {

@@ -18,7 +18,7 @@ use super::hypergraph::{Answer, Clock};
 use super::target::Domain;
 use crate::lang::{Op, Program};
 use crate::smt::apply;
-use grundy_core::error::{Error, Setting};
+use grundy_core::error::{Error, OptionKey, Setting};
 
 /// The bound B when none is given: every heap below 2^4 = 16 (a universal block over words
 /// costs z3 several times more per bit, so larger bounds are asked for with --bound).
@@ -227,9 +227,10 @@ fn read(m: &Model, x: &BV) -> Result<u64, Error> {
 pub fn check_bound(bound: u32) -> Result<(), Error> {
     match (1..=MAX_WIDTH).contains(&bound) {
         true => Ok(()),
-        false => Err(Error::Usage(format!(
-            "--bound {bound}: a bound from 1 to {MAX_WIDTH} (heaps below 2^B)"
-        ))),
+        false => Err(Error::refused(
+            OptionKey::Bound,
+            format!(" {bound}: a bound from 1 to {MAX_WIDTH} (heaps below 2^B)"),
+        )),
     }
 }
 
@@ -249,14 +250,16 @@ pub(super) fn width(
     let free = zero_tested(program, zero);
     let w = match asked {
         Some(w) if !(1..=MAX_WIDTH).contains(&w) => {
-            return Err(Error::Usage(format!(
-                "--width {w}: a width from 1 to {MAX_WIDTH} bits"
-            )))
+            return Err(Error::refused(
+                OptionKey::Width,
+                format!(" {w}: a width from 1 to {MAX_WIDTH} bits"),
+            ))
         }
         Some(w) if w < bound => {
-            return Err(Error::Usage(format!(
-                "--width {w} is below --bound {bound}: heaps below 2^{bound} need {bound} bits"
-            )))
+            return Err(Error::refused(
+                OptionKey::Width,
+                format!(" {w} is below the bound {bound}: heaps below 2^{bound} need {bound} bits"),
+            ))
         }
         Some(w) => w,
         None => bits_needed(program, bound).unwrap_or(MAX_WIDTH).max(bound),
@@ -290,10 +293,13 @@ pub(super) fn width(
             _ => lo = mid,
         }
     }
-    Err(Error::Usage(format!(
-        "at width {w} the step `{step}` wraps for heaps below 2^{bound} (at {at}); the \
-         program needs --width {hi}"
-    )))
+    Err(Error::limit(
+        Setting::Width,
+        format!(
+            "at width {w} the step `{step}` wraps for heaps below 2^{bound} (at {at}); the \
+             program needs {hi} bits"
+        ),
+    ))
 }
 
 impl Domain for Bits<'_> {

@@ -19,7 +19,7 @@ use super::hypergraph::{naturals, nonnegative, shrink, total, value, Answer, Clo
 use super::{check, Counterexample, Options, Reading, Reason, Target, Theorem, Verdict, ZeroSet};
 use crate::lang::Program;
 use grundy_core::catalog::HeapSum;
-use grundy_core::error::{Error, Setting};
+use grundy_core::error::{Error, OptionKey, Setting};
 use grundy_core::game::heap::HeapRule;
 use grundy_core::game::MoveOrder;
 use grundy_core::game::Stones;
@@ -105,12 +105,15 @@ pub fn prove(game: &HeapSum, program: &Program, opts: &Options) -> Result<Theore
             ),
         ));
     }
-    if opts.target != Target::Zero || opts.bound.is_some() || opts.width.is_some() {
-        return Err(Error::Usage(
-            "heap games are proved for --target zero over unbounded naturals; --target \
-             indicator|sg, --bound and --width are for games of hypergraph nim"
-                .into(),
-        ));
+    let naturals = ": heap games are proved for the zero target over unbounded naturals; the \
+                    indicator and sg targets, a bound and a width are for games of hypergraph nim";
+    let hypergraph_only = [
+        (OptionKey::Target, opts.target != Target::Zero),
+        (OptionKey::Bound, opts.bound.is_some()),
+        (OptionKey::Width, opts.width.is_some()),
+    ];
+    if let Some(&(key, _)) = hypergraph_only.iter().find(|(_, given)| *given) {
+        return Err(Error::refused(key, naturals));
     }
     let takes = takes(game.game().rule())?;
     if takes.len() * n > MAX_MOVES {

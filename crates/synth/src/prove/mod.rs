@@ -28,7 +28,7 @@ use z3::ast::{Bool, Int};
 use crate::lang::Program;
 use formula::Formula;
 use grundy_core::catalog::AnyGame;
-use grundy_core::error::Error;
+use grundy_core::error::{Error, OptionKey};
 use grundy_core::game::hypergraph::HypergraphNim;
 pub use target::Target;
 
@@ -284,10 +284,10 @@ fn images_under(
         Some(k) if k <= MAX_AUTOMORPHISMS => {}
         k => {
             return Err(Error::Resource(format!(
-            "--orbits: the automorphism group has {} elements, more than the {MAX_AUTOMORPHISMS} \
-                 a proof unions over",
-            k.map_or("too many".into(), |k| k.to_string())
-        )))
+                "with orbits: the automorphism group has {} elements, more than the \
+                 {MAX_AUTOMORPHISMS} a proof unions over",
+                k.map_or("too many".into(), |k| k.to_string())
+            )))
         }
     }
     // The orbit of the vertex list itself: its distinct entries make every image distinct.
@@ -325,8 +325,9 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         )));
     }
     if opts.target == Target::Sg && opts.orbits {
-        return Err(Error::Usage(
-            "--orbits works with the zero and indicator targets, not sg".into(),
+        return Err(Error::refused(
+            OptionKey::Orbits,
+            " works with the zero and indicator targets, not sg",
         ));
     }
     let images = images(game, opts.orbits)?;

@@ -463,7 +463,16 @@ fn bad_input_is_refused() {
         ..Default::default()
     };
     let e = prove(&game, &program("Push(0)"), &sg_orbits).unwrap_err();
-    assert!(matches!(e, Error::Usage(_)), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::Refused {
+                key: OptionKey::Orbits,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 /// A random expression over bounded leaves (remainders, masks, constants) joined by bitwise

@@ -8,7 +8,7 @@ mod faces;
 mod tables;
 
 use super::{AnyGame, HeapSum};
-use crate::error::Error;
+use crate::error::{Error, OptionKey};
 use crate::game::board::{self, Chomp};
 use crate::game::heap::{GrundysGame, HeapGame, HeapRule, TakeBreak};
 use crate::game::hypergraph::{Hypergraph, HypergraphNim};
@@ -139,27 +139,32 @@ pub fn parse(spec: &str, heaps: Heaps) -> Result<Box<dyn AnyGame>, Error> {
         Build::Faces(build) => {
             let game = HypergraphNim::new(spec, build(arg)?);
             if let Some(k) = heaps.given {
-                return Err(Error::Usage(format!(
-                    "--heaps {k} is for heap games; {spec} has its {} vertices",
-                    game.graph().vertices()
-                )));
+                return Err(Error::refused(
+                    OptionKey::Heaps,
+                    format!(
+                        " {k} is for heap games; {spec} has its {} vertices",
+                        game.graph().vertices()
+                    ),
+                ));
             }
             Ok(Box::new(game))
         }
         Build::Game(build) => {
             if let Some(k) = heaps.given {
-                return Err(Error::Usage(format!(
-                    "--heaps {k} is for heap games; {spec} is played on its board"
-                )));
+                return Err(Error::refused(
+                    OptionKey::Heaps,
+                    format!(" {k} is for heap games; {spec} is played on its board"),
+                ));
             }
             build(spec, arg)
         }
         Build::Heap(build) => {
             let rule = build(spec, arg)?;
             let k = heaps.given.or(heaps.typed).ok_or_else(|| {
-                Error::Usage(format!(
-                    "{spec} is played on sums of heaps: say how many with --heaps N"
-                ))
+                Error::refused(
+                    OptionKey::Heaps,
+                    format!(" is needed: {spec} is played on sums of heaps; say how many"),
+                )
             })?;
             Ok(Box::new(HeapSum::new(rule, k)?))
         }
@@ -254,9 +259,21 @@ pub fn game_at(spec: &str, words: &[String]) -> Result<Option<GameAt>, Error> {
     };
     let game = match (parse(spec, heaps), counts) {
         // A heap game learns its number of heaps from the position.
-        (Err(Error::Usage(_)), _) if words.is_empty() => return Ok(None),
+        (
+            Err(Error::Refused {
+                key: OptionKey::Heaps,
+                ..
+            }),
+            _,
+        ) if words.is_empty() => return Ok(None),
         // ... and a position that does not parse says why, not that the heaps are unknown.
-        (Err(Error::Usage(_)), Err(bad)) => return Err(bad),
+        (
+            Err(Error::Refused {
+                key: OptionKey::Heaps,
+                ..
+            }),
+            Err(bad),
+        ) => return Err(bad),
         (other, _) => other?,
     };
     let p = match (words.is_empty(), game.start()) {
@@ -427,11 +444,17 @@ mod tests {
             typed: Some(2),
         };
         assert_eq!(parse("subtraction:1,2", typed).unwrap().variables(), 2);
-        let err = parse("octal:0.77", Heaps::default())
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(err.contains("--heaps"), "{err}");
+        let err = parse("octal:0.77", Heaps::default()).err().unwrap();
+        assert!(
+            matches!(
+                err,
+                Error::Refused {
+                    key: OptionKey::Heaps,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         let err = parse("path:3", Heaps::given(Some(3)))
             .err()
             .unwrap()
