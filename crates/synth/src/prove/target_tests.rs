@@ -10,6 +10,7 @@ use super::*;
 use crate::interp;
 use crate::lang::Op;
 use grundy_core::catalog::spec::parse_hypergraph;
+use grundy_core::error::Setting;
 use grundy_core::game::Stones;
 
 fn program(text: &str) -> Program {
@@ -255,9 +256,10 @@ fn the_width_is_the_least_with_no_wrap() {
             };
             let game = parse_hypergraph("nim:2").unwrap();
             let e = prove(&game, &program(text), &asked).unwrap_err();
-            assert!(matches!(e, Error::Usage(_)), "{e}");
+            assert_eq!(e.raise(), Some(Setting::Width), "{e}");
             assert!(
-                e.to_string().contains(&format!("needs --width {width}")),
+                e.to_string()
+                    .contains(&format!("the program needs {width} bits")),
                 "{e}"
             );
         }
