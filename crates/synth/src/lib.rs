@@ -3,11 +3,11 @@
 //!
 //! [`lang`] defines the thesis's instruction set and pruning rules, [`interp`] runs programs,
 //! [`data`] holds positions and values, [`problem`] turns them and a target into examples,
-//! [`bound`] and [`twins`] read facts every solution obeys off the data, [`cegis`] drives
+//! `bound` and `twins` read facts every solution obeys off the data, [`cegis`] drives
 //! shortest-first counterexample-guided search over a [`solver::Backend`] (`sat`, `smt`,
-//! `enumerate`, or [`auto`] choosing among them and the [`readonce`] search of the dependency
+//! `enumerate`, or `auto` choosing among them and the `readonce` search of the dependency
 //! bound's length), [`upper`] finds long programs fast (by lifting from slices of the data,
-//! decomposition into necessary conditions, and stochastic search), and [`check`] checks
+//! decomposition into necessary conditions, and stochastic search), and `check` checks
 //! a program on a box too large to hold as examples. [`prove`] turns a program into a theorem
 //! for every position (or a counterexample) with z3.
 //!
@@ -17,10 +17,10 @@
 
 #![warn(missing_docs)]
 
-pub mod auto;
-pub mod bound;
+pub(crate) mod auto;
+pub(crate) mod bound;
 pub mod cegis;
-pub mod check;
+pub(crate) mod check;
 pub mod consts;
 pub mod data;
 pub mod enumerate;
@@ -30,7 +30,7 @@ pub mod interp;
 pub mod lang;
 pub mod problem;
 pub mod prove;
-pub mod readonce;
+pub(crate) mod readonce;
 pub mod run;
 pub mod sat;
 pub mod setup;
@@ -41,6 +41,6 @@ pub mod task;
 #[cfg(test)]
 mod testing;
 pub mod theorem;
-pub mod twins;
+pub(crate) mod twins;
 pub mod upper;
 pub mod verify;

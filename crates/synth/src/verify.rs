@@ -91,7 +91,7 @@ fn few(
 }
 
 /// Recomputes [0,max)^n of `game` with `engine` and checks `program` under the target, orbits,
-/// width and instructions of `task`, point by point ([`check`]): only the values are held,
+/// width and instructions of `task`, point by point (`check`): only the values are held,
 /// 4 bytes a position, within `memory_limit` bytes.
 pub fn on_box(
     game: &dyn AnyGame,
