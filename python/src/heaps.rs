@@ -5,7 +5,6 @@ use grundy_core::error::Error;
 use grundy_core::period::survey::{Family, Row};
 use grundy_core::period::{analyse_until, words};
 use pyo3::prelude::*;
-use serde_json::json;
 
 use crate::errors::{self, guarded, lift};
 use crate::run::{run, Outcome, Watch};
@@ -41,26 +40,9 @@ pub fn period(
             let stop = || w.cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
             let a = analyse_until(g.rule(), max_heap, w.progress.as_ref(), &stop);
             let name = g.rule().name();
-            let shown = match &a.proved {
-                Some(p) => p.preperiod + p.period,
-                None => a.values.len(),
-            };
-            Ok(json!({
-                "game": name,
-                "status": if a.proved.is_some() { "proved" } else { "unsettled" },
-                "preperiod": a.proved.as_ref().map(|p| p.preperiod),
-                "period": a.proved.as_ref().map(|p| p.period),
-                "saltus": a.proved.as_ref().map(|p| p.saltus),
-                "values": &a.values[..shown.min(a.values.len())],
-                "computed": a.values.len(),
-                "checked_up_to": a.proved.as_ref().map(|p| p.checked_up_to),
-                "criterion": a.proved.as_ref().map(|p| p.criterion),
-                "observed": a.observed,
-                "rarity": a.rarity,
-                "timed_out": a.stopped,
-                "note": a.proved.is_none().then(|| words::unsettled(&a)),
-                "text": words::text(name, &a),
-            }))
+            let mut obj = words::json(name, &a);
+            obj["text"] = words::text(name, &a).into();
+            Ok(obj)
         };
         match run(py, None, progress.as_ref(), work)? {
             Outcome::Done(obj) => Ok(obj.to_string()),

@@ -3,9 +3,8 @@
 use grundy_core::catalog::spec::{self, Heaps};
 use grundy_core::error::Error;
 use grundy_synth::lang::Program;
-use grundy_synth::prove::{self as prover, Options, Verdict};
+use grundy_synth::prove::{self as prover, Options};
 use pyo3::prelude::*;
-use serde_json::{json, Value};
 
 use crate::errors::{self, guarded, lift};
 use crate::run::{run, Outcome, Watch};
@@ -56,36 +55,12 @@ pub fn prove(
                 ))
             })
         };
-        let Outcome::Done((t, takes)) = run(py, None, None, work)? else {
+        let Outcome::Done(found) = run(py, None, None, work)? else {
             return Err(errors::to_py(
                 py,
                 &Error::internal("timed out without a limit"),
             ));
         };
-        let (status, counterexample, undecided) = match &t.verdict {
-            Verdict::Proved => ("proved", Value::Null, None),
-            Verdict::Refuted(c) => ("refuted", json!(c), None),
-            Verdict::Unknown(why) => ("unknown", Value::Null, Some(why.clone())),
-        };
-        Ok(json!({
-            "status": status,
-            "scope": t.scope,
-            "target": t.target,
-            "bound": t.bound,
-            "width": t.width,
-            "no_linear_reading": t.no_linear_reading,
-            "game": game,
-            "program": parsed.names(),
-            "expression": parsed.infix(),
-            "orbits": orbits,
-            "automorphisms": t.automorphisms,
-            "faces": t.faces,
-            "heaps": takes.as_ref().map(|_| t.faces),
-            "reading": t.reading,
-            "counterexample": counterexample,
-            "undecided": undecided,
-            "seconds": t.seconds,
-        })
-        .to_string())
+        Ok(prover::json(&found, game, &parsed, orbits).to_string())
     })
 }

@@ -13,7 +13,7 @@ use crate::plot::SequenceChart;
 use grundy_core::catalog::spec;
 use grundy_core::error::Error;
 use grundy_core::period::contraction::contractions;
-use grundy_core::period::words::{relation, text, unsettled};
+use grundy_core::period::words::{self, relation, text, unsettled};
 use grundy_core::period::{analyse_until, Analysis, Criterion};
 
 #[derive(Args, Debug)]
@@ -93,7 +93,7 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     };
     let mut out = Out::new();
     if args.json {
-        let mut obj = json(name, &a);
+        let mut obj = words::json(name, &a);
         if let Some(e) = &failed {
             super::output::error_fields(&mut obj, e);
         }
@@ -149,32 +149,6 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     } else {
         Status::Undecided
     })
-}
-
-fn json(name: &str, a: &Analysis) -> serde_json::Value {
-    let shown = match &a.proved {
-        Some(p) => p.preperiod + p.period,
-        None => a.values.len(),
-    };
-    let mut obj = serde_json::json!({
-        "game": name,
-        "status": if a.proved.is_some() { "proved" } else { "unsettled" },
-        "preperiod": a.proved.as_ref().map(|p| p.preperiod),
-        "period": a.proved.as_ref().map(|p| p.period),
-        "saltus": a.proved.as_ref().map(|p| p.saltus),
-        "values": &a.values[..shown.min(a.values.len())],
-        "computed": a.values.len(),
-        "checked_up_to": a.proved.as_ref().map(|p| p.checked_up_to),
-        "criterion": a.proved.as_ref().map(|p| p.criterion),
-        "observed": a.observed,
-        "no_criterion": a.no_criterion,
-        "rarity": a.rarity,
-    });
-    if a.proved.is_none() {
-        obj["note"] = unsettled(a).into();
-    }
-    obj["timed_out"] = a.stopped.into();
-    obj
 }
 
 fn latex(name: &str, a: &Analysis) -> String {

@@ -116,38 +116,11 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
         width: args.width,
         fallback_bound: None,
     };
-    let (t, takes) = theorem(args, &program, &opts)?;
-    let status = match &t.verdict {
-        Verdict::Proved => "proved",
-        Verdict::Refuted(_) => "refuted",
-        Verdict::Unknown(_) => "unknown",
-    };
+    let found = theorem(args, &program, &opts)?;
+    let (t, takes) = &found;
     let mut out = Out::new();
     if args.json {
-        let (counterexample, undecided) = match &t.verdict {
-            Verdict::Refuted(c) => (serde_json::json!(c), None),
-            Verdict::Unknown(why) => (serde_json::Value::Null, Some(why.clone())),
-            Verdict::Proved => (serde_json::Value::Null, None),
-        };
-        out.json(&serde_json::json!({
-            "status": status,
-            "scope": t.scope,
-            "target": t.target,
-            "bound": t.bound,
-            "width": t.width,
-            "no_linear_reading": t.no_linear_reading,
-            "game": args.game,
-            "program": program.names(),
-            "expression": program.infix(),
-            "orbits": args.orbits,
-            "automorphisms": t.automorphisms,
-            "faces": t.faces,
-            "heaps": takes.as_ref().map(|_| t.faces),
-            "reading": t.reading,
-            "counterexample": counterexample,
-            "undecided": undecided,
-            "seconds": t.seconds,
-        }))?;
+        out.json(&prove::json(&found, &args.game, &program, args.orbits))?;
     } else {
         let game = match &takes {
             Some(_) => format!("{} heaps of {}", t.faces, args.game),
@@ -207,7 +180,7 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
             ))?,
         }
     }
-    Ok(match t.verdict {
+    Ok(match &t.verdict {
         Verdict::Proved => Status::Answered,
         Verdict::Refuted(c) => Status::Counterexample(match args.target {
             Target::Zero => format!(

@@ -160,3 +160,32 @@ fn proof(name: &str, p: &Period) -> String {
         ),
     }
 }
+
+/// The analysis as one JSON object, as `grundy period --json` prints it and the Python package
+/// returns it: the period proved (or why none is), the values up to its end, the criterion.
+pub fn json(name: &str, a: &Analysis) -> serde_json::Value {
+    let shown = match &a.proved {
+        Some(p) => p.preperiod + p.period,
+        None => a.values.len(),
+    };
+    let proved = a.proved.as_ref();
+    let mut obj = serde_json::json!({
+        "game": name,
+        "status": if proved.is_some() { "proved" } else { "unsettled" },
+        "preperiod": proved.map(|p| p.preperiod),
+        "period": proved.map(|p| p.period),
+        "saltus": proved.map(|p| p.saltus),
+        "values": &a.values[..shown.min(a.values.len())],
+        "computed": a.values.len(),
+        "checked_up_to": proved.map(|p| p.checked_up_to),
+        "criterion": proved.map(|p| p.criterion),
+        "observed": a.observed,
+        "no_criterion": a.no_criterion,
+        "rarity": a.rarity,
+    });
+    if proved.is_none() {
+        obj["note"] = unsettled(a).into();
+    }
+    obj["timed_out"] = a.stopped.into();
+    obj
+}

@@ -181,6 +181,38 @@ pub struct Theorem {
 /// A theorem, and for a heap game the amounts its moves take.
 pub type Found = (Theorem, Option<Vec<heaps::Take>>);
 
+/// `found` as one JSON object, as `grundy prove --json` prints it and the Python package
+/// returns it: the verdict, its scope and reading, the counterexample or why it is unknown.
+/// `game` is the spec as typed, `program` the program proved, `orbits` whether its reading
+/// was over orbits.
+pub fn json(found: &Found, game: &str, program: &Program, orbits: bool) -> serde_json::Value {
+    let (t, takes) = found;
+    let (status, counterexample, undecided) = match &t.verdict {
+        Verdict::Proved => ("proved", serde_json::Value::Null, None),
+        Verdict::Refuted(c) => ("refuted", serde_json::json!(c), None),
+        Verdict::Unknown(why) => ("unknown", serde_json::Value::Null, Some(why.clone())),
+    };
+    serde_json::json!({
+        "status": status,
+        "scope": t.scope,
+        "target": t.target,
+        "bound": t.bound,
+        "width": t.width,
+        "no_linear_reading": t.no_linear_reading,
+        "game": game,
+        "program": program.names(),
+        "expression": program.infix(),
+        "orbits": orbits,
+        "automorphisms": t.automorphisms,
+        "faces": t.faces,
+        "heaps": takes.as_ref().map(|_| t.faces),
+        "reading": t.reading,
+        "counterexample": counterexample,
+        "undecided": undecided,
+        "seconds": t.seconds,
+    })
+}
+
 /// The theorem about `game`, of hypergraph nim or a heap game, and for a heap game the amounts
 /// its moves take; `None` for a game the prover does not handle (a board game).
 pub fn prove_game(
