@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use grundy_core::catalog::solve::{by_theorem, solve};
+use grundy_core::catalog::solve::{by_theorem, nimber_undecided, solve};
 use grundy_core::catalog::spec::{self, Heaps, FAMILIES};
 use grundy_core::catalog::sweep::box_values;
 use grundy_core::catalog::AnyGame;
-use grundy_core::error::{Error, Undecided};
+use grundy_core::error::Error;
 use grundy_core::game::{Grid, Stones};
 use grundy_core::sg::engine::Engine;
 use grundy_core::sg::table::TableOptions;
@@ -45,21 +45,6 @@ fn table_options(watch: &Watch) -> TableOptions {
         memory_limit: grundy_core::memory::default_limit(),
         progress: watch.progress.clone(),
     }
-}
-
-/// A search's time limit passing: what was asked, and the bounds known without search.
-fn nimber_undecided(game: &dyn AnyGame, p: &Stones, seconds: f64) -> Error {
-    Error::Timeout(Undecided {
-        seconds,
-        lower_bound: None,
-        what: format!(
-            "the nimber of {} at {} (from 0 to {}, the number of moves)",
-            game.name(),
-            game.format_position(p),
-            game.move_count(p)
-        ),
-        table: None,
-    })
 }
 
 /// Every game family: `{"games": [...], "heap_games": [...], "board_games": [...]}` as
@@ -110,7 +95,10 @@ pub fn sg(
                     Outcome::Done(s) => s,
                     Outcome::TimedOut => {
                         let limit = timeout.unwrap_or_default();
-                        return Err(errors::to_py(py, &nimber_undecided(g.as_ref(), &p, limit)));
+                        return Err(errors::to_py(
+                            py,
+                            &Error::Timeout(nimber_undecided(g.as_ref(), &p, limit)),
+                        ));
                     }
                 }
             }

@@ -126,7 +126,7 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
             Some(_) => format!("{} heaps of {}", t.faces, args.game),
             None => args.game.clone(),
         };
-        let claim = claim(&game, args, &t, &program);
+        let claim = claim(&game, args, t, &program);
         match &t.verdict {
             Verdict::Proved => out.line(format_args!("proved: {claim}"))?,
             Verdict::Refuted(_) => out.line(format_args!("refuted: {claim}"))?,

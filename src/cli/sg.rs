@@ -11,7 +11,7 @@ use clap::Args;
 use super::interrupt;
 use super::output::Out;
 use super::{SearchArgs, Status};
-use grundy_core::catalog::solve::{by_theorem, Solution};
+use grundy_core::catalog::solve::{by_theorem, nimber_undecided, Solution};
 use grundy_core::catalog::spec;
 use grundy_core::catalog::AnyGame;
 use grundy_core::error::{Error, SavedTable, Undecided};
@@ -265,17 +265,10 @@ fn undecided(
     saved: Option<Saved>,
 ) -> Error {
     Error::Timeout(Undecided {
-        seconds: limit,
-        lower_bound: None,
-        what: format!(
-            "the nimber of {} at {} (from 0 to {}, the number of moves)",
-            game.name(),
-            game.format_position(p),
-            game.move_count(p)
-        ),
         table: args.checkpoint.as_ref().map(|path| SavedTable {
             path: path.clone(),
             entries: saved.map(|s| s.entries),
         }),
+        ..nimber_undecided(game, p, limit)
     })
 }

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::AnyGame;
-use crate::error::{Error, OptionKey, Setting};
+use crate::error::{Error, OptionKey, Setting, Undecided};
 use crate::game::hypergraph::{vertices_of, HypergraphNim};
 use crate::game::Stones;
 use crate::game::{Game, Grid, Nimber};
@@ -411,6 +411,22 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
         winning_moves: moves.then_some(winning),
         kept,
     })
+}
+
+/// What a search of `p` that ran out of time after `seconds` leaves known: the nimber lies
+/// between 0 and the number of moves. With no table saved; a front end that saved one says so.
+pub fn nimber_undecided(game: &dyn AnyGame, p: &Stones, seconds: f64) -> Undecided {
+    Undecided {
+        seconds,
+        lower_bound: None,
+        what: format!(
+            "the nimber of {} at {} (from 0 to {}, the number of moves)",
+            game.name(),
+            game.format_position(p),
+            game.move_count(p)
+        ),
+        table: None,
+    }
 }
 
 #[cfg(test)]
