@@ -19,8 +19,6 @@ use super::progress::{Bar, Live};
 use super::report::Report;
 use super::values::choice;
 use super::{parse_seconds, Status};
-use grundy_core::catalog::spec::{self, Heaps};
-use grundy_core::catalog::AnyGame;
 use grundy_core::cluster::Team;
 use grundy_core::error::Error;
 use grundy_core::files;
@@ -28,11 +26,10 @@ use grundy_core::sg::table::TableOptions;
 use grundy_core::sg::SearchEngine;
 use grundy_synth::cegis::{self, Answer};
 use grundy_synth::consts::Consts;
-use grundy_synth::family::Family;
-use grundy_synth::lang::{Edits, Op};
 use grundy_synth::problem::Target;
 use grundy_synth::run::{self, Forms, Search, Synthesis};
-use grundy_synth::task::{Parts, Task};
+use grundy_synth::setup::Setup;
+use grundy_synth::task::Task;
 use grundy_synth::upper::{self, Strategies};
 use grundy_synth::verify;
 
@@ -87,36 +84,31 @@ impl ProblemArgs {
     /// The task, every option parsed once: the game, the family for it, the instruction
     /// edits with `--consts` folded in.
     pub fn task(&self) -> Result<Task, Error> {
-        let game: Option<Arc<dyn AnyGame>> = match &self.game {
-            Some(g) => Some(spec::parse(g, Heaps::given(self.heaps))?.into()),
-            None if self.heaps.is_some() => {
-                return Err(Error::Usage("--heaps needs a GAME".into()))
-            }
-            None => None,
-        };
-        let family = match (&self.family, &game) {
-            (None, _) => None,
-            (Some(f), Some(g)) => Some(Family::parse(f, g.variables())?),
-            (Some(_), None) => return Err(Error::Usage("--family needs GAME --max D".into())),
-        };
-        if family.is_some() && self.max.is_none() {
+        // The command line's own wording for the options that go together.
+        if self.heaps.is_some() && self.game.is_none() {
+            return Err(Error::Usage("--heaps needs a GAME".into()));
+        }
+        if self.family.is_some() && (self.game.is_none() || self.max.is_none()) {
             return Err(Error::Usage("--family needs GAME --max D".into()));
         }
-        let mut edits: Edits = self.ops.parse()?;
-        if let Some(consts) = &self.consts {
-            for k in consts.resolve(game.as_deref())? {
-                edits.add(Op::Const(k));
-            }
-        }
-        Task::new(Parts {
-            game,
+        let task = Setup {
+            game: self.game.clone(),
+            heaps: self.heaps,
             max: self.max,
             data: self.data.clone(),
-            family,
+            family: self.family.clone(),
             target: self.target,
             orbits: self.orbits,
             width: self.width,
-            edits,
+            ops: self.ops.clone(),
+        }
+        .task()?;
+        Ok(match &self.consts {
+            Some(consts) => {
+                let ks = consts.resolve(task.game())?;
+                task.with_constants(ks)
+            }
+            None => task,
         })
     }
 

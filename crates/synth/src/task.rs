@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::data::Dataset;
 use super::family::Family;
-use super::lang::{Edits, OpSet};
+use super::lang::{Edits, Op, OpSet};
 use super::problem::{Canonical, Problem, Target};
 use super::setup::Setup;
 use grundy_core::catalog::{AnyGame, Notation};
@@ -144,6 +144,15 @@ impl Task {
     /// The instruction edits.
     pub fn edits(&self) -> &Edits {
         &self.parts.edits
+    }
+
+    /// This task with the constants `ks` added to its instructions (`--consts`, resolved for
+    /// its game).
+    pub fn with_constants(mut self, ks: impl IntoIterator<Item = u64>) -> Task {
+        for k in ks {
+            self.parts.edits.add(Op::Const(k));
+        }
+        self
     }
 
     /// This task under the orbit criterion or not (the form a search returned).
