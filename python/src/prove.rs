@@ -7,7 +7,9 @@ use grundy_synth::prove::{self as prover, Options};
 use pyo3::prelude::*;
 
 use crate::errors::{self, guarded, lift};
-use crate::run::{run, Outcome, Watch};
+use grundy_synth::run as synthesis;
+
+use crate::run::{run_stopping, Outcome, Watch};
 
 /// What z3 proves of a program's reading for every position, as `grundy prove --json`
 /// reports it.
@@ -55,7 +57,10 @@ pub fn prove(
                 ))
             })
         };
-        let Outcome::Done(found) = run(py, None, None, work)? else {
+        // Ctrl-C interrupts z3 through the process-wide stop, as in synthesis.
+        synthesis::clear_stop();
+        let Outcome::Done(found) = run_stopping(py, None, None, &synthesis::request_stop, work)?
+        else {
             return Err(errors::to_py(
                 py,
                 &Error::internal("timed out without a limit"),

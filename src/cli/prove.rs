@@ -3,6 +3,7 @@
 
 use clap::{Args, ValueEnum};
 
+use super::interrupt;
 use super::output::Out;
 use super::{parse_seconds, Status};
 use grundy_core::catalog::spec::{self, Heaps};
@@ -116,6 +117,8 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
         width: args.width,
         fallback_bound: None,
     };
+    // The first Ctrl-C interrupts z3, and the outcome is "unknown" (exit 3).
+    interrupt::answer_on_ctrl_c();
     let found = theorem(args, &program, &opts)?;
     let (t, takes) = &found;
     let mut out = Out::new();

@@ -185,8 +185,9 @@ fn wrap_at(
     free: &[bool],
     clock: &Clock,
 ) -> Result<Wrap, Error> {
-    let Some(s) = clock.solver() else {
-        return Ok(Err("the time limit passed".into()));
+    let s = match clock.solver() {
+        Ok(s) => s,
+        Err(why) => return Ok(Err(why)),
     };
     let x: Vec<BV> = (0..n).map(|i| BV::new_const(format!("x{i}"), w)).collect();
     for v in &x {
@@ -307,9 +308,9 @@ impl Domain for Bits<'_> {
 
     /// Universal blocks over words by quantifier elimination first: z3's default instantiation
     /// of them takes many times longer.
-    fn solver(&self, clock: &Clock, quantified: bool) -> Option<Solver> {
+    fn solver(&self, clock: &Clock, quantified: bool) -> Result<Solver, String> {
         let plain = clock.solver()?;
-        Some(match quantified {
+        Ok(match quantified {
             true => Tactic::new("simplify")
                 .and_then(&Tactic::new("qe"))
                 .and_then(&Tactic::new("smt"))

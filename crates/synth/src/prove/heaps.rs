@@ -205,8 +205,9 @@ fn move_between_zeros(
     clock: &Clock,
     below: Option<u64>,
 ) -> Found {
-    let Some(s) = clock.solver() else {
-        return Ok(Err("the time limit passed".into()));
+    let s = match clock.solver() {
+        Ok(s) => s,
+        Err(why) => return Ok(Err(why)),
     };
     let p = naturals("p", n);
     let q = after(&p, i, t);
@@ -230,8 +231,9 @@ fn move_between_zeros(
 
 /// Condition (B): a position outside Z from which every legal move leads outside Z.
 fn no_move_to_zero(n: usize, takes: &[Take], set: &ZeroSet, clock: &Clock) -> Found {
-    let Some(s) = clock.solver() else {
-        return Ok(Err("the time limit passed".into()));
+    let s = match clock.solver() {
+        Ok(s) => s,
+        Err(why) => return Ok(Err(why)),
     };
     let p = naturals("p", n);
     nonnegative(&s, &p);

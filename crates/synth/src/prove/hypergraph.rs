@@ -8,10 +8,13 @@
 //! proves a condition for all positions; "sat" is a counterexample, made small by asking for
 //! a smaller total while z3 finds one.
 
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use z3::ast::{forall_const, Ast, Bool, Int};
 use z3::{Model, Params, SatResult, Solver};
+
+use crate::solver::stop_requested;
 
 use super::{Counterexample, Reason, Verdict, ZeroSet};
 use grundy_core::error::Error;
@@ -20,7 +23,16 @@ use grundy_core::game::hypergraph::vertices_of;
 /// Most times a counterexample is re-solved for a smaller total.
 const SHRINK_STEPS: usize = 24;
 
-/// The time left for z3.
+/// Why a check stopped when a stop was asked for ([`crate::run::request_stop`], Ctrl-C).
+const STOPPED: &str = "stopped on request";
+
+/// Why a check did not run: the deadline passed.
+const TIME_UP: &str = "the time limit passed";
+
+/// How often a check in progress looks for a stop asked for.
+const STOP_POLL: Duration = Duration::from_millis(20);
+
+/// The time left for z3, and whether a stop was asked for.
 pub(super) struct Clock {
     pub(super) deadline: Option<Instant>,
 }
@@ -33,11 +45,12 @@ pub(super) enum Answer {
 }
 
 impl Clock {
-    /// A fresh solver, or `None` when no time is left.
-    pub(super) fn solver(&self) -> Option<Solver> {
+    /// A fresh solver, or why there is none: no time is left, or a stop was asked for.
+    pub(super) fn solver(&self) -> Result<Solver, String> {
         match self.left_ms() {
-            Some(0) => None,
-            _ => Some(Solver::new()),
+            Some(0) => Err(TIME_UP.into()),
+            _ if stop_requested() => Err(STOPPED.into()),
+            _ => Ok(Solver::new()),
         }
     }
 
@@ -48,17 +61,24 @@ impl Clock {
     }
 
     /// Checks `s` within the time left (each check gets what is left then, so shrinking a
-    /// counterexample never runs past the deadline).
+    /// counterexample never runs past the deadline); a stop asked for meanwhile interrupts it.
     pub(super) fn check(&self, s: &Solver) -> Answer {
+        if stop_requested() {
+            return Answer::Unknown(STOPPED.into());
+        }
+        // z3 would catch Ctrl-C itself and answer "unknown" past our handler (and Python's):
+        // the stop comes through `stop_requested` instead.
+        let mut params = Params::new();
+        params.set_bool("ctrl_c", false);
         if let Some(ms) = self.left_ms() {
             if ms == 0 {
-                return Answer::Unknown("the time limit passed".into());
+                return Answer::Unknown(TIME_UP.into());
             }
-            let mut params = Params::new();
             params.set_u32("timeout", ms.min(u32::MAX as u128) as u32);
-            s.set_params(&params);
         }
-        match s.check() {
+        s.set_params(&params);
+        match interruptible(s) {
+            SatResult::Unknown if stop_requested() => Answer::Unknown(STOPPED.into()),
             SatResult::Sat => match s.get_model() {
                 Some(m) => Answer::Sat(m),
                 None => Answer::Unknown("z3 answered sat without a model".into()),
@@ -70,6 +90,28 @@ impl Clock {
             ),
         }
     }
+}
+
+/// `s.check()`, with a watcher beside it that interrupts z3 once a stop is asked for: z3
+/// polls no flag of ours, and a proof may spend minutes in one check.
+fn interruptible(s: &Solver) -> SatResult {
+    let handle = s.get_context().handle();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            while !done.load(Ordering::Acquire) {
+                if stop_requested() {
+                    handle.interrupt();
+                    return;
+                }
+                std::thread::park_timeout(STOP_POLL);
+            }
+        });
+        let answer = s.check();
+        done.store(true, Ordering::Release);
+        watcher.thread().unpark();
+        answer
+    })
 }
 
 pub(super) fn naturals(prefix: &str, n: usize) -> Vec<Int> {
@@ -179,8 +221,9 @@ fn move_between_zeros(
     clock: &Clock,
     below: Option<u64>,
 ) -> Result<Result<Option<Counterexample>, String>, Error> {
-    let Some(s) = clock.solver() else {
-        return Ok(Err("the time limit passed".into()));
+    let s = match clock.solver() {
+        Ok(s) => s,
+        Err(why) => return Ok(Err(why)),
     };
     let p = naturals("p", n);
     let d = naturals("d", face.count_ones() as usize);
@@ -216,8 +259,9 @@ fn no_move_to_zero(
     set: &ZeroSet,
     clock: &Clock,
 ) -> Result<Result<Option<Counterexample>, String>, Error> {
-    let Some(s) = clock.solver() else {
-        return Ok(Err("the time limit passed".into()));
+    let s = match clock.solver() {
+        Ok(s) => s,
+        Err(why) => return Ok(Err(why)),
     };
     let p = naturals("p", n);
     nonnegative(&s, &p);

@@ -52,9 +52,9 @@ pub(super) trait Domain {
     fn total_below(&self, p: &[Self::N], t: u64) -> Bool;
     /// A number of a model, or an error when it does not fit a heap.
     fn read(&self, m: &Model, x: &Self::N) -> Result<u64, Error>;
-    /// A solver for a check with (`quantified`) or without a universal block, or `None` when
-    /// no time is left.
-    fn solver(&self, clock: &Clock, quantified: bool) -> Option<Solver> {
+    /// A solver for a check with (`quantified`) or without a universal block, or why there is
+    /// none (no time left, a stop asked for).
+    fn solver(&self, clock: &Clock, quantified: bool) -> Result<Solver, String> {
         let _ = quantified;
         clock.solver()
     }
@@ -133,8 +133,9 @@ fn between<D: Domain>(
     clock: &Clock,
     reason: Reason,
 ) -> Result<Found, Error> {
-    let Some(s) = d.solver(clock, false) else {
-        return Ok(Err("the time limit passed".into()));
+    let s = match d.solver(clock, false) {
+        Ok(s) => s,
+        Err(why) => return Ok(Err(why)),
     };
     let p = position(d, "p", n);
     let take = position(d, "d", face.count_ones() as usize);
@@ -175,8 +176,9 @@ fn unreached<D: Domain>(
     clock: &Clock,
     reason: Reason,
 ) -> Result<Found, Error> {
-    let Some(s) = d.solver(clock, true) else {
-        return Ok(Err("the time limit passed".into()));
+    let s = match d.solver(clock, true) {
+        Ok(s) => s,
+        Err(why) => return Ok(Err(why)),
     };
     let p = position(d, "p", n);
     for x in &p {
@@ -217,8 +219,9 @@ fn unreached<D: Domain>(
 
 /// (C): a position in scope where the value is neither 0 nor 1.
 fn not_indicator<D: Domain>(d: &D, n: usize, clock: &Clock) -> Result<Found, Error> {
-    let Some(s) = d.solver(clock, false) else {
-        return Ok(Err("the time limit passed".into()));
+    let s = match d.solver(clock, false) {
+        Ok(s) => s,
+        Err(why) => return Ok(Err(why)),
     };
     let p = position(d, "p", n);
     for x in &p {
