@@ -359,3 +359,35 @@ fn an_indicator_with_a_2_is_refuted_with_its_value() {
     assert_eq!(v["target"], "indicator");
     assert_eq!(v["scope"], "all positions");
 }
+
+/// Ctrl-C interrupts z3 in the middle of a check: the proof answers `unknown` (exit 3) with
+/// the reason, as at its time limit, instead of dying or running on.
+#[test]
+fn ctrl_c_ends_a_proof_as_unknown() {
+    use std::process::Stdio;
+    // Xor has no linear reading: bit-vectors, where z3 does not settle CN(7,1) in minutes.
+    let program = "Push(0) Push(1) Xor Push(2) Xor Push(3) Xor Push(4) Xor Push(5) Xor Push(6) Xor";
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["prove", "circular:7,1", "--program", program, "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(3), "{v}");
+    assert_eq!(v["status"], "unknown", "{v}");
+    assert!(
+        v["undecided"]
+            .as_str()
+            .unwrap()
+            .contains("stopped on request"),
+        "{v}"
+    );
+}
