@@ -77,3 +77,20 @@ pub fn guarded<T>(py: Python<'_>, body: impl FnOnce() -> PyResult<T>) -> PyResul
 pub fn lift<T>(py: Python<'_>, r: Result<T, Error>) -> PyResult<T> {
     r.map_err(|e| to_py(py, &e))
 }
+
+/// Panics with `message`, on the calling thread or (`on_worker`) on a worker thread as long
+/// calls run: it exists so that the tests can check that a panic becomes `InternalError`
+/// rather than a crash of the interpreter.
+#[pyfunction(name = "_panic")]
+#[pyo3(signature = (message, on_worker=false))]
+pub fn panic_for_tests(py: Python<'_>, message: String, on_worker: bool) -> PyResult<()> {
+    guarded(py, || {
+        if !on_worker {
+            panic!("{message}");
+        }
+        let work = move |_: crate::run::Watch| -> Result<(), grundy_core::error::Error> {
+            panic!("{message}")
+        };
+        crate::run::run(py, None, None, work).map(|_| ())
+    })
+}

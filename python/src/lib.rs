@@ -25,6 +25,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(synth::synth, m)?)?;
     m.add_function(wrap_pyfunction!(heaps::survey_members, m)?)?;
     m.add_function(wrap_pyfunction!(heaps::survey_row, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::panic_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

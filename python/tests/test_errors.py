@@ -68,3 +68,14 @@ def test_progress_reaches_the_callback():
     assert heard, "no progress was reported"
     phase, what, done, total = heard[-1]
     assert phase >= 1 and what and done == total > 0
+
+
+@pytest.mark.parametrize("on_worker", [False, True])
+def test_a_panic_is_an_internal_error_and_grundy_stays_usable(on_worker):
+    from grundy import _grundy
+
+    with pytest.raises(grundy.InternalError) as caught:
+        _grundy._panic("a deliberate panic", on_worker)
+    assert "a bug in grundy" in str(caught.value) and "a deliberate panic" in str(caught.value)
+    assert isinstance(caught.value, grundy.Error)
+    assert grundy.sg("nim:3", [1, 2, 3], progress=False) == 0
