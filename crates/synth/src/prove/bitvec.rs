@@ -14,7 +14,7 @@
 use z3::ast::{Bool, BV};
 use z3::{Model, Solver, Tactic};
 
-use super::hypergraph::{Answer, Clock};
+use super::clock::{Answer, Clock};
 use super::target::Domain;
 use crate::lang::{Op, Program};
 use crate::smt::apply;

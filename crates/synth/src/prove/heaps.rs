@@ -12,11 +12,11 @@ use grundy_core::catalog::{Notation, Rules};
 use std::time::Instant;
 
 use z3::ast::{Bool, Int};
-use z3::{Model, Solver};
 
+use super::clock::Clock;
 use super::formula::Style;
-use super::hypergraph::{naturals, nonnegative, shrink, total, value, Answer, Clock};
-use super::{check, Counterexample, Options, Reading, Reason, Target, Theorem, Verdict, ZeroSet};
+use super::linear::{self, LinearMoves, Step};
+use super::{check, Options, Reading, Target, Theorem, Verdict, ZeroSet};
 use crate::lang::Program;
 use grundy_core::catalog::HeapSum;
 use grundy_core::error::{Error, OptionKey, Setting};
@@ -137,7 +137,8 @@ pub fn prove(game: &HeapSum, program: &Program, opts: &Options) -> Result<Theore
             .timeout
             .map(|s| start + std::time::Duration::from_secs_f64(s)),
     };
-    let verdict = decide(n, &takes, &set, &clock)?;
+    let moves = HeapTakes { n, takes: &takes };
+    let verdict = linear::decide(n, &moves, &set, &clock)?;
     if let Verdict::Refuted(c) = &verdict {
         let p: Stones = c.position.iter().copied().collect();
         let mut moves = Vec::new();
@@ -159,116 +160,37 @@ pub fn prove(game: &HeapSum, program: &Program, opts: &Options) -> Result<Theore
     })
 }
 
+/// Every amount of a rule taken from every heap of a sum of `n`, each a kind of move with
+/// nothing free.
+struct HeapTakes<'a> {
+    n: usize,
+    takes: &'a [Take],
+}
+
+impl LinearMoves for HeapTakes<'_> {
+    fn kinds(&self) -> usize {
+        self.n * self.takes.len()
+    }
+
+    fn step(&self, kind: usize, p: &[Int], set: &ZeroSet, _prefix: &str) -> Step {
+        let (i, t) = (
+            kind / self.takes.len(),
+            &self.takes[kind % self.takes.len()],
+        );
+        Step {
+            legal: t.legal(&p[i]),
+            after: after(p, i, t),
+            zero_after: set.z3_after(p, i, t.amount as u64),
+            amounts: Vec::new(),
+        }
+    }
+}
+
 /// The position after taking `t` from heap `i`.
 fn after(p: &[Int], i: usize, t: &Take) -> Vec<Int> {
     let mut q = p.to_vec();
     q[i] = Int::sub(&[p[i].clone(), Int::from_u64(t.amount as u64)]);
     q
-}
-
-/// Decides (A), move by move, then (B).
-fn decide(n: usize, takes: &[Take], set: &ZeroSet, clock: &Clock) -> Result<Verdict, Error> {
-    let mut best: Option<Counterexample> = None;
-    let mut open: Option<String> = None;
-    let size = |c: &Counterexample| c.position.iter().map(|&x| x as u64).sum::<u64>();
-    for i in 0..n {
-        for t in takes {
-            match move_between_zeros(n, i, t, set, clock, best.as_ref().map(size))? {
-                Ok(Some(c)) => best = Some(c),
-                Ok(None) => {}
-                Err(why) => open = open.or(Some(why)),
-            }
-        }
-    }
-    if let Some(c) = best {
-        return Ok(Verdict::Refuted(c));
-    }
-    if let Some(why) = open {
-        return Ok(Verdict::Unknown(format!("condition (A): {why}")));
-    }
-    Ok(match no_move_to_zero(n, takes, set, clock)? {
-        Ok(Some(c)) => Verdict::Refuted(c),
-        Ok(None) => Verdict::Proved,
-        Err(why) => Verdict::Unknown(format!("condition (B): {why}")),
-    })
-}
-
-type Found = Result<Result<Option<Counterexample>, String>, Error>;
-
-/// Condition (A) for taking `t` from heap `i`: a position in Z that moves into Z, with a total
-/// below `below` when given.
-fn move_between_zeros(
-    n: usize,
-    i: usize,
-    t: &Take,
-    set: &ZeroSet,
-    clock: &Clock,
-    below: Option<u64>,
-) -> Found {
-    let s = match clock.solver() {
-        Ok(s) => s,
-        Err(why) => return Ok(Err(why)),
-    };
-    let p = naturals("p", n);
-    let q = after(&p, i, t);
-    nonnegative(&s, &p);
-    s.assert(t.legal(&p[i]));
-    s.assert(set.z3(&p));
-    s.assert(set.z3_after(&p, i, t.amount as u64));
-    if let Some(b) = below {
-        s.assert(total(&p).lt(Int::from_u64(b)));
-    }
-    let found = |m: &Model| -> Result<Counterexample, Error> {
-        Ok(Counterexample {
-            position: p.iter().map(|x| value(m, x)).collect::<Result<_, _>>()?,
-            reason: Reason::MoveBetweenZeros,
-            move_to: Some(q.iter().map(|x| value(m, x)).collect::<Result<_, _>>()?),
-            value: None,
-        })
-    };
-    settle(&s, clock, &p, &found)
-}
-
-/// Condition (B): a position outside Z from which every legal move leads outside Z.
-fn no_move_to_zero(n: usize, takes: &[Take], set: &ZeroSet, clock: &Clock) -> Found {
-    let s = match clock.solver() {
-        Ok(s) => s,
-        Err(why) => return Ok(Err(why)),
-    };
-    let p = naturals("p", n);
-    nonnegative(&s, &p);
-    s.assert(set.z3(&p).not());
-    for i in 0..n {
-        for t in takes {
-            s.assert(
-                t.legal(&p[i])
-                    .implies(set.z3_after(&p, i, t.amount as u64).not()),
-            );
-        }
-    }
-    let found = |m: &Model| -> Result<Counterexample, Error> {
-        Ok(Counterexample {
-            position: p.iter().map(|x| value(m, x)).collect::<Result<_, _>>()?,
-            reason: Reason::NoMoveToZero,
-            move_to: None,
-            value: None,
-        })
-    };
-    settle(&s, clock, &p, &found)
-}
-
-/// Checks `s`: a counterexample made small, none, or z3's reason for giving up.
-fn settle(
-    s: &Solver,
-    clock: &Clock,
-    p: &[Int],
-    found: &dyn Fn(&Model) -> Result<Counterexample, Error>,
-) -> Found {
-    Ok(match clock.check(s) {
-        Answer::Sat(m) => Ok(Some(shrink(s, clock, p, m, found)?)),
-        Answer::Unsat => Ok(None),
-        Answer::Unknown(why) => Err(why),
-    })
 }
 
 #[cfg(test)]

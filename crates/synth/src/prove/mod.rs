@@ -14,10 +14,12 @@
 
 pub mod bitvec;
 pub mod check;
+mod clock;
 pub mod formula;
 pub mod heaps;
 mod hypergraph;
 mod lia;
+mod linear;
 pub mod reading;
 pub mod target;
 
@@ -367,7 +369,7 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
     let deadline = opts
         .timeout
         .map(|s| start + std::time::Duration::from_secs_f64(s));
-    let clock = hypergraph::Clock { deadline };
+    let clock = clock::Clock { deadline };
     // --bound or --width asks for bit-vectors; otherwise they are the fallback.
     let linear = match opts.bound.is_some() || opts.width.is_some() {
         true => None,
@@ -380,7 +382,9 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                 images: images.clone(),
             });
             let verdict = match (opts.target, &set) {
-                (Target::Zero, Some(set)) => hypergraph::decide(n, faces, set, deadline)?,
+                (Target::Zero, Some(set)) => {
+                    linear::decide(n, &hypergraph::Faces(faces), set, &clock)?
+                }
                 (target, set) => {
                     let d = lia::Naturals {
                         set: set.as_ref(),

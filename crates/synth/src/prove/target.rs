@@ -14,7 +14,7 @@
 use z3::ast::{forall_const, Ast, Bool};
 use z3::{Model, Solver};
 
-use super::hypergraph::{Answer, Clock};
+use super::clock::{Answer, Clock};
 use super::{Counterexample, Reason, Verdict};
 use grundy_core::error::Error;
 use grundy_core::game::hypergraph::vertices_of;
