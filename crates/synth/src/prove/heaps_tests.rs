@@ -8,6 +8,7 @@ use super::*;
 use crate::lang::Op;
 use crate::prove::check::in_zero_set;
 use crate::prove::reading::zero_condition;
+use crate::prove::{Counterexample, Reason};
 use grundy_core::game::heap::{GrundysGame, TakeBreak};
 use grundy_core::game::Stones;
 
