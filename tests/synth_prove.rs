@@ -135,6 +135,7 @@ fn a_program_with_no_linear_reading_is_proved_for_heaps_below_a_bound() {
 /// reading (`1 - ~1` is 3 only by wrapping) stays undecided, and the program itself stands.
 #[test]
 fn a_heap_program_with_no_linear_reading_is_undecided() {
+    // Without constants the mask 3 is written `1 - ~1`, 3 only by wrapping.
     let args = [
         "synth",
         "subtraction:1,2,3",
@@ -142,6 +143,8 @@ fn a_heap_program_with_no_linear_reading_is_undecided() {
         "2",
         "--max",
         "6",
+        "--consts",
+        "none",
         "--prove",
     ];
     let v = json_with_code(&args, 3);
@@ -152,6 +155,31 @@ fn a_heap_program_with_no_linear_reading_is_undecided() {
         .contains("no exact reading"));
     assert_eq!(v["proof"]["scope"], serde_json::Value::Null, "{v}");
     assert_eq!(v["status"], "minimal", "the program itself stands: {v}");
+}
+
+/// A heap game gets its period's constants by default, so the mask is the constant 3 and the
+/// program a theorem for all positions.
+#[test]
+fn a_heap_game_gets_its_periods_constants_and_a_theorem() {
+    let args = [
+        "synth",
+        "subtraction:1,2,3",
+        "--heaps",
+        "3",
+        "--max",
+        "6",
+        "--prove",
+    ];
+    let v = json_with_code(&args, 0);
+    assert_eq!(v["proof"]["status"], "proved", "{v}");
+    assert_eq!(v["proof"]["scope"], "all positions", "{v}");
+    let program: Vec<&str> = v["program"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_str().unwrap())
+        .collect();
+    assert!(program.contains(&"Const(3)") || program.contains(&"Const(4)"), "{v}");
 }
 
 #[test]

@@ -213,7 +213,8 @@ def synth(game: Optional[str] = None, *, max: Optional[int] = None, target: str 
           orbits: bool = False, timeout: Optional[float] = None, data: Optional[str] = None,
           ops: Optional[str] = None, heaps: Optional[int] = None, width: int = 8,
           max_len: int = 20, solver: str = "auto", plain: bool = False, prove: bool = False,
-          bound: Optional[int] = None, progress: Optional[bool] = None) -> Synthesis:
+          bound: Optional[int] = None, consts: Union[None, str, Sequence[int]] = None,
+          progress: Optional[bool] = None) -> Synthesis:
     """The shortest stack program that classifies the zero positions of ``game`` on the box
     [0, max)^n (``target="zero"``: 0 exactly there; ``"indicator"``: 0 there and 1
     elsewhere; ``"sg"``: the SG value itself), or of the table file ``data``, as ``grundy
@@ -224,9 +225,15 @@ def synth(game: Optional[str] = None, *, max: Optional[int] = None, target: str 
     (``"+Mul,-Lt"``). ``timeout`` stops the search with what it established (the best
     program as ``shortest found``, or ``undecided``); so does Ctrl-C, which then raises
     KeyboardInterrupt. ``prove=True`` proves the program for every position, searching
-    again on the prover's counterexamples (``bound``: its bit-vector bound)."""
+    again on the prover's counterexamples (``bound``: its bit-vector bound). ``consts`` adds
+    constants to the instructions: a list such as ``[2, 3]``, ``"auto"`` (a heap game's
+    period p gives p - 1 and p) or ``"none"``; by default a heap game with a plain period
+    gets its period's, other games none."""
+    if consts is not None and not isinstance(consts, str):
+        consts = ",".join(str(k) for k in consts) or "none"
     out = json.loads(_call(_grundy.synth, game, max, data, target, orbits, timeout, ops, heaps,
-                           width, max_len, solver, plain, prove, bound, progress=progress))
+                           width, max_len, solver, plain, prove, bound, consts,
+                           progress=progress))
     return Synthesis(status=out["status"], program=out["program"],
                      expression=out["expression"], words=out["words"], latex=out["latex"],
                      length=out["length"], lower_bound=out["lower_bound"],

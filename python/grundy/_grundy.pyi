@@ -29,6 +29,7 @@ def synth(game: Optional[str] = None, max: Optional[int] = None, data: Optional[
           target_name: str = "zero", orbits: bool = False, timeout: Optional[float] = None,
           ops: Optional[str] = None, heaps: Optional[int] = None, width: int = 8,
           max_len: int = 20, solver: str = "auto", plain: bool = False, prove: bool = False,
-          bound: Optional[int] = None, progress: Progress = None) -> str: ...
+          bound: Optional[int] = None, consts: Optional[str] = None,
+          progress: Progress = None) -> str: ...
 def _panic(message: str, on_worker: bool = False) -> None:
     """Panics in the native code, for the tests: it raises grundy.InternalError."""

@@ -10,6 +10,7 @@ use grundy_core::catalog::AnyGame;
 use grundy_core::error::Error;
 use grundy_core::sg::table::TableOptions;
 use grundy_synth::cegis::{Answer, State};
+use grundy_synth::consts::Consts;
 use grundy_synth::lang::{words, Edits, Program};
 use grundy_synth::problem::Target;
 use grundy_synth::prove::Verdict;
@@ -46,6 +47,7 @@ fn task(
     ops: Option<&str>,
     heaps: Option<usize>,
     width: u32,
+    consts: Option<&str>,
 ) -> Result<Task, Error> {
     let game: Option<Arc<dyn AnyGame>> = match game {
         Some(spec) => Some(Arc::from(spec::parse(spec, Heaps::given(heaps))?)),
@@ -55,7 +57,11 @@ fn task(
         Some(ops) => ops.parse()?,
         None => Edits::none(),
     };
-    Task::new(Parts {
+    let consts: Option<Consts> = match consts {
+        Some(text) => Some(text.parse().map_err(Error::Usage)?),
+        None => None,
+    };
+    let task = Task::new(Parts {
         game,
         max,
         data,
@@ -64,7 +70,9 @@ fn task(
         orbits,
         width,
         edits,
-    })
+    })?;
+    let ks = Consts::given_or_default(consts.as_ref(), task.game())?;
+    Ok(task.with_constants(ks))
 }
 
 /// The prover's outcome, as `grundy synth --prove --json` reports it.
@@ -143,7 +151,7 @@ fn answer_json(s: &Synthesis) -> Value {
 /// The shortest program for a game's box or a table file, as `grundy synth --json` reports
 /// it. A time limit or Ctrl-C stops the search, which answers with what it established.
 #[pyfunction]
-#[pyo3(signature = (game=None, max=None, data=None, target_name="zero", orbits=false, timeout=None, ops=None, heaps=None, width=8, max_len=20, solver="auto", plain=false, prove=false, bound=None, progress=None))]
+#[pyo3(signature = (game=None, max=None, data=None, target_name="zero", orbits=false, timeout=None, ops=None, heaps=None, width=8, max_len=20, solver="auto", plain=false, prove=false, bound=None, consts=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn synth(
     py: Python<'_>,
@@ -161,12 +169,23 @@ pub fn synth(
     plain: bool,
     prove: bool,
     bound: Option<u32>,
+    consts: Option<&str>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     guarded(py, || {
         let task = lift(
             py,
-            task(game, max, data, target_name, orbits, ops, heaps, width),
+            task(
+                game,
+                max,
+                data,
+                target_name,
+                orbits,
+                ops,
+                heaps,
+                width,
+                consts,
+            ),
         )?;
         let solver: Solver = lift(py, solver.parse().map_err(Error::Usage))?;
         if prove {

@@ -97,3 +97,16 @@ def test_ctrl_c_stops_a_proof_in_z3_and_the_next_one_runs():
         time.sleep(0.05)
     assert _workers() == before
     assert grundy.prove("nim:2", "Push(0) Push(1) Minus").status == "proved"
+
+
+def test_a_heap_game_gets_its_periods_constants_unless_told(cli):
+    r = grundy.synth("subtraction:1,2,3", heaps=2, max=6, prove=True, progress=False)
+    answer, code = cli("synth", "subtraction:1,2,3", "--heaps", "2", "--max", "6")
+    assert code == 0 and r.program == answer["program"]
+    assert "Const(3)" in r.program and r.proof["scope"] == "all positions"
+    plain = grundy.synth("subtraction:1,2,3", heaps=2, max=6, consts=[], progress=False)
+    assert not any(op.startswith("Const") for op in plain.program)
+    assert grundy.synth("subtraction:1,2,3", heaps=2, max=6, consts=[3],
+                        progress=False).program == r.program
+    with pytest.raises(grundy.InputError):
+        grundy.synth("path:3", max=4, consts="auto", progress=False)

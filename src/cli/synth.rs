@@ -67,8 +67,8 @@ pub struct ProblemArgs {
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub ops: String,
     /// Small constants to add to the instructions, each one instruction long like `One`: a
-    /// list such as `2,3,4`, or `auto` for a heap game (its nim sequence's period p: p - 1
-    /// and p).
+    /// list such as `2,3,4`, `auto` for a heap game (its nim sequence's period p: p - 1 and
+    /// p), or `none`. Default: `auto` for a heap game with a plain period, none otherwise.
     #[arg(long, value_name = "LIST")]
     pub consts: Option<Consts>,
     /// Worker threads for tabulation, enumeration and --cubes (0 or absent: every core).
@@ -103,13 +103,8 @@ impl ProblemArgs {
             ops: self.ops.clone(),
         }
         .task()?;
-        Ok(match &self.consts {
-            Some(consts) => {
-                let ks = consts.resolve(task.game())?;
-                task.with_constants(ks)
-            }
-            None => task,
-        })
+        let ks = Consts::given_or_default(self.consts.as_ref(), task.game())?;
+        Ok(task.with_constants(ks))
     }
 
     /// The memory limit in bytes.

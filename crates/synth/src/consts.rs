@@ -1,6 +1,9 @@
 //! Small constants added to the instruction set, each one instruction long like
 //! `One`. Sums of heap games often need one: a subtraction game's zero positions are "the xor of
 //! the heaps mod p is 0" for its period p, which `& (p - 1)` says in one instruction more.
+//! Written with the constant (not as a word that is p - 1 only by wrapping), such a program
+//! has a linear reading and is proved for all positions; so a heap game whose sequence shows a
+//! plain period gets p - 1 and p unless constants are asked for ([`Consts::default_for`]).
 
 use grundy_core::catalog::Notation;
 use std::str::FromStr;
@@ -15,7 +18,7 @@ const AUTO_VALUES: usize = 1024;
 /// Which constants are asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Consts {
-    /// These constants.
+    /// These constants (none for `none`).
     List(Vec<u64>),
     /// The constants the game suggests ([`Consts::resolve`]).
     Auto,
@@ -25,20 +28,42 @@ impl FromStr for Consts {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        if s.trim() == "auto" {
-            return Ok(Consts::Auto);
+        match s.trim() {
+            "auto" => return Ok(Consts::Auto),
+            "none" => return Ok(Consts::List(Vec::new())),
+            _ => {}
         }
         let list: Result<Vec<u64>, _> = s.split(',').map(|k| k.trim().parse::<u64>()).collect();
         match list {
             Ok(list) if !list.is_empty() => Ok(Consts::List(list)),
             _ => Err(format!(
-                "`{s}`: expected `auto` or whole numbers separated by commas, e.g. 2,3,4"
+                "`{s}`: expected `auto`, `none` or whole numbers separated by commas, e.g. 2,3,4"
             )),
         }
     }
 }
 
 impl Consts {
+    /// The constants a game gets when none are asked for: `auto`'s for a heap game whose
+    /// nim sequence shows a plain period, none otherwise.
+    pub fn default_for(game: Option<&dyn AnyGame>) -> Vec<u64> {
+        match game.and_then(|g| g.kind().heaps()) {
+            Some(_) => Consts::Auto.resolve(game).unwrap_or_default(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The constants asked for (`given`), or the game's default ones.
+    pub fn given_or_default(
+        given: Option<&Consts>,
+        game: Option<&dyn AnyGame>,
+    ) -> Result<Vec<u64>, Error> {
+        match given {
+            Some(c) => c.resolve(game),
+            None => Ok(Consts::default_for(game)),
+        }
+    }
+
     /// The constants, ascending, without those the language has already (0 and 1).
     ///
     /// `auto` needs a heap game whose nim sequence shows a plain period p in its first
@@ -99,6 +124,7 @@ mod tests {
         assert_eq!("auto".parse(), Ok(Consts::Auto));
         assert!("2,,3".parse::<Consts>().is_err());
         assert!("".parse::<Consts>().is_err());
+        assert_eq!("none".parse(), Ok(Consts::List(Vec::new())));
         assert_eq!(
             Consts::List(vec![4, 1, 0, 4, 2]).resolve(None).unwrap(),
             [2, 4]
@@ -114,5 +140,23 @@ mod tests {
         assert!(Consts::Auto.resolve(Some(path.as_ref())).is_err());
         assert!(Consts::Auto.resolve(None).is_err());
         assert_eq!(as_edits(&[3, 4]), "+Const(3),+Const(4)");
+    }
+
+    /// A heap game gets its period's constants unless told otherwise; other games and heap
+    /// games without a plain period get none, and no error.
+    #[test]
+    fn heap_games_default_to_their_periods_constants() {
+        let sum = spec::parse("subtraction:1,2,3", Heaps::given(Some(2))).unwrap();
+        assert_eq!(Consts::default_for(Some(sum.as_ref())), [3, 4]);
+        let none = Consts::List(Vec::new());
+        assert!(Consts::given_or_default(Some(&none), Some(sum.as_ref()))
+            .unwrap()
+            .is_empty());
+        let path = spec::parse("path:3", Heaps::default()).unwrap();
+        assert!(Consts::default_for(Some(path.as_ref())).is_empty());
+        assert!(Consts::default_for(None).is_empty());
+        // Grundy's game shows no period in its first values: no constants, no error.
+        let grundy = spec::parse("grundy-game", Heaps::given(Some(2))).unwrap();
+        assert!(Consts::default_for(Some(grundy.as_ref())).is_empty());
     }
 }
