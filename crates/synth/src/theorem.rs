@@ -340,15 +340,16 @@ fn grow(
         // the prover reads (a step wraps): more data cannot tell them apart.
         return Ok(Err(format!(
             "the counterexample ({c}) and its options are in the data already: the program \
-             is right there in {} bits but not over unbounded naturals (a step wraps; raise \
-             --width)",
+             is right there in {} bits but not over unbounded naturals (a step wraps; a wider \
+             word holds it)",
             problem.width
         )));
     }
     let mask = problem.mask();
     if let Some(big) = fresh.iter().flatten().find(|&&v| u64::from(v) > mask) {
         return Ok(Err(format!(
-            "the counterexample holds {big}, which does not fit in {} bits (raise --width)",
+            "the counterexample holds {big}, which does not fit in {} bits (a wider word holds \
+             it)",
             problem.width
         )));
     }

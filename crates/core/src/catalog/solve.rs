@@ -228,11 +228,14 @@ pub fn resolve(
     let bytes = table::estimate_bytes(game.graph(), &dims, opts.threads);
     let Some(table) = table_seconds(game, &dims).filter(|_| bytes < u64::MAX) else {
         if search > REFUSE_ANY_SEARCH_SECONDS {
-            return Err(Error::Resource(format!(
-                "the box below the position is too large to tabulate, and a search would take \
-                 {} (estimated); pick --engine naive to search anyway",
-                about(search)
-            )));
+            return Err(Error::limit(
+                Setting::Engine,
+                format!(
+                    "the box below the position is too large to tabulate, and a search would \
+                     take {} (estimated)",
+                    about(search)
+                ),
+            ));
         }
         return Ok(Choice {
             engine: Engine::Search(AUTO_SEARCH),
@@ -529,6 +532,12 @@ mod tests {
         // A short search is still run, and says why.
         let far = choose("path:3", &[u32::MAX; 3], 1 << 32).unwrap_err();
         assert!(far.to_string().contains("too large to tabulate"), "{far}");
+        // The way past it is the naive engine, a setting each front end names its own way.
+        assert_eq!(far.raise(), Some(Setting::Engine), "{far}");
+        assert!(
+            !far.to_string().contains("--"),
+            "no flag in the library: {far}"
+        );
         let c = choose("path:3", &[20, 20, 20], 1 << 10).unwrap();
         assert_eq!(c.engine, Engine::Search(AUTO_SEARCH));
         assert!(c.reason.unwrap().contains("over the memory limit"));

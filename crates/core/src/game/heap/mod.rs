@@ -181,13 +181,15 @@ impl HeapGame {
             return Ok(());
         }
         use crate::units::format_bytes;
-        Err(crate::error::Error::Resource(format!(
-            "valuing the heaps of {} up to {n} needs {}; the memory limit is {} (raise it with \
-             --mem-limit)",
-            self.rule.name(),
-            format_bytes(bytes),
-            format_bytes(limit)
-        )))
+        Err(crate::error::Error::limit(
+            crate::error::Setting::MemoryLimit,
+            format!(
+                "valuing the heaps of {} up to {n} needs {}; the memory limit is {}",
+                self.rule.name(),
+                format_bytes(bytes),
+                format_bytes(limit)
+            ),
+        ))
     }
 
     /// G(0), ..., G(n) (computed as far as needed).
