@@ -16,10 +16,10 @@ use crate::units::format_bytes;
 /// The most heaps a sum has: as many counts as a position of any game has at most (a game of
 /// hypergraph nim has at most 64 vertices). Every command that works on sums holds positions,
 /// boxes or programs of that many counts, so a larger count is refused before any is built.
-pub const MAX_HEAPS: usize = crate::game::hypergraph::MAX_VERTICES;
+pub(crate) const MAX_HEAPS: usize = crate::game::hypergraph::MAX_VERTICES;
 
 /// Refuses a number of heaps no sum has: 0, or more than [`MAX_HEAPS`].
-pub fn check_heaps(heaps: usize) -> Result<(), Error> {
+pub(crate) fn check_heaps(heaps: usize) -> Result<(), Error> {
     match heaps {
         0 => Err(Error::spec("a sum needs at least one heap")),
         k if k > MAX_HEAPS => Err(Error::Usage(format!(
@@ -38,7 +38,7 @@ pub struct HeapSum {
 }
 
 impl HeapSum {
-    /// The sum of `heaps` heaps under `rule` (at least one heap, at most [`MAX_HEAPS`]),
+    /// The sum of `heaps` heaps under `rule` (at least one heap, at most `MAX_HEAPS`),
     /// checked before anything of that size is built.
     pub fn new(rule: Box<dyn HeapRule>, heaps: usize) -> Result<Self, Error> {
         check_heaps(heaps)?;

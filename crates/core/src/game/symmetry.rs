@@ -226,7 +226,7 @@ impl Symmetry {
     }
 
     /// Number of coset representatives enumerated (the group order over the twin product).
-    pub fn coset_count(&self) -> usize {
+    pub(crate) fn coset_count(&self) -> usize {
         self.reps.len()
     }
 

@@ -2,13 +2,13 @@
 //! perhaps splitting what is left), and a position's value is the xor of its heaps' values,
 //! the game's *nim sequence*.
 //!
-//! A rule is a [`HeapRule`]: [`takebreak`] covers octal, hex and subtraction codes,
-//! [`grundys_game`] Grundy's game. [`HeapGame`] plays sums of heaps under a rule, for the
+//! A rule is a [`HeapRule`]: [`TakeBreak`] covers octal, hex and subtraction codes,
+//! [`GrundysGame`] Grundy's game. [`HeapGame`] plays sums of heaps under a rule, for the
 //! search engines; [`nim_sequence`] values single heaps directly.
 
-pub mod grundys_game;
+pub(crate) mod grundys_game;
 pub mod sparse;
-pub mod takebreak;
+pub(crate) mod takebreak;
 
 use std::sync::RwLock;
 
