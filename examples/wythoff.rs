@@ -7,9 +7,8 @@
 use grundy_core::catalog::solve::solve;
 use grundy_core::catalog::{Custom, Notation, Tabulation};
 use grundy_core::game::symmetry::Symmetry;
-use grundy_core::game::Stones;
 use grundy_core::sg::{table::TableOptions, Engine, SearchConfig};
-use grundy_core::{Game, MoveOrder};
+use grundy_core::{Game, MoveOrder, Stones};
 
 /// Two heaps; a move takes any number of tokens from one heap, or the same number from both.
 struct Wythoff;

@@ -57,20 +57,9 @@ fn circular_6_3_with_orbits_is_decomposed() {
 #[test]
 fn a_long_cover_bounds_the_search_and_is_reported() {
     let game = "complex:0-1,1-2,2-0,2-3";
-    let out = grundy()
-        // Plainly: the orbit criterion under the swap of 0 and 1 has a shorter cover.
-        .args([
-            "synth",
-            game,
-            "--max",
-            "5",
-            "--max-len",
-            "11",
-            "--plain",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    // Plainly: the orbit criterion under the swap of 0 and 1 has a shorter cover.
+    let args = ["synth", game, "--max", "5", "--max-len", "11", "--plain"];
+    let out = grundy().args(args).arg("--json").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v = json(&out);
     assert_eq!(v["status"], "shortest found", "{v}");
@@ -82,10 +71,7 @@ fn a_long_cover_bounds_the_search_and_is_reported() {
     // Verified independently on the box (covers this long rarely hold on larger ones).
     verifies(game, &v["program"], "5", &[]);
     // The text report states the open range.
-    let out = grundy()
-        .args(["synth", game, "--max", "5", "--max-len", "11", "--plain"])
-        .output()
-        .unwrap();
+    let out = grundy().args(args).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("no program shorter than 12"), "{text}");
     assert!(
@@ -191,19 +177,18 @@ fn comparisons_are_added_when_the_asked_instructions_give_no_cover() {
     std::fs::write(&path, text).unwrap();
     let data = path.to_str().unwrap();
     let ops = "-Plus,-Mul,-Div,-And,-Xor,-Not,-LeftShift,-RightShift,-BooleanEq";
-    let out = grundy()
-        .args([
-            "synth",
-            "--data",
-            data,
-            "--ops",
-            ops,
-            "--upper",
-            "decompose",
-        ])
-        .args(["--max-len", "8", "--json"])
-        .output()
-        .unwrap();
+    let args = [
+        "synth",
+        "--data",
+        data,
+        "--ops",
+        ops,
+        "--upper",
+        "decompose",
+        "--max-len",
+        "8",
+    ];
+    let out = grundy().args(args).arg("--json").output().unwrap();
     let v = json(&out);
     assert_eq!(out.status.code(), Some(0), "{v}");
     // Length 7 is the dependency bound, which holds in any instruction set.
@@ -225,19 +210,7 @@ fn comparisons_are_added_when_the_asked_instructions_give_no_cover() {
         .unwrap();
     assert!(verified.status.success(), "{verified:?}");
     // The text report names them too.
-    let out = grundy()
-        .args([
-            "synth",
-            "--data",
-            data,
-            "--ops",
-            ops,
-            "--upper",
-            "decompose",
-        ])
-        .args(["--max-len", "8"])
-        .output()
-        .unwrap();
+    let out = grundy().args(args).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("added to the instructions"), "{text}");
 }

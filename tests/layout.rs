@@ -1,6 +1,6 @@
 //! The workspace's layout, kept: the core crate links no solver, no terminal crate and no MPI,
-//! and its modules import only the layers below them (game, then the engines, then the
-//! catalog of named games, then periods and play).
+//! its modules import only the layers below them (game, then the engines, then the catalog of
+//! named games, then periods and play), and the library crates name no command-line flag.
 
 use std::path::{Path, PathBuf};
 
@@ -53,14 +53,14 @@ fn the_core_crate_links_no_solver_terminal_or_mpi_crate() {
     }
 }
 
-/// The `crate::module` paths the non-test code of `dir`'s files names (the text before a
-/// file's first `#[cfg(test)]`, comments left out).
-fn imports(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+/// Calls `f` on each line of non-test code in `dir`'s files (the text before a file's first
+/// `#[cfg(test)]`, test files and comments left out).
+fn code_lines(dir: &Path, f: &mut impl FnMut(&Path, &str)) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
             if path.file_name().unwrap() != "tests" {
-                imports(&path, out);
+                code_lines(&path, f);
             }
             continue;
         }
@@ -71,15 +71,50 @@ fn imports(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
         let text = std::fs::read_to_string(&path).unwrap();
         let code = text.split("#[cfg(test)]").next().unwrap();
         for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
-            for (i, _) in line.match_indices("crate::") {
-                let module: String = line[i + 7..]
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                out.push((path.clone(), module));
-            }
+            f(&path, line);
         }
     }
+}
+
+/// The `crate::module` paths the non-test code of `dir`'s files names.
+fn imports(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+    code_lines(dir, &mut |path, line| {
+        for (i, _) in line.match_indices("crate::") {
+            let module: String = line[i + 7..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            out.push((path.to_path_buf(), module));
+        }
+    });
+}
+
+/// The library crates' messages name no command-line flag (`--mem-limit`): an option or a
+/// limit is a typed key that each front end words its own way (issue 42).
+#[test]
+fn library_code_names_no_flag() {
+    let mut flags = Vec::new();
+    let mut lines = 0;
+    for dir in ["crates/core/src", "crates/synth/src"] {
+        code_lines(&root().join(dir), &mut |path, line| {
+            lines += 1;
+            let named = line.match_indices("--").any(|(i, _)| {
+                line[i + 2..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_lowercase())
+            });
+            if named {
+                flags.push(format!("{}: {}", path.display(), line.trim()));
+            }
+        });
+    }
+    assert!(lines > 10_000, "only {lines} lines of library code read");
+    assert!(
+        flags.is_empty(),
+        "flags named in library code:\n{}",
+        flags.join("\n")
+    );
 }
 
 #[test]

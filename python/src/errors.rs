@@ -26,6 +26,9 @@ fn raise_hint(setting: Setting) -> &'static str {
         Setting::MaxLength => "raise max_len",
         Setting::Width => "raise width",
         Setting::Heaps => "more heaps with heaps=",
+        Setting::Engine => "pick engine=\"naive\" to search anyway",
+        Setting::Orbits => "drop orbits=True",
+        Setting::TableRoom => "give the table more room",
     }
 }
 

@@ -142,6 +142,9 @@ pub fn flag(key: OptionKey) -> &'static str {
         OptionKey::Bound => "--bound",
         OptionKey::VerifyMax => "--verify-max",
         OptionKey::Checkpoint => "--checkpoint",
+        OptionKey::Size => "--size",
+        OptionKey::Digits => "--digits",
+        OptionKey::Where => "--where",
     }
 }
 
@@ -152,6 +155,9 @@ fn raise_hint(setting: Setting) -> &'static str {
         Setting::MaxLength => "raise --max-len",
         Setting::Width => "raise --width",
         Setting::Heaps => "more heaps with --heaps",
+        Setting::Engine => "pick --engine naive to search anyway",
+        Setting::Orbits => "drop --orbits",
+        Setting::TableRoom => "raise --mem-limit or --tt, or give --checkpoint another file",
     }
 }
 
@@ -195,6 +201,19 @@ mod tests {
         assert_eq!(worded(&e), "--verify-max must be at least 1");
         let e = Error::refused(OptionKey::Prove, ": the prover needs a game");
         assert_eq!(worded(&e), "--prove: the prover needs a game");
+        let e = Error::refused(OptionKey::Where, " `x > 1`: unknown field `x`");
+        assert_eq!(worded(&e), "--where `x > 1`: unknown field `x`");
+    }
+
+    #[test]
+    fn limits_name_the_flag_that_gets_past_them() {
+        let e = Error::limit(Setting::Engine, "too large to tabulate");
+        assert_eq!(
+            worded(&e),
+            "too large to tabulate; pick --engine naive to search anyway"
+        );
+        let e = Error::limit(Setting::Orbits, "orbits not known");
+        assert_eq!(worded(&e), "orbits not known; drop --orbits");
     }
 
     #[test]

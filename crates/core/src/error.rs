@@ -95,6 +95,14 @@ pub enum Setting {
     Width,
     /// The number of heaps of a heap game's sums.
     Heaps,
+    /// The engine: the naive search runs where the others refuse a box too large.
+    Engine,
+    /// Canonical forms under the game's automorphisms, which need the whole group: turning
+    /// them off gets past a group too large to enumerate.
+    Orbits,
+    /// The room of a search's table (its memory or its entries), or a table file it need not
+    /// replace: a kept table holding more entries than the room refuses to shrink it.
+    TableRoom,
 }
 
 /// An option a caller gives the library, named without any front end's spelling: the
@@ -126,6 +134,12 @@ pub enum OptionKey {
     VerifyMax,
     /// A search's table kept in a file.
     Checkpoint,
+    /// How many elements each game of a subtraction family has.
+    Size,
+    /// How many code digits each game of an octal or hex family has.
+    Digits,
+    /// The condition rows of a survey must meet.
+    Where,
 }
 
 impl OptionKey {
@@ -144,6 +158,9 @@ impl OptionKey {
             OptionKey::Bound => "bound",
             OptionKey::VerifyMax => "verify_max",
             OptionKey::Checkpoint => "checkpoint",
+            OptionKey::Size => "size",
+            OptionKey::Digits => "digits",
+            OptionKey::Where => "where",
         }
     }
 }
@@ -245,7 +262,11 @@ impl Error {
             Error::Io { .. } => Kind::Io,
             Error::Resource(_) | Error::LengthLimit { .. } => Kind::Resource,
             Error::Limit { raise, .. } => match raise {
-                Setting::MemoryLimit | Setting::MaxLength => Kind::Resource,
+                Setting::MemoryLimit
+                | Setting::MaxLength
+                | Setting::Engine
+                | Setting::Orbits
+                | Setting::TableRoom => Kind::Resource,
                 Setting::Width | Setting::Heaps => Kind::BadInput,
             },
             Error::Timeout(_) => Kind::Timeout,
@@ -254,7 +275,7 @@ impl Error {
         }
     }
 
-    /// The setting that gets past this failure, if a larger value of one does.
+    /// The setting that gets past this failure, if changing one does (most by a larger value).
     pub fn raise(&self) -> Option<Setting> {
         match self {
             Error::Limit { raise, .. } => Some(*raise),

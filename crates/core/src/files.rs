@@ -307,7 +307,7 @@ pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Res
 }
 
 /// Refuses two outputs that would land in the same file, before any work.
-pub fn check_distinct(paths: &[(&str, &Path)]) -> Result<(), Error> {
+pub(crate) fn check_distinct(paths: &[(&str, &Path)]) -> Result<(), Error> {
     for (i, (a, pa)) in paths.iter().enumerate() {
         for (b, pb) in &paths[..i] {
             let same = identity(pa) == identity(pb);

@@ -57,4 +57,4 @@ pub mod testing;
 pub mod units;
 
 pub use error::Error;
-pub use game::{Game, MoveOrder, Nimber};
+pub use game::{Game, MoveOrder, Nimber, Stones};

@@ -17,7 +17,7 @@ pub fn format_bytes(bytes: u64) -> String {
 }
 
 /// A duration for people: `0.25 s`, `12 s`, `29 min`, `3.1 h`, `5.2 days`.
-pub fn format_seconds(seconds: f64) -> String {
+pub(crate) fn format_seconds(seconds: f64) -> String {
     match seconds {
         s if s < 0.01 => "<0.01 s".to_string(),
         s if s < 10.0 => format!("{s:.2} s"),

@@ -109,7 +109,7 @@ impl Points {
 
     /// Every coordinate of every point, row after row: for checks that need not know which
     /// point a value belongs to.
-    pub fn flat(&self) -> &[u64] {
+    pub(crate) fn flat(&self) -> &[u64] {
         &self.data
     }
 }

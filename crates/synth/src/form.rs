@@ -20,7 +20,7 @@ use grundy_core::error::Error;
 
 /// Largest automorphism group whose orbit criterion is tried without `--orbits`: each
 /// orbit's members are encoded as one example, and groups past this make orbits of dozens.
-pub const MAX_GROUP: u128 = 24;
+pub(crate) const MAX_GROUP: u128 = 24;
 
 /// The criterion a program satisfies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -64,7 +64,7 @@ pub struct Limits {
 
 /// Whether both forms are to be tried for `task` on `game`, or why not. `fixed` names what
 /// else fixes the form (an option recording one form, like exports), if anything.
-pub fn try_both(
+pub(crate) fn try_both(
     game: Option<&dyn AnyGame>,
     task: &Task,
     fixed: Option<&str>,

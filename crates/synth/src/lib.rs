@@ -1,7 +1,7 @@
 //! `grundy-synth`: synthesis of the shortest straight-line stack program that classifies zero positions (or
 //! reproduces the SG function) of a data set, with proof of minimality.
 //!
-//! [`lang`] defines the thesis's instruction set and pruning rules, [`interp`] runs programs,
+//! [`lang`] defines the thesis's instruction set and pruning rules, `interp` runs programs,
 //! [`data`] holds positions and values, [`problem`] turns them and a target into examples,
 //! `bound` and `twins` read facts every solution obeys off the data, [`cegis`] drives
 //! shortest-first counterexample-guided search over a [`solver::Backend`] (`sat`, `smt`,
@@ -13,7 +13,8 @@
 //!
 //! A front end builds a [`task::Task`] once (typed parts, or [`setup::Setup`]'s text form),
 //! its data with [`task::Task::problem`], and runs [`run::synthesize`]: form choice, search
-//! and the optional proof, without input or output.
+//! and the optional proof, without input or output. The crate root re-exports [`Task`],
+//! [`synthesize`], its answer [`Synthesis`] and [`Program`].
 
 #![warn(missing_docs)]
 
@@ -24,9 +25,9 @@ pub(crate) mod check;
 pub mod consts;
 pub mod data;
 pub mod enumerate;
-pub mod family;
+pub(crate) mod family;
 pub mod form;
-pub mod interp;
+pub(crate) mod interp;
 pub mod lang;
 pub mod problem;
 pub mod prove;
@@ -44,3 +45,7 @@ pub mod theorem;
 pub(crate) mod twins;
 pub mod upper;
 pub mod verify;
+
+pub use lang::Program;
+pub use run::{synthesize, Synthesis};
+pub use task::Task;

@@ -115,7 +115,7 @@ pub fn backend(solver: Solver, opts: &BackendOptions) -> Box<dyn Backend> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Forms {
     /// Both, when the game's automorphism group is small and non-trivial and nothing else
-    /// fixes the form ([`form::try_both`]); else the task's.
+    /// fixes the form (`form::try_both`); else the task's.
     Choose,
     /// The task's form only, because of what this says (e.g. "exports record one form"):
     /// reported as the reason when both would otherwise have been tried.
@@ -137,7 +137,7 @@ pub struct Search<'a> {
     /// Which forms may be returned.
     pub forms: Forms,
     /// Prove the program for every position, searching again on the prover's
-    /// counterexamples ([`theorem::prove_and_search`]).
+    /// counterexamples (`theorem::prove_and_search`).
     pub prove: bool,
     /// With `prove`, the bit-vector bound for hypergraph nim programs with no linear reading.
     pub bound: Option<u32>,
@@ -182,7 +182,7 @@ pub struct Synthesis {
 }
 
 /// Whether both forms are tried for `task` under `forms`, or why not (the report's words).
-pub fn try_both(task: &Task, forms: &Forms) -> Result<(), String> {
+pub(crate) fn try_both(task: &Task, forms: &Forms) -> Result<(), String> {
     match forms {
         Forms::Given(why) => Err(why.clone()),
         Forms::Fixed(why) => form::try_both(task.game(), task, Some(why)),

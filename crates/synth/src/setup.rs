@@ -9,7 +9,7 @@ use super::family::Family;
 use super::problem::Target;
 use super::task::{Parts, Task};
 use grundy_core::catalog::spec::{self, Heaps};
-use grundy_core::catalog::AnyGame;
+use grundy_core::catalog::{AnyGame, Notation};
 use grundy_core::error::{Error, OptionKey};
 
 /// Where the data comes from and what programs must satisfy.
@@ -25,7 +25,7 @@ pub struct Setup {
     /// A table file as the data instead.
     pub data: Option<PathBuf>,
     /// Only the members of this family of the box, as data over its parameters
-    /// ([`Family`]).
+    /// (`Family`).
     pub family: Option<String>,
     /// What the program must compute: zero, indicator or SG values (`--target`).
     pub target: Target,
@@ -63,7 +63,7 @@ pub fn target_name(t: Target) -> &'static str {
 }
 
 /// A target from its name.
-pub fn parse_target(name: &str) -> Option<Target> {
+pub(crate) fn parse_target(name: &str) -> Option<Target> {
     match name {
         "zero" => Some(Target::Zero),
         "indicator" => Some(Target::Indicator),
@@ -211,6 +211,24 @@ impl Setup {
             ));
         }
         Ok((setup, subset))
+    }
+}
+
+impl Task {
+    /// The text form, for the comments of exported instances ([`Setup::notes`]).
+    pub fn setup(&self) -> Setup {
+        let game = self.game();
+        Setup {
+            game: game.map(|g| g.name().to_string()),
+            heaps: game.and_then(|g| g.kind().heaps()).map(|s| s.variables()),
+            max: self.max(),
+            data: self.data().map(Path::to_path_buf),
+            family: self.family().map(|f| f.to_string()),
+            target: self.target(),
+            orbits: self.orbits(),
+            width: self.width(),
+            ops: self.edits().to_string(),
+        }
     }
 }
 

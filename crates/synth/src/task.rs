@@ -2,7 +2,10 @@
 //! the data comes from, the family, the target, the criterion, the word width and the
 //! instruction edits. Every front end (the command line, the Python package, tests) builds one
 //! [`Task`] and hands it on; nothing past it parses a spec again. [`Setup`] is its text form,
-//! for the comments of exported instances.
+//! for the comments of exported instances: `setup` converts both ways, so this module does not
+//! import it.
+//!
+//! [`Setup`]: crate::setup::Setup
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,8 +14,7 @@ use super::data::Dataset;
 use super::family::Family;
 use super::lang::{Edits, Op, OpSet};
 use super::problem::{Canonical, Problem, Target};
-use super::setup::Setup;
-use grundy_core::catalog::{AnyGame, Notation};
+use grundy_core::catalog::AnyGame;
 use grundy_core::error::{Error, OptionKey};
 use grundy_core::sg::table::TableOptions;
 
@@ -27,7 +29,7 @@ pub struct Parts {
     /// A table file as the data instead (columns x0..x(n-1), sg).
     pub data: Option<PathBuf>,
     /// Only the members of this family of the box, as data over its parameters; parsed for
-    /// the game ([`Family::parse`]).
+    /// the game (`Family::parse`).
     pub family: Option<Family>,
     /// What the program must compute: zero, indicator or SG values.
     pub target: Target,
@@ -54,7 +56,7 @@ impl Default for Parts {
     }
 }
 
-/// A checked synthesis task: built once ([`Task::new`], or [`Setup::task`] from text), then
+/// A checked synthesis task: built once ([`Task::new`], or [`Setup::task`](crate::setup::Setup::task) from text), then
 /// read by the data's construction, the search ([`crate::run`]), the prover and the checks.
 #[derive(Clone)]
 pub struct Task {
@@ -156,7 +158,7 @@ impl Task {
     }
 
     /// This task under the orbit criterion or not (the form a search returned).
-    pub fn with_orbits(&self, orbits: bool) -> Task {
+    pub(crate) fn with_orbits(&self, orbits: bool) -> Task {
         let mut t = self.clone();
         t.parts.orbits = orbits;
         t
@@ -168,22 +170,6 @@ impl Task {
         t.parts.data = None;
         t.parts.max = None;
         t
-    }
-
-    /// The text form, for the comments of exported instances ([`Setup::notes`]).
-    pub fn setup(&self) -> Setup {
-        let game = self.game();
-        Setup {
-            game: game.map(|g| g.name().to_string()),
-            heaps: game.and_then(|g| g.kind().heaps()).map(|s| s.variables()),
-            max: self.parts.max,
-            data: self.parts.data.clone(),
-            family: self.parts.family.as_ref().map(|f| f.to_string()),
-            target: self.parts.target,
-            orbits: self.parts.orbits,
-            width: self.parts.width,
-            ops: self.parts.edits.to_string(),
-        }
     }
 
     /// What the program's variables are, for reports.
@@ -201,7 +187,7 @@ impl Task {
     }
 
     /// The data: the game's box (or its family's members) or the file.
-    pub fn dataset(&self, opts: &TableOptions) -> Result<Dataset, Error> {
+    pub(crate) fn dataset(&self, opts: &TableOptions) -> Result<Dataset, Error> {
         let game = self.game();
         if let (Some(family), Some(g)) = (self.family(), game) {
             return match (self.parts.max, &self.parts.data) {
@@ -262,7 +248,7 @@ impl Task {
 
     /// The examples of `data` under this task, the variables and automorphisms those of
     /// `game` (the task's own, or one the data was recomputed on).
-    pub fn problem_from(
+    pub(crate) fn problem_from(
         &self,
         data: Dataset,
         game: Option<&dyn AnyGame>,
@@ -297,6 +283,7 @@ impl Task {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::setup::Setup;
     use grundy_core::catalog::spec;
 
     fn task(parts: Parts) -> Task {

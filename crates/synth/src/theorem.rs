@@ -25,7 +25,7 @@ use grundy_core::game::{MoveOrder, Nimber};
 use grundy_core::sg::{SearchConfig, SearchEngine};
 
 /// Most refutations before the loop gives up: each costs one search from length 1.
-pub const MAX_ROUNDS: usize = 32;
+pub(crate) const MAX_ROUNDS: usize = 32;
 
 /// How the proof of the last program ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -68,7 +68,7 @@ pub struct Proof {
 /// A game the prover takes: hypergraph nim ([`prove::prove`]) or a sum of heap games
 /// ([`prove::heaps::prove`]).
 #[derive(Clone, Copy)]
-pub enum ProverGame<'a> {
+pub(crate) enum ProverGame<'a> {
     /// Hypergraph nim.
     Graph(&'a HypergraphNim),
     /// A sum of heap games.
@@ -108,7 +108,7 @@ fn prover_target(target: Target) -> prove::Target {
 
 /// The game as the prover takes it, or why `--prove` does not apply to this task: asked for
 /// explicitly, a proof that cannot run is refused before the search (a usage error).
-pub fn prover_game(task: &Task) -> Result<ProverGame<'_>, Error> {
+pub(crate) fn prover_game(task: &Task) -> Result<ProverGame<'_>, Error> {
     let game = task.game();
     let refuse = |why: &str| Err(Error::refused(OptionKey::Prove, format!(": {why}")));
     let Some(game) = game else {
@@ -149,7 +149,7 @@ pub fn prover_game(task: &Task) -> Result<ProverGame<'_>, Error> {
 /// no exact linear reading is proved over bit-vectors for heaps below 2^`bound` (by default
 /// [`prove::bitvec::DEFAULT_BOUND`]), as `grundy prove` does. Returns the last problem (the
 /// data the reported program was searched on), its answer and the proof.
-pub fn prove_and_search(
+pub(crate) fn prove_and_search(
     game: ProverGame<'_>,
     task: &Task,
     mut problem: Problem,
@@ -340,15 +340,16 @@ fn grow(
         // the prover reads (a step wraps): more data cannot tell them apart.
         return Ok(Err(format!(
             "the counterexample ({c}) and its options are in the data already: the program \
-             is right there in {} bits but not over unbounded naturals (a step wraps; raise \
-             --width)",
+             is right there in {} bits but not over unbounded naturals (a step wraps; a wider \
+             word holds it)",
             problem.width
         )));
     }
     let mask = problem.mask();
     if let Some(big) = fresh.iter().flatten().find(|&&v| u64::from(v) > mask) {
         return Ok(Err(format!(
-            "the counterexample holds {big}, which does not fit in {} bits (raise --width)",
+            "the counterexample holds {big}, which does not fit in {} bits (a wider word holds \
+             it)",
             problem.width
         )));
     }

@@ -34,7 +34,7 @@ pub struct CrossCheck {
 }
 
 /// Recomputes the values `program` is checked against on [0,max)^n with `engine`: the whole
-/// box ([`on_box`]), or the members of `task`'s family in it ([`on_family`]).
+/// box ([`on_box`]), or the members of `task`'s family in it (`on_family`).
 pub fn recomputed(
     game: &dyn AnyGame,
     program: &Program,
@@ -171,7 +171,7 @@ pub fn on_box(
 
 /// Recomputes the members of `task`'s family in [0,max)^n with `engine` (position by
 /// position, not the box: a family is a thin slice of it) and checks `program` on them.
-pub fn on_family(
+pub(crate) fn on_family(
     game: &dyn AnyGame,
     program: &Program,
     task: &Task,

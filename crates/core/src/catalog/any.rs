@@ -187,7 +187,7 @@ pub trait Valuation {
     }
 
     /// The most moves a game from `p` can last, when that is cheap to bound: a search this
-    /// shallow runs on the caller's stack ([`crate::sg::with_stack_for`]). `None`, the default,
+    /// shallow runs on the caller's stack (`sg::with_stack_for`). `None`, the default,
     /// when unknown.
     fn depth(&self, _p: &Stones) -> Option<u64> {
         None
@@ -295,7 +295,7 @@ impl<'a> GameKind<'a> {
 /// Whole numbers separated by commas or whitespace, the words of a typed position. A comma
 /// with no number before or after it (`1,,3`, `1,2,`) is refused, not skipped: a count left
 /// out by mistake would otherwise shift the others into the wrong places.
-pub fn parse_counts(words: &[String]) -> Result<Vec<u64>, Error> {
+pub(crate) fn parse_counts(words: &[String]) -> Result<Vec<u64>, Error> {
     let text = words.join(" ");
     if text.trim().is_empty() {
         return Err(Error::position("the position is empty"));

@@ -16,10 +16,10 @@ use crate::units::format_bytes;
 /// The most heaps a sum has: as many counts as a position of any game has at most (a game of
 /// hypergraph nim has at most 64 vertices). Every command that works on sums holds positions,
 /// boxes or programs of that many counts, so a larger count is refused before any is built.
-pub const MAX_HEAPS: usize = crate::game::hypergraph::MAX_VERTICES;
+pub(crate) const MAX_HEAPS: usize = crate::game::hypergraph::MAX_VERTICES;
 
 /// Refuses a number of heaps no sum has: 0, or more than [`MAX_HEAPS`].
-pub fn check_heaps(heaps: usize) -> Result<(), Error> {
+pub(crate) fn check_heaps(heaps: usize) -> Result<(), Error> {
     match heaps {
         0 => Err(Error::spec("a sum needs at least one heap")),
         k if k > MAX_HEAPS => Err(Error::Usage(format!(
@@ -38,7 +38,7 @@ pub struct HeapSum {
 }
 
 impl HeapSum {
-    /// The sum of `heaps` heaps under `rule` (at least one heap, at most [`MAX_HEAPS`]),
+    /// The sum of `heaps` heaps under `rule` (at least one heap, at most `MAX_HEAPS`),
     /// checked before anything of that size is built.
     pub fn new(rule: Box<dyn HeapRule>, heaps: usize) -> Result<Self, Error> {
         check_heaps(heaps)?;
@@ -163,14 +163,17 @@ impl Valuation for HeapSum {
         let moves = self.move_count(p) as u64;
         let bytes = moves.saturating_mul(std::mem::size_of::<crate::game::heap::Heaps>() as u64);
         if bytes > memory_limit {
-            return Err(Error::Resource(format!(
-                "a search of {} at {} lists its {moves} moves first, {}; the memory limit is {} \
-                 (raise it with --mem-limit)",
-                self.name(),
-                self.format_position(p),
-                format_bytes(bytes),
-                format_bytes(memory_limit)
-            )));
+            return Err(Error::limit(
+                Setting::MemoryLimit,
+                format!(
+                    "a search of {} at {} lists its {moves} moves first, {}; the memory limit \
+                     is {}",
+                    self.name(),
+                    self.format_position(p),
+                    format_bytes(bytes),
+                    format_bytes(memory_limit)
+                ),
+            ));
         }
         Ok(())
     }
@@ -268,5 +271,18 @@ mod tests {
         // A heap past the word size is refused with a line, not truncated.
         assert!(s.position(&[1, 2, 1 << 40]).is_err());
         assert!(s.position(&[1, 2]).is_err());
+    }
+
+    /// Past the memory limit, valuing the heaps and listing the moves are refused with the
+    /// setting that raises it, and the message names no flag.
+    #[test]
+    fn memory_refusals_carry_their_setting() {
+        let s = sum("subtraction:1,2,3", "1,2,3", 3);
+        let p = s.position(&[500, 600, 800]).unwrap();
+        for cfg in [SearchConfig::default(), SearchConfig::bare()] {
+            let e = s.fits(&p, &cfg, 8).unwrap_err();
+            assert_eq!(e.raise(), Some(Setting::MemoryLimit), "{e}");
+            assert!(!e.to_string().contains("--"), "no flag in the library: {e}");
+        }
     }
 }

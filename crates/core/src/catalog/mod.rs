@@ -15,9 +15,9 @@ pub mod solve;
 pub mod spec;
 pub mod sweep;
 
+pub(crate) use any::parse_counts;
 pub use any::{
-    parse_counts, searcher, AnyGame, GameKind, Notation, PositionSearcher, Rules, Tabulation,
-    Valuation,
+    searcher, AnyGame, GameKind, Notation, PositionSearcher, Rules, Tabulation, Valuation,
 };
 pub use custom::Custom;
-pub use heaps::{check_heaps, HeapSum, MAX_HEAPS};
+pub use heaps::HeapSum;

@@ -15,7 +15,7 @@ use crate::sg::{with_deep_stack, with_stack_for, SearchConfig, Stats};
 use crate::units::{format_bytes, format_seconds};
 
 /// The search engine `auto` uses when it does not tabulate.
-pub const AUTO_SEARCH: SearchEngine = SearchEngine::Naive;
+pub(crate) const AUTO_SEARCH: SearchEngine = SearchEngine::Naive;
 
 /// `auto` refuses to search past this many estimated seconds when tabulation, the faster
 /// choice, was excluded by the memory limit alone: that search would run on for hours.
@@ -27,12 +27,12 @@ const REFUSE_ANY_SEARCH_SECONDS: f64 = 86_400.0;
 
 /// A command that lists the moves of a position (to value each, or to choose among them:
 /// `sg --moves`, `best-move`, `play`) lists at most this many.
-pub const MAX_LISTED_MOVES: usize = 10_000_000;
+pub(crate) const MAX_LISTED_MOVES: usize = 10_000_000;
 
 /// Refuses to list the moves of `p` when they number more than [`MAX_LISTED_MOVES`], or more
 /// than `memory_limit` bytes hold, counted without listing them: the one move limit of every
 /// command that lists moves.
-pub fn check_listed_moves<G: AnyGame + ?Sized>(
+pub(crate) fn check_listed_moves<G: AnyGame + ?Sized>(
     game: &G,
     p: &Stones,
     memory_limit: u64,
@@ -101,7 +101,7 @@ pub struct Choice {
 
 /// Seconds box tabulation of `dims` would take, estimated from its word operations (measured:
 /// about 5 ns a position plus 0.4 ns a word operation on the project's machine, one thread).
-pub fn table_seconds(game: &HypergraphNim, dims: &[usize]) -> Option<f64> {
+pub(crate) fn table_seconds(game: &HypergraphNim, dims: &[usize]) -> Option<f64> {
     let work = table::estimate_work(game.graph(), dims)?;
     let positions = Grid::count(dims)? as f64;
     Some((positions * 5.0 + work * 0.4) * 1e-9)
@@ -115,7 +115,7 @@ pub fn table_seconds(game: &HypergraphNim, dims: &[usize]) -> Option<f64> {
 /// piles on a circuit) costs nothing. Measured against the engine's node counts: path:3 at
 /// (30,30,30) 7.6 M estimated, 7.6 M visited; star:9 at 4 stones each 0.20 M and 0.19 M;
 /// projective-plane at 7 each 2.8 M and 3.5 M.
-pub fn search_seconds(game: &HypergraphNim, p: &[u32], cfg: &SearchConfig) -> f64 {
+pub(crate) fn search_seconds(game: &HypergraphNim, p: &[u32], cfg: &SearchConfig) -> f64 {
     let stones: Stones = p.iter().copied().collect();
     if cfg.shortcuts && game.known_value(&stones).is_some() {
         return 0.0;
@@ -207,7 +207,7 @@ fn about(seconds: f64) -> String {
 }
 
 /// Which engine `auto` picks for `p`, and why: tabulation of the box below `p` when it is the
-/// faster by estimate ([`table_seconds`], [`search_seconds`]) and fits in memory, search
+/// faster by estimate (`table_seconds`, `search_seconds`) and fits in memory, search
 /// otherwise. Refuses when tabulation was the choice but does not fit and the search would take
 /// more than a minute: raising the memory limit, or forcing a search, is the user's call.
 pub fn resolve(
@@ -228,11 +228,14 @@ pub fn resolve(
     let bytes = table::estimate_bytes(game.graph(), &dims, opts.threads);
     let Some(table) = table_seconds(game, &dims).filter(|_| bytes < u64::MAX) else {
         if search > REFUSE_ANY_SEARCH_SECONDS {
-            return Err(Error::Resource(format!(
-                "the box below the position is too large to tabulate, and a search would take \
-                 {} (estimated); pick --engine naive to search anyway",
-                about(search)
-            )));
+            return Err(Error::limit(
+                Setting::Engine,
+                format!(
+                    "the box below the position is too large to tabulate, and a search would \
+                     take {} (estimated)",
+                    about(search)
+                ),
+            ));
         }
         return Ok(Choice {
             engine: Engine::Search(AUTO_SEARCH),
@@ -529,6 +532,12 @@ mod tests {
         // A short search is still run, and says why.
         let far = choose("path:3", &[u32::MAX; 3], 1 << 32).unwrap_err();
         assert!(far.to_string().contains("too large to tabulate"), "{far}");
+        // The way past it is the naive engine, a setting each front end names its own way.
+        assert_eq!(far.raise(), Some(Setting::Engine), "{far}");
+        assert!(
+            !far.to_string().contains("--"),
+            "no flag in the library: {far}"
+        );
         let c = choose("path:3", &[20, 20, 20], 1 << 10).unwrap();
         assert_eq!(c.engine, Engine::Search(AUTO_SEARCH));
         assert!(c.reason.unwrap().contains("over the memory limit"));

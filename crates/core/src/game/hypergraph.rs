@@ -12,7 +12,7 @@ use super::{Game, MoveOrder, Nimber, Parts, Stones};
 use crate::error::Error;
 
 /// Largest number of vertices: faces are bit masks in a `u64`.
-pub const MAX_VERTICES: usize = 64;
+pub(crate) const MAX_VERTICES: usize = 64;
 /// Largest number of faces we accept after closing a complex downward.
 pub const MAX_FACES: usize = 1 << 20;
 
@@ -82,7 +82,7 @@ impl Hypergraph {
     }
 
     /// The hypergraph with exactly the given faces plus every singleton.
-    pub fn with_faces(n: usize, faces: &[Vec<usize>]) -> Result<Self, Error> {
+    pub(crate) fn with_faces(n: usize, faces: &[Vec<usize>]) -> Result<Self, Error> {
         let masks = Self::masks(n, faces)?;
         let mut set: AHashSet<u64> = masks.into_iter().collect();
         for v in 0..n {
@@ -182,7 +182,7 @@ impl Hypergraph {
     }
 
     /// Whether `mask` is a face.
-    pub fn is_face(&self, mask: u64) -> bool {
+    pub(crate) fn is_face(&self, mask: u64) -> bool {
         self.face_set.contains(&mask)
     }
 
@@ -192,7 +192,7 @@ impl Hypergraph {
     }
 
     /// Whether `mask` is a circuit: not a face, but every proper non-empty subset is.
-    pub fn is_circuit(&self, mask: u64) -> bool {
+    pub(crate) fn is_circuit(&self, mask: u64) -> bool {
         if mask.count_ones() < 2 || self.is_face(mask) {
             return false;
         }

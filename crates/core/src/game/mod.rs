@@ -1,12 +1,12 @@
 //! Impartial games under normal play: the trait every engine works on, and the games we ship.
 
 pub mod board;
-pub mod grid;
+pub(crate) mod grid;
 pub mod heap;
 pub mod hypergraph;
-pub mod nimset;
-pub mod position;
-pub mod record;
+pub(crate) mod nimset;
+pub(crate) mod position;
+pub(crate) mod record;
 pub mod symmetry;
 
 use std::fmt::Debug;

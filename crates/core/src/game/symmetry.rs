@@ -210,11 +210,14 @@ impl Symmetry {
         if self.complete {
             return Ok(());
         }
-        Err(Error::Resource(format!(
-            "the automorphism group is too large to enumerate (more than {MAX_COSETS} ways to \
-             permute the classes of interchangeable vertices), so its orbits are not known; \
-             drop --orbits"
-        )))
+        Err(Error::limit(
+            crate::error::Setting::Orbits,
+            format!(
+                "the automorphism group is too large to enumerate (more than {MAX_COSETS} ways \
+                 to permute the classes of interchangeable vertices), so its orbits are not \
+                 known"
+            ),
+        ))
     }
 
     /// Twin classes: sets of freely interchangeable vertices.
@@ -223,7 +226,7 @@ impl Symmetry {
     }
 
     /// Number of coset representatives enumerated (the group order over the twin product).
-    pub fn coset_count(&self) -> usize {
+    pub(crate) fn coset_count(&self) -> usize {
         self.reps.len()
     }
 
@@ -462,11 +465,9 @@ mod tests {
         assert!(!s.is_complete());
         assert_eq!(s.order(), None);
         assert_eq!(s.twin_product_order(), Some(1024));
-        assert!(s
-            .require_complete()
-            .unwrap_err()
-            .to_string()
-            .contains("--orbits"));
+        let e = s.require_complete().unwrap_err();
+        assert_eq!(e.raise(), Some(crate::error::Setting::Orbits), "{e}");
+        assert!(!e.to_string().contains("--"), "no flag in the library: {e}");
         let mut p: Vec<u32> = (0..20).rev().collect();
         s.canonicalize(&mut p);
         let want: Vec<u32> = (0..10).flat_map(|i| [18 - 2 * i, 19 - 2 * i]).collect();

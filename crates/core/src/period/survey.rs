@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::{analyse, Analysis, Criterion};
 use crate::catalog::spec;
 use crate::cluster::{dealt, Team};
-use crate::error::Error;
+use crate::error::{Error, OptionKey};
 use crate::progress::Progress;
 
 /// Most games one survey takes on.
@@ -69,13 +69,14 @@ impl Family {
     pub fn members(&self) -> Result<Vec<String>, Error> {
         let count = match *self {
             Family::Subtraction { size, max_element } if size == 0 || size > max_element => {
-                return Err(Error::Usage(format!(
-                    "--size must be between 1 and --max-element ({max_element})"
-                )))
+                return Err(Error::refused(
+                    OptionKey::Size,
+                    format!(" must be between 1 and the largest element ({max_element})"),
+                ))
             }
             Family::Subtraction { size, max_element } => binomial(max_element, size),
             Family::Octal { digits: 0 } | Family::Hex { digits: 0 } => {
-                return Err(Error::Usage("--digits must be at least 1".into()))
+                return Err(Error::refused(OptionKey::Digits, " must be at least 1"))
             }
             Family::Octal { digits } | Family::Hex { digits } => {
                 let radix = self.radix() as u64;
@@ -350,7 +351,7 @@ impl Filter {
     /// Parses `field op number` clauses joined by `and`; fields `preperiod`, `period`,
     /// `computed`, operators `< <= > >= == !=`.
     pub fn parse(text: &str) -> Result<Self, Error> {
-        let bad = |msg: String| Error::Usage(format!("--where `{text}`: {msg}"));
+        let bad = |msg: String| Error::refused(OptionKey::Where, format!(" `{text}`: {msg}"));
         let mut conditions = Vec::new();
         for clause in text.split(" and ") {
             let clause = clause.trim();
@@ -447,7 +448,20 @@ mod tests {
             size: 4,
             max_element: 3,
         };
-        assert!(matches!(bad.members(), Err(Error::Usage(_))));
+        let refused = |e: Error| match e {
+            Error::Refused { key, msg } => {
+                assert!(!msg.contains("--"), "no flag in the library: {msg}");
+                key
+            }
+            e => panic!("{e:?}"),
+        };
+        assert_eq!(refused(bad.members().unwrap_err()), OptionKey::Size);
+        let none = Family::Octal { digits: 0 }.members().unwrap_err();
+        assert_eq!(refused(none), OptionKey::Digits);
+        assert_eq!(
+            refused(Filter::parse("length > 3").unwrap_err()),
+            OptionKey::Where
+        );
     }
 
     #[test]

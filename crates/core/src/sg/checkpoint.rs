@@ -372,14 +372,16 @@ where
 {
     let loaded = load(&plan.path, game, &mut SearchLearner(&mut *searcher))?.unwrap_or_default();
     if loaded.learned < loaded.entries {
-        return Err(Error::Resource(format!(
-            "{} holds {} entries, more than the table has room for (it took {}): its saves \
-             would replace the file with fewer; raise --mem-limit or --tt, or give \
-             --checkpoint another file",
-            plan.path.display(),
-            loaded.entries,
-            loaded.learned
-        )));
+        return Err(Error::limit(
+            crate::error::Setting::TableRoom,
+            format!(
+                "{} holds {} entries, more than the table has room for (it took {}): its saves \
+                 would replace the file with fewer",
+                plan.path.display(),
+                loaded.entries,
+                loaded.learned
+            ),
+        ));
     }
     searcher.set_hook(hook(plan.clone(), game.to_string()));
     Ok(loaded)

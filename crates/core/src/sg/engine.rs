@@ -67,7 +67,7 @@ impl fmt::Display for Engine {
 }
 
 /// The search engines as `--engine` spells them, for messages.
-pub const SEARCH_ENGINES: &str =
+pub(crate) const SEARCH_ENGINES: &str =
     "naive, lv, def, scut, cut, with suffixes _R, _E, _cE, _A (e.g. cut_cEA)";
 
 /// Whether `s` names a search engine, perhaps with bad suffixes (which its parser reports).

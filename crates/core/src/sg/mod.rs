@@ -1,17 +1,17 @@
 //! Sprague-Grundy engines: from positions to nimbers and whole tables.
 //!
 //! Search engines work on any [`Game`]: `naive` (the definition with a memo table, the reference),
-//! the cut-pruning family of Beling & Rogalski ([`cut`]) and Lemoine & Viennot's `lv` ([`lv`]).
+//! the cut-pruning family of Beling & Rogalski (`cut`) and Lemoine & Viennot's `lv`.
 //! Box tabulation ([`table`]) is specific to hypergraph nim and computes whole boxes at once.
 //! The games the commands name, behind one trait, are in [`crate::catalog`], above these
 //! engines.
 
 pub mod checkpoint;
-pub mod cut;
+pub(crate) mod cut;
 pub mod engine;
 mod flat;
-pub mod lv;
-pub mod naive;
+pub(crate) mod lv;
+pub(crate) mod naive;
 mod shape;
 pub mod table;
 pub mod tree;
@@ -197,7 +197,7 @@ pub fn with_deep_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 /// Runs a search at most `depth` moves deep ([`crate::catalog::Valuation::depth`]): on the caller's stack when
 /// that is shallow enough, else as [`with_deep_stack`]. Spawning the deep stack's thread
 /// costs about 0.1 ms, as much as the whole search of a small board.
-pub fn with_stack_for<T: Send>(depth: Option<u64>, f: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn with_stack_for<T: Send>(depth: Option<u64>, f: impl FnOnce() -> T + Send) -> T {
     match depth {
         Some(d) if d.saturating_mul(FRAME_BYTES) <= SHALLOW_BYTES => f(),
         _ => with_deep_stack(f),

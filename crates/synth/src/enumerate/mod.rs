@@ -45,9 +45,9 @@
 //! enough for that to pay (test `deep_stage_finds_what_the_built_level_finds`).
 //!
 //! **Pruning.** The search covers the *rule space* of the other backends without the chain rule
-//! ([`rules::chain_allowed`](crate::lang::rules::chain_allowed), which reads inner roots
+//! (`rules::chain_allowed`, which reads inner roots
 //! that a class of equal vectors does not have): programs in which every node passes
-//! [`rules::binary_allowed_ignoring_chains`](crate::lang::rules::binary_allowed_ignoring_chains)
+//! `rules::binary_allowed_ignoring_chains`
 //! and the unary rules, except that a commutative node may have its operands in either order (commutative instructions are applied to each unordered
 //! pair of classes once). The two spaces reach the same vectors at every length: swapping the
 //! operands of a commutative node keeps its value, its length and its root, so it satisfies the

@@ -6,7 +6,7 @@
 //! the left operand): `Push(2) Push(0) Minus` is x2 - x0.
 
 mod edits;
-pub mod rules;
+pub(crate) mod rules;
 pub mod words;
 
 pub use edits::Edits;

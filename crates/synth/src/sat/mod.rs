@@ -6,7 +6,7 @@
 //!   step s, so the left operand of a binary step u is step `start[u-1] - 1` and the right (or
 //!   only) operand is step u-1. Validity is "the last subtree starts at 0". Redundant one-hot
 //!   depths per step (depth never depends on data) prune impossible shapes early. The pruning
-//!   rules of [`crate::lang::rules`] are clauses over the opcodes of operand roots.
+//!   rules of `lang::rules` are clauses over the opcodes of operand roots.
 //! * **Values**, per data point (`encode.rs`, `circuits.rs`): a W-bit vector per step, equal to
 //!   the result of the chosen opcode; results are bit-blasted with constant folding (pushes are
 //!   constants), and instructions that share work share circuits. The left operand is a

@@ -17,7 +17,7 @@
 //!   Stack slots instead need a value per slot per step per point, with frame conditions
 //!   copying the untouched slots: about max-depth times more bit-vector equalities per example,
 //!   which is the part that grows in CEGIS.
-//! - The pruning rules of [`crate::lang::rules`], computed by calling them on every
+//! - The pruning rules of `lang::rules`, computed by calling them on every
 //!   instruction pair/triple: a unary step may not follow a rejected root; a binary step may
 //!   not combine a rejected (left root, right root) pair, where the left root is read through
 //!   `l_t_s`.

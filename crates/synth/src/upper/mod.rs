@@ -2,15 +2,15 @@
 //! shortest-first search only works below them, and so that a run stopped early still answers.
 //!
 //! Three strategies, tried in turn within their share of the time, the shortest program kept:
-//! [`decompose`] (necessary conditions mined bottom-up and combined by a set cover: the zero
+//! `decompose` (necessary conditions mined bottom-up and combined by a set cover: the zero
 //! set as a conjunction, else a union of two split by a mined predicate, else either with the
-//! comparisons `Min`/`Lt` added to the instructions, which the result then names), [`lift`] (a program for the slice x_v = 0, with x_v combined in),
-//! and [`stochastic`] (a Metropolis walk over programs, the misclassified examples as cost).
+//! comparisons `Min`/`Lt` added to the instructions, which the result then names), `lift` (a program for the slice x_v = 0, with x_v combined in),
+//! and `stochastic` (a Metropolis walk over programs, the misclassified examples as cost).
 //! None of them proves anything; every program they return passes every example.
 
-pub mod decompose;
-pub mod lift;
-pub mod stochastic;
+pub(crate) mod decompose;
+pub(crate) mod lift;
+pub(crate) mod stochastic;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -37,7 +37,7 @@ pub enum How {
         /// The conditions, each 0 on every zero position.
         conditions: Vec<Program>,
     },
-    /// A union of two decompositions split by a mined predicate ([`decompose::unions`]).
+    /// A union of two decompositions split by a mined predicate (`decompose::unions`).
     Union(decompose::unions::Union),
     /// A stochastic walk over programs, after this many proposals.
     Stochastic {
@@ -67,7 +67,7 @@ pub struct UpperBound {
     pub how: How,
     /// Seconds from the start of the strategies to this program.
     pub seconds: f64,
-    /// Instructions the program uses that the asked set lacks: the comparisons ([`COMPARISONS`])
+    /// Instructions the program uses that the asked set lacks: the comparisons (`COMPARISONS`)
     /// decomposition adds when the asked instructions give it nothing. Empty otherwise.
     pub added: Vec<Op>,
 }
@@ -75,7 +75,7 @@ pub struct UpperBound {
 /// The comparisons decomposition falls back on when the asked instructions give it no cover:
 /// characterizations in the literature often say "the smallest heap" or "x <= y", which the
 /// thesis's instructions write only at length, if at all.
-pub const COMPARISONS: [Op; 2] = [Op::Min, Op::Lt];
+pub(crate) const COMPARISONS: [Op; 2] = [Op::Min, Op::Lt];
 
 /// The strategies to try.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 //! given; a partial Cram board is typed as rows of `.` (an empty cell, still playable) and `#`
 //! (a filled one), the rows separated by `/` or whitespace, inline or from a file (`@FILE`).
 
-pub mod chomp;
-pub mod cram;
+pub(crate) mod chomp;
+pub(crate) mod cram;
 
 pub use chomp::Chomp;
 pub use cram::{Cells, Cram};
@@ -14,7 +14,7 @@ use crate::error::Error;
 
 /// Parses the `RxC` of a board spec (`cram:5x4`), each side from 1 and the board at most
 /// `max_cells` cells.
-pub fn parse_dims(
+pub(crate) fn parse_dims(
     head: &str,
     arg: Option<&str>,
     max_cells: usize,
@@ -48,7 +48,11 @@ pub fn parse_dims(
 
 /// The rows of a board typed as `.` and `#` (`..#./..../....`), or read from `@FILE`: for each
 /// row, which cells are empty. Checks the shape against `rows` x `cols`.
-pub fn parse_board(words: &[String], rows: usize, cols: usize) -> Result<Vec<Vec<bool>>, Error> {
+pub(crate) fn parse_board(
+    words: &[String],
+    rows: usize,
+    cols: usize,
+) -> Result<Vec<Vec<bool>>, Error> {
     let text = match words {
         [one] if one.starts_with('@') => {
             let path = &one[1..];
@@ -90,7 +94,7 @@ pub fn parse_board(words: &[String], rows: usize, cols: usize) -> Result<Vec<Vec
 }
 
 /// Rows of `.` (empty) and `#` (filled) joined by `/`: the form [`parse_board`] reads.
-pub fn format_board(rows: impl Iterator<Item = Vec<bool>>) -> String {
+pub(crate) fn format_board(rows: impl Iterator<Item = Vec<bool>>) -> String {
     rows.map(|row| {
         row.iter()
             .map(|&e| if e { '.' } else { '#' })

@@ -2,13 +2,13 @@
 //! perhaps splitting what is left), and a position's value is the xor of its heaps' values,
 //! the game's *nim sequence*.
 //!
-//! A rule is a [`HeapRule`]: [`takebreak`] covers octal, hex and subtraction codes,
-//! [`grundys_game`] Grundy's game. [`HeapGame`] plays sums of heaps under a rule, for the
+//! A rule is a [`HeapRule`]: [`TakeBreak`] covers octal, hex and subtraction codes,
+//! [`GrundysGame`] Grundy's game. [`HeapGame`] plays sums of heaps under a rule, for the
 //! search engines; [`nim_sequence`] values single heaps directly.
 
-pub mod grundys_game;
+pub(crate) mod grundys_game;
 pub mod sparse;
-pub mod takebreak;
+pub(crate) mod takebreak;
 
 use std::sync::RwLock;
 
@@ -181,13 +181,15 @@ impl HeapGame {
             return Ok(());
         }
         use crate::units::format_bytes;
-        Err(crate::error::Error::Resource(format!(
-            "valuing the heaps of {} up to {n} needs {}; the memory limit is {} (raise it with \
-             --mem-limit)",
-            self.rule.name(),
-            format_bytes(bytes),
-            format_bytes(limit)
-        )))
+        Err(crate::error::Error::limit(
+            crate::error::Setting::MemoryLimit,
+            format!(
+                "valuing the heaps of {} up to {n} needs {}; the memory limit is {}",
+                self.rule.name(),
+                format_bytes(bytes),
+                format_bytes(limit)
+            ),
+        ))
     }
 
     /// G(0), ..., G(n) (computed as far as needed).

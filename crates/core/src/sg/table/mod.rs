@@ -64,7 +64,7 @@ use crate::progress::{Progress, Silent};
 pub struct TableOptions {
     /// Worker threads; 0 means every available core. More than `d_0` are not used.
     pub threads: usize,
-    /// Refuse a box whose [`estimate_bytes`] exceeds this many bytes.
+    /// Refuse a box whose `estimate_bytes` exceeds this many bytes.
     pub memory_limit: u64,
     /// Where the positions done are reported.
     pub progress: Arc<dyn Progress>,
@@ -93,7 +93,7 @@ impl Default for TableOptions {
 ///
 /// Returns `u64::MAX` for a box that cannot be tabulated at all (wrong dimension count, a zero
 /// side, or too many positions).
-pub fn estimate_bytes(graph: &Hypergraph, dims: &[usize], threads: usize) -> u64 {
+pub(crate) fn estimate_bytes(graph: &Hypergraph, dims: &[usize], threads: usize) -> u64 {
     match Layout::new(graph, dims) {
         Ok(layout) => layout.bytes(layout.threads(threads)),
         Err(_) => u64::MAX,
@@ -102,7 +102,7 @@ pub fn estimate_bytes(graph: &Hypergraph, dims: &[usize], threads: usize) -> u64
 
 /// Word operations the tabulation would do: per position, one set union per vertex of every
 /// face, each `ceil((max SG + 1) / 64)` words. `None` when the box cannot be tabulated.
-pub fn estimate_work(graph: &Hypergraph, dims: &[usize]) -> Option<f64> {
+pub(crate) fn estimate_work(graph: &Hypergraph, dims: &[usize]) -> Option<f64> {
     let layout = Layout::new(graph, dims).ok()?;
     let per_position: usize = layout
         .groups
@@ -118,7 +118,7 @@ pub fn estimate_work(graph: &Hypergraph, dims: &[usize]) -> Option<f64> {
 ///
 /// Refuses with [`Error::Resource`] when the box does not fit the game (`dims.len()` differs from
 /// the vertex count, or a side is 0), has too many positions, or needs more than
-/// `opts.memory_limit` bytes by [`estimate_bytes`].
+/// `opts.memory_limit` bytes by `estimate_bytes`.
 pub fn tabulate(
     graph: &Hypergraph,
     dims: &[usize],

@@ -136,12 +136,15 @@ impl Part {
         };
         let need = part.bytes();
         if need > memory_limit {
-            return Err(Error::Resource(format!(
-                "rank {rank}'s part of the box {whole} needs about {}; the limit is {} (raise \
-                 it with --mem-limit, or use more ranks)",
-                format_bytes(need),
-                format_bytes(memory_limit)
-            )));
+            return Err(Error::limit(
+                crate::error::Setting::MemoryLimit,
+                format!(
+                    "rank {rank}'s part of the box {whole} needs about {}; the limit is {} \
+                     (more ranks make each part smaller)",
+                    format_bytes(need),
+                    format_bytes(memory_limit)
+                ),
+            ));
         }
         Ok(part)
     }

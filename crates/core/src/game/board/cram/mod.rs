@@ -22,10 +22,10 @@ use crate::game::Stones;
 use crate::game::{Game, MoveOrder, Nimber, Parts};
 
 /// Cells a board may have: the engines' bit set is at most a `u128`.
-pub const MAX_CELLS: usize = 128;
+pub(crate) const MAX_CELLS: usize = 128;
 
 /// Columns a board may have: a row is one count of the commands' positions.
-pub const MAX_COLS: usize = 32;
+pub(crate) const MAX_COLS: usize = 32;
 
 /// Cram on an R x C board, its cells a bit set in `W`.
 #[derive(Debug)]
@@ -52,7 +52,7 @@ pub struct Cram<W = u64> {
 }
 
 impl<W: Cells> Cram<W> {
-    /// Cram on `rows` x `cols` (at most `W::BITS` cells, and [`MAX_COLS`] columns), named
+    /// Cram on `rows` x `cols` (at most `W::BITS` cells, and `MAX_COLS` columns), named
     /// `name`.
     pub fn new(name: &str, rows: usize, cols: usize) -> Result<Self, Error> {
         if rows == 0 || cols == 0 || rows.saturating_mul(cols) > W::BITS || cols > MAX_COLS {
