@@ -54,7 +54,7 @@ pub fn find(
                 variables: Vec::new(),
             })),
             // Out of time, memory or length: lifting has nothing to offer here.
-            Err(Error::Resource(_) | Error::Timeout(_)) => Ok(None),
+            Err(Error::Resource(_) | Error::Timeout(_) | Error::LengthLimit { .. }) => Ok(None),
             Err(e) => Err(e),
         };
     }
@@ -214,6 +214,15 @@ mod tests {
             assert_eq!(lifted.variables.len(), 2);
             assert_eq!(lifted.program.len(), lifted.base_length + 4);
         }
+    }
+
+    /// A length limit below the slices' programs leaves lifting with nothing to offer, as
+    /// time and memory limits do: no lift, not an error.
+    #[test]
+    fn a_length_limit_is_no_lift_rather_than_an_error() {
+        let backend = EnumBackend::new(2, 1 << 30);
+        let pr = star(5, 4, Target::Zero);
+        assert!(find(&pr, &backend, 6, None).unwrap().is_none());
     }
 
     /// The sg target lifts too: a lone heap x4 beside two edges is nim-summed in.
