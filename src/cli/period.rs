@@ -34,6 +34,10 @@ pub struct PeriodArgs {
     /// already prove a period).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<f64>,
+    /// Worker threads for the rare/common technique's long scans of pairs (0 or absent: every
+    /// core); the values are the same for any number.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// Print the theorem and its proof as LaTeX.
     #[arg(long, conflicts_with_all = ["json", "contractions"])]
     latex: bool,
@@ -79,12 +83,18 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
         .timeout
         .map(|s| Instant::now() + Duration::from_secs_f64(s));
     let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
-    let a = analyse_until(
-        game.rule(),
-        args.max_heap,
-        &Bar::new(!args.json),
-        &past_deadline,
-    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::Resource(format!("cannot start the worker threads: {e}")))?;
+    let a = pool.install(|| {
+        analyse_until(
+            game.rule(),
+            args.max_heap,
+            &Bar::new(!args.json),
+            &past_deadline,
+        )
+    });
     let name = game.rule().name();
     // A report that cannot be written does not cost the answer: it is printed, with the error.
     let failed = match (&args.report, &figure) {
