@@ -30,6 +30,7 @@ pub mod survey;
 pub mod values_file;
 pub mod words;
 
+use crate::error::Error;
 use crate::game::heap::sparse::{rarity, Rarity};
 use crate::game::heap::{nim_sequence, HeapRule, MoveBounds};
 use crate::game::Nimber;
@@ -335,6 +336,33 @@ pub fn analyse_until(
     analyse_from(rule, start, max_heap, progress, stop, None).expect("nothing is saved")
 }
 
+/// Bytes [`analyse`] holds at most to value heaps up to `max_heap`: the valuation's
+/// ([`HeapRule::valuation_bytes`]) or, while a round's values are examined, the values and a
+/// count of the same size beside them, whichever is more.
+pub fn memory_needed(rule: &dyn HeapRule, max_heap: usize) -> u64 {
+    let heaps = max_heap as u64 + 1;
+    rule.valuation_bytes(max_heap).max(8 * heaps)
+}
+
+/// Refuses, before any heap is valued, a run to `max_heap` that needs more than `limit` bytes
+/// ([`memory_needed`]).
+pub fn check_memory(rule: &dyn HeapRule, max_heap: usize, limit: u64) -> Result<(), Error> {
+    let bytes = memory_needed(rule, max_heap);
+    if bytes <= limit {
+        return Ok(());
+    }
+    use crate::units::format_bytes;
+    Err(Error::limit(
+        crate::error::Setting::MemoryLimit,
+        format!(
+            "valuing the heaps of {} up to {max_heap} needs {}; the memory limit is {}",
+            rule.name(),
+            format_bytes(bytes),
+            format_bytes(limit)
+        ),
+    ))
+}
+
 /// A file that a long run keeps its values in as it goes ([`values_file`]), so that a run
 /// stopped (by a time limit, a signal or a crash) resumes from it.
 #[derive(Clone, Copy, Debug)]
@@ -355,13 +383,13 @@ pub fn analyse_kept(
     progress: &dyn Progress,
     stop: &dyn Fn() -> bool,
     checkpoint: &Checkpoint,
-) -> Result<Analysis, crate::error::Error> {
+) -> Result<Analysis, Error> {
     let path = checkpoint.path;
     let mut start = match path.exists() {
         true => {
             let kept = values_file::read(path)?;
             if kept.game != rule.name() {
-                return Err(crate::error::Error::Data {
+                return Err(Error::Data {
                     path: path.to_path_buf(),
                     msg: format!("a checkpoint of {}, not of {}", kept.game, rule.name()),
                 });
@@ -386,7 +414,7 @@ fn analyse_from(
     progress: &dyn Progress,
     stop: &dyn Fn() -> bool,
     checkpoint: Option<&Checkpoint>,
-) -> Result<Analysis, crate::error::Error> {
+) -> Result<Analysis, Error> {
     let bounds = rule.bounds();
     let criterion = bounds.map(Criterion::of);
     let open_tail = rule.open_tail();
@@ -476,8 +504,8 @@ fn extend_saving(
     upto: usize,
     stop: &dyn Fn() -> bool,
     checkpoint: Option<&Checkpoint>,
-    save: &dyn Fn(&[Nimber]) -> Result<(), crate::error::Error>,
-) -> Result<(), crate::error::Error> {
+    save: &dyn Fn(&[Nimber]) -> Result<(), Error>,
+) -> Result<(), Error> {
     let Some(every) = checkpoint.map(|c| c.every) else {
         rule.extend(values, upto, stop);
         return Ok(());
