@@ -95,13 +95,21 @@ fn extend_reading<R: Splits + super::HeapRule>(
     }
     let unequal = rule.unequal();
     let (from, takes) = rule.split_takes();
+    // Room for every value up to n from the start: growing the copy would hold it twice.
     let mut narrow: Option<Vec<u16>> = match tuning.narrow {
-        true => values.iter().map(|&v| u16::try_from(v).ok()).collect(),
+        true => {
+            let mut small = Vec::with_capacity(n + 1);
+            let fits = values.iter().all(|&v| match u16::try_from(v) {
+                Ok(v) => {
+                    small.push(v);
+                    true
+                }
+                Err(_) => false,
+            });
+            fits.then_some(small)
+        }
         false => None,
     };
-    if let Some(small) = &mut narrow {
-        small.reserve_exact((n + 1).saturating_sub(small.len()));
-    }
     let mut sieve = Sieve::new(values);
     sieve.parallel_from = tuning.parallel_from;
     let (mut splits, mut plain) = (Vec::new(), NimSet::new());
