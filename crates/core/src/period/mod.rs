@@ -423,15 +423,15 @@ fn analyse_from(
         Some(c) => values_file::save(c.path, rule.name(), values),
         None => Ok(()),
     };
-    // Room for every value from the start: the memory is taken only as values fill it, and
-    // growing by rounds would hold the old values and the new room at once.
-    values.reserve_exact((max_heap + 1).saturating_sub(values.len()));
     let mut upto = FIRST_ROUND.min(max_heap);
     progress.start("heaps valued", max_heap as u64 + 1);
     progress.advance(values.len() as u64);
     let (stopped, seen) = loop {
         if values.len() <= upto {
             let before = values.len();
+            // Room for exactly this round (not all of `max_heap`'s at once: a short run with a
+            // far limit would ask for memory it never uses).
+            values.reserve_exact(upto + 1 - values.len());
             extend_saving(rule, &mut values, upto, stop, checkpoint, &save)?;
             progress.advance((values.len() - before) as u64);
         }
