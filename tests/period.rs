@@ -357,3 +357,49 @@ fn checkpoints_resume_and_bad_ones_are_refused() {
         "--mem-limit",
     );
 }
+
+/// Ctrl-C stops a run with `--checkpoint`: it reports what it has (exit 3, `timed_out`) and
+/// the file holds the definition's values as far as they were computed.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_saves_the_values_and_reports() {
+    use grundy_core::game::heap::{nim_sequence, GrundysGame};
+    use grundy_core::period::values_file;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.values");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "period",
+            "grundy-game",
+            "--max-heap",
+            "100000000",
+            "--mem-limit",
+            "4",
+        ])
+        .args(["--checkpoint-every", "1", "--json", "--checkpoint"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first save is made a second into the valuation, long after the handler is set.
+    let waited = std::time::Instant::now();
+    while !file.exists() {
+        assert!(waited.elapsed().as_secs() < 120, "no save within 2 minutes");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(said["timed_out"], true, "{said}");
+    let kept = values_file::read(&file).unwrap();
+    assert_eq!(kept.values.len() as u64, said["computed"].as_u64().unwrap());
+    let want = nim_sequence(&GrundysGame, kept.values.len() - 1);
+    assert_eq!(kept.values, want);
+}
