@@ -90,7 +90,7 @@ fn time_limits_end_undecided_with_the_values_so_far() {
     assert_eq!(out.status.code(), Some(3));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("the time limit passed with heaps 0..0 valued"),
+        text.contains("the run stopped (a time limit or an interruption) with heaps 0..0 valued"),
         "{text}"
     );
     // A limit the proof comes within changes nothing.
@@ -283,4 +283,123 @@ fn reports_write_the_theorem_up_with_a_figure() {
         2,
         ".md (Markdown) or .tex",
     );
+}
+
+/// `--values` writes the values computed in the documented format (read back by the
+/// library's reader: the definition's values of Grundy's game), and `--threads` changes
+/// nothing in them.
+#[test]
+fn values_file_holds_the_sequence_for_any_thread_count() {
+    use grundy_core::game::heap::{nim_sequence, GrundysGame};
+    use grundy_core::period::values_file;
+    let dir = tempfile::tempdir().unwrap();
+    let want = nim_sequence(&GrundysGame, 3000);
+    for threads in ["1", "2"] {
+        let path = dir.path().join(format!("g{threads}.values"));
+        let out = grundy()
+            .args([
+                "period",
+                "grundy-game",
+                "--max-heap",
+                "3000",
+                "--threads",
+                threads,
+            ])
+            .arg("--values")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{out:?}");
+        let back = values_file::read(&path).unwrap();
+        assert_eq!(back.game, "grundy-game");
+        assert_eq!(back.values, want);
+        let raw = std::fs::read(&path).unwrap();
+        assert_eq!(&raw[..8], b"GRUNDYNS");
+        assert_eq!(raw.len(), 28 + "grundy-game".len() + 3001);
+    }
+}
+
+/// A checkpoint resumes: a file holding the first values of a run gives the answer of a run
+/// straight through and ends holding every value; another game's file, and a run too big for
+/// the memory limit, are refused with one line (exit 2) before any work.
+#[test]
+fn checkpoints_resume_and_bad_ones_are_refused() {
+    use grundy_core::game::heap::{nim_sequence, TakeBreak};
+    use grundy_core::period::values_file;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.values");
+    let rule = TakeBreak::octal("octal:0.16", "0.16").unwrap();
+    values_file::write(&path, "octal:0.16", &nim_sequence(&rule, 1000)).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, resumed) = json(&[
+        "period",
+        "octal:0.16",
+        "--max-heap",
+        "4000",
+        "--checkpoint",
+        p,
+    ]);
+    let (_, straight) = json(&["period", "octal:0.16", "--max-heap", "4000"]);
+    assert_eq!(code, Some(3));
+    assert_eq!(resumed, straight);
+    assert_eq!(
+        values_file::read(&path).unwrap().values,
+        nim_sequence(&rule, 4000)
+    );
+    one_line(
+        &["period", "grundy-game", "--checkpoint", p],
+        2,
+        "a checkpoint of octal:0.16, not of grundy-game",
+    );
+    one_line(
+        &["period", "grundy-game", "--mem-limit", "0.001"],
+        2,
+        "--mem-limit",
+    );
+}
+
+/// Ctrl-C stops a run with `--checkpoint`: it reports what it has (exit 3, `timed_out`) and
+/// the file holds the definition's values as far as they were computed.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_saves_the_values_and_reports() {
+    use grundy_core::game::heap::{nim_sequence, GrundysGame};
+    use grundy_core::period::values_file;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.values");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "period",
+            "grundy-game",
+            "--max-heap",
+            "100000000",
+            "--mem-limit",
+            "4",
+        ])
+        .args(["--checkpoint-every", "1", "--json", "--checkpoint"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first save is made a second into the valuation, long after the handler is set.
+    let waited = std::time::Instant::now();
+    while !file.exists() {
+        assert!(waited.elapsed().as_secs() < 120, "no save within 2 minutes");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(said["timed_out"], true, "{said}");
+    let kept = values_file::read(&file).unwrap();
+    assert_eq!(kept.values.len() as u64, said["computed"].as_u64().unwrap());
+    let want = nim_sequence(&GrundysGame, kept.values.len() - 1);
+    assert_eq!(kept.values, want);
 }

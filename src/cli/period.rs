@@ -14,7 +14,9 @@ use grundy_core::catalog::spec;
 use grundy_core::error::Error;
 use grundy_core::period::contraction::contractions;
 use grundy_core::period::words::{self, relation, text, unsettled};
-use grundy_core::period::{analyse_until, Analysis, Criterion};
+use grundy_core::period::{
+    analyse_kept, analyse_until, check_memory, values_file, Analysis, Checkpoint, Criterion,
+};
 
 #[derive(Args, Debug)]
 pub struct PeriodArgs {
@@ -34,6 +36,28 @@ pub struct PeriodArgs {
     /// already prove a period).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<f64>,
+    /// Worker threads for the rare/common technique's long scans of pairs (0 or absent: every
+    /// core); the values are the same for any number.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Write the values computed, G(0) to the last heap valued, to FILE in grundy's compact
+    /// binary format (a header with the game, the count and the bytes a value; see
+    /// docs/heap-games.md).
+    #[arg(long, value_name = "FILE")]
+    values: Option<PathBuf>,
+    /// Keep the values in FILE (the format of --values) as they are computed, so that a long
+    /// run can stop and go on: FILE's values are read first when it exists (another game's are
+    /// refused), and the values are saved there every --checkpoint-every seconds, at the end,
+    /// and when Ctrl-C stops the run (which then reports what it has, exit 3).
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between two saves of --checkpoint's file while heaps are valued.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "300", requires = "checkpoint")]
+    checkpoint_every: f64,
+    /// Memory limit in GiB (default: 80% of available memory): a run whose values up to
+    /// --max-heap would need more is refused before it starts.
+    #[arg(long, value_name = "GIB")]
+    mem_limit: Option<f64>,
     /// Print the theorem and its proof as LaTeX.
     #[arg(long, conflicts_with_all = ["json", "contractions"])]
     latex: bool,
@@ -53,8 +77,18 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
         Some(r) => Some(super::writeup::figure_path(r)?),
         None => None,
     };
-    // Written after the work: a path that cannot be written fails now.
-    for path in args.report.iter().chain(&figure) {
+    let outputs: Vec<(&str, &Path)> = [
+        ("--report", args.report.as_deref()),
+        ("the report's figure", figure.as_deref()),
+        ("--values", args.values.as_deref()),
+        ("--checkpoint", args.checkpoint.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(name, path)| Some((name, path?)))
+    .collect();
+    grundy_core::files::check_outputs(&outputs, &[])?;
+    // Written after the work or as it goes: a path that cannot be written fails now.
+    for (_, path) in &outputs {
         grundy_core::files::check_writable(path)?;
     }
     if args.max_heap < 1 || args.max_heap > spec::MAX_HEAP {
@@ -75,16 +109,41 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     } else {
         None
     };
+    check_memory(
+        game.rule(),
+        args.max_heap,
+        super::memory_limit(args.mem_limit)?,
+    )?;
     let deadline = args
         .timeout
         .map(|s| Instant::now() + Duration::from_secs_f64(s));
-    let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
-    let a = analyse_until(
-        game.rule(),
-        args.max_heap,
-        &Bar::new(!args.json),
-        &past_deadline,
-    );
+    if args.checkpoint.is_some() {
+        // The first Ctrl-C stops the run, whose values are then saved.
+        super::interrupt::answer_on_ctrl_c();
+    }
+    let past_deadline =
+        || grundy_synth::solver::stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::Resource(format!("cannot start the worker threads: {e}")))?;
+    let bar = Bar::new(!args.json);
+    let a = pool.install(|| match &args.checkpoint {
+        Some(path) => {
+            let every = Duration::from_secs_f64(args.checkpoint_every.max(1.0));
+            let kept = Checkpoint { path, every };
+            analyse_kept(game.rule(), args.max_heap, &bar, &past_deadline, &kept)
+        }
+        None => Ok(analyse_until(
+            game.rule(),
+            args.max_heap,
+            &bar,
+            &past_deadline,
+        )),
+    })?;
+    if let Some(path) = &args.values {
+        values_file::write(path, game.rule().name(), &a.values)?;
+    }
     let name = game.rule().name();
     // A report that cannot be written does not cost the answer: it is printed, with the error.
     let failed = match (&args.report, &figure) {

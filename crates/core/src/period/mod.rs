@@ -27,8 +27,10 @@ pub mod report;
 pub mod slices;
 pub mod state;
 pub mod survey;
+pub mod values_file;
 pub mod words;
 
+use crate::error::Error;
 use crate::game::heap::sparse::{rarity, Rarity};
 use crate::game::heap::{nim_sequence, HeapRule, MoveBounds};
 use crate::game::Nimber;
@@ -330,21 +332,116 @@ pub fn analyse_until(
     progress: &dyn Progress,
     stop: &dyn Fn() -> bool,
 ) -> Analysis {
+    let start = nim_sequence(rule, 0);
+    analyse_from(rule, start, max_heap, progress, stop, None).expect("nothing is saved")
+}
+
+/// Bytes [`analyse`] holds at most to value heaps up to `max_heap`, counted generously: the
+/// valuation's ([`HeapRule::valuation_bytes`]) and 4 bytes a heap more, for the count kept
+/// beside the values while a round's are examined. (Measured: about 6 bytes a heap on
+/// Grundy's game, 10 on `octal:0.354`, whose rare heaps are many.)
+pub fn memory_needed(rule: &dyn HeapRule, max_heap: usize) -> u64 {
+    let heaps = max_heap as u64 + 1;
+    rule.valuation_bytes(max_heap).saturating_add(4 * heaps)
+}
+
+/// Refuses, before any heap is valued, a run to `max_heap` that needs more than `limit` bytes
+/// ([`memory_needed`]).
+pub fn check_memory(rule: &dyn HeapRule, max_heap: usize, limit: u64) -> Result<(), Error> {
+    let bytes = memory_needed(rule, max_heap);
+    if bytes <= limit {
+        return Ok(());
+    }
+    use crate::units::format_bytes;
+    Err(Error::limit(
+        crate::error::Setting::MemoryLimit,
+        format!(
+            "valuing the heaps of {} up to {max_heap} needs {}; the memory limit is {}",
+            rule.name(),
+            format_bytes(bytes),
+            format_bytes(limit)
+        ),
+    ))
+}
+
+/// A file that a long run keeps its values in as it goes ([`values_file`]), so that a run
+/// stopped (by a time limit, a signal or a crash) resumes from it.
+#[derive(Clone, Copy, Debug)]
+pub struct Checkpoint<'a> {
+    /// The file: read first when it exists, then saved.
+    pub path: &'a std::path::Path,
+    /// How often the values are saved while heaps are valued (and once at the end).
+    pub every: std::time::Duration,
+}
+
+/// [`analyse_until`], resuming from the values in `checkpoint`'s file when it exists (they
+/// must be `rule`'s) and saving them there every so often and at the end. The values, and
+/// so the answer, are those of a run straight through: each round examines the values up to
+/// its own end, as such a run would, however many were read.
+pub fn analyse_kept(
+    rule: &dyn HeapRule,
+    max_heap: usize,
+    progress: &dyn Progress,
+    stop: &dyn Fn() -> bool,
+    checkpoint: &Checkpoint,
+) -> Result<Analysis, Error> {
+    let path = checkpoint.path;
+    let mut start = match path.exists() {
+        true => {
+            let kept = values_file::read(path)?;
+            if kept.game != rule.name() {
+                return Err(Error::Data {
+                    path: path.to_path_buf(),
+                    msg: format!("a checkpoint of {}, not of {}", kept.game, rule.name()),
+                });
+            }
+            kept.values
+        }
+        false => Vec::new(),
+    };
+    start.truncate(max_heap + 1);
+    if start.is_empty() {
+        start = nim_sequence(rule, 0);
+    }
+    analyse_from(rule, start, max_heap, progress, stop, Some(checkpoint))
+}
+
+/// The rounds of [`analyse_until`] from the values `values` (at least G(0)), saving them to
+/// `checkpoint` when there is one.
+fn analyse_from(
+    rule: &dyn HeapRule,
+    mut values: Vec<Nimber>,
+    max_heap: usize,
+    progress: &dyn Progress,
+    stop: &dyn Fn() -> bool,
+    checkpoint: Option<&Checkpoint>,
+) -> Result<Analysis, Error> {
     let bounds = rule.bounds();
     let criterion = bounds.map(Criterion::of);
     let open_tail = rule.open_tail();
-    // G(0) whatever the time limit, so that every answer has values to state.
-    let mut values: Vec<Nimber> = nim_sequence(rule, 0);
+    let save = |values: &[Nimber]| match checkpoint {
+        Some(c) => values_file::save(c.path, rule.name(), values),
+        None => Ok(()),
+    };
     let mut upto = FIRST_ROUND.min(max_heap);
     progress.start("heaps valued", max_heap as u64 + 1);
-    let stopped = loop {
-        let before = values.len();
-        rule.extend(&mut values, upto, stop);
-        progress.advance((values.len() - before) as u64);
+    progress.advance(values.len() as u64);
+    let (stopped, seen) = loop {
+        if values.len() <= upto {
+            let before = values.len();
+            // Room for exactly this round (not all of `max_heap`'s at once: a short run with a
+            // far limit would ask for memory it never uses).
+            values.reserve_exact(upto + 1 - values.len());
+            extend_saving(rule, &mut values, upto, stop, checkpoint, &save)?;
+            progress.advance((values.len() - before) as u64);
+        }
         let stopped = values.len() <= upto;
+        // A resumed run holds values past this round's end: the round reads as far as its end.
+        let seen = values.len().min(upto + 1);
+        let round = &values[..seen];
         let mut hint = None;
         let proved = if let (Some(c), Some(b)) = (criterion, bounds) {
-            let (proved, wanted) = examine(&values, c);
+            let (proved, wanted) = examine(round, c);
             hint = wanted;
             // A code that leaves three heaps may grow arithmetically instead: the slices'
             // check. (Finite octal codes never do: Horrocks & Nowakowski, INTEGERS 3, 2003.)
@@ -352,7 +449,7 @@ pub fn analyse_until(
                 if b.heaps < 3 {
                     return None;
                 }
-                let grows = slices::prove(rule, b, &values, stop);
+                let grows = slices::prove(rule, b, round, stop);
                 hint = match (hint, grows.wanted) {
                     (Some(a), Some(w)) => Some(a.min(w)),
                     (a, w) => a.or(w),
@@ -360,21 +457,23 @@ pub fn analyse_until(
                 grows.proved
             })
         } else {
-            open_tail.as_ref().and_then(|t| state::prove(&values, t))
+            open_tail.as_ref().and_then(|t| state::prove(round, t))
         };
         if let Some(proved) = proved {
             progress.finish();
-            return Analysis {
+            save(&values)?;
+            values.truncate(seen);
+            return Ok(Analysis {
                 rarity: rule.sparse().then(|| rarity(&values)),
                 values,
                 proved: Some(proved),
                 observed: None,
                 no_criterion: None,
                 stopped: false,
-            };
+            });
         }
         if stopped || upto >= max_heap {
-            break stopped;
+            break (stopped, seen);
         }
         // Twice as far, or just far enough for a candidate period's check when that is less.
         let next = match hint {
@@ -384,7 +483,9 @@ pub fn analyse_until(
         upto = next.min(max_heap);
     };
     progress.finish();
-    Analysis {
+    save(&values)?;
+    values.truncate(seen);
+    Ok(Analysis {
         rarity: rule.sparse().then(|| rarity(&values)),
         observed: observe(&values),
         values,
@@ -394,6 +495,30 @@ pub fn analyse_until(
              unboundedly many tokens and split heaps, or the rule is not take-and-break)",
         ),
         stopped,
+    })
+}
+
+/// Extends `values` up to G(upto) (less when `stop` says so), saving them to `checkpoint`
+/// every so often on the way.
+fn extend_saving(
+    rule: &dyn HeapRule,
+    values: &mut Vec<Nimber>,
+    upto: usize,
+    stop: &dyn Fn() -> bool,
+    checkpoint: Option<&Checkpoint>,
+    save: &dyn Fn(&[Nimber]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let Some(every) = checkpoint.map(|c| c.every) else {
+        rule.extend(values, upto, stop);
+        return Ok(());
+    };
+    loop {
+        let due = std::time::Instant::now() + every;
+        rule.extend(values, upto, &|| stop() || std::time::Instant::now() >= due);
+        if values.len() > upto || stop() {
+            return Ok(());
+        }
+        save(values)?;
     }
 }
 

@@ -213,3 +213,68 @@ fn stops_keep_the_values_so_far() {
     let never = analyse_until(&kayles, 100, &Silent, &after(0));
     assert_eq!((never.values.len(), never.stopped), (1, true));
 }
+
+/// A run stopped part way with a checkpoint, then run again on the same file, ends with the
+/// values and answer of a run straight through, and so does a run resumed from more values
+/// than its proof needs (Kayles' period is proved from values read up to its round's end).
+#[test]
+fn resumed_runs_answer_as_runs_straight_through() {
+    use std::cell::Cell;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grundy.values");
+    let checkpoint = Checkpoint {
+        path: &path,
+        every: std::time::Duration::from_secs(600),
+    };
+    let asked = Cell::new(0usize);
+    let stop = || {
+        asked.set(asked.get() + 1);
+        asked.get() > 2500
+    };
+    let first = analyse_kept(&GrundysGame, 5000, &Silent, &stop, &checkpoint).unwrap();
+    assert!(first.stopped && first.values.len() < 5000);
+    let kept = values_file::read(&path).unwrap();
+    assert_eq!(kept.values, first.values);
+    let resumed = analyse_kept(
+        &GrundysGame,
+        5000,
+        &Silent,
+        &crate::game::heap::never,
+        &checkpoint,
+    )
+    .unwrap();
+    let straight = analyse(&GrundysGame, 5000, &Silent);
+    assert_eq!(resumed.values, straight.values);
+    assert!(!resumed.stopped);
+    assert_eq!(values_file::read(&path).unwrap().values, straight.values);
+
+    let kayles = TakeBreak::octal("octal:0.77", "0.77").unwrap();
+    let path = dir.path().join("kayles.values");
+    values_file::write(&path, "octal:0.77", &nim_sequence(&kayles, 3000)).unwrap();
+    let checkpoint = Checkpoint {
+        path: &path,
+        ..checkpoint
+    };
+    let resumed = analyse_kept(
+        &kayles,
+        1 << 12,
+        &Silent,
+        &crate::game::heap::never,
+        &checkpoint,
+    )
+    .unwrap();
+    let straight = analyse(&kayles, 1 << 12, &Silent);
+    assert_eq!(resumed.values, straight.values);
+    assert_eq!(resumed.proved, straight.proved);
+    assert!(resumed.values.len() < 3000);
+    // Another game's checkpoint is refused.
+    let err = analyse_kept(
+        &GrundysGame,
+        100,
+        &Silent,
+        &crate::game::heap::never,
+        &checkpoint,
+    )
+    .unwrap_err();
+    assert!(matches!(err, crate::error::Error::Data { .. }));
+}

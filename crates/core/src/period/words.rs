@@ -7,11 +7,15 @@ use crate::game::Nimber;
 /// The values printed in full: the preperiod and one period, or this many.
 const SHOWN: usize = 120;
 
-/// Why nothing is proved: the heaps valued, and whether the time limit cut them short.
+/// Why nothing is proved: the heaps valued, and whether a stop (a time limit, or an
+/// interruption the caller asked to answer) cut them short.
 pub fn unsettled(a: &Analysis) -> String {
     let upto = a.values.len() - 1;
     if a.stopped {
-        format!("the time limit passed with heaps 0..{upto} valued, which do not settle a period")
+        format!(
+            "the run stopped (a time limit or an interruption) with heaps 0..{upto} valued, \
+             which do not settle a period"
+        )
     } else {
         format!("heaps 0..{upto} do not settle a period")
     }

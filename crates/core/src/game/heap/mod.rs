@@ -7,6 +7,7 @@
 //! search engines; [`nim_sequence`] values single heaps directly.
 
 pub(crate) mod grundys_game;
+mod scan;
 pub mod sparse;
 pub(crate) mod takebreak;
 

@@ -17,6 +17,7 @@
 //! fewest, and chosen again when they grow many. It serves octal codes with splits into two
 //! heaps and Grundy's game.
 
+use super::scan::{scan, Scan, PARALLEL_FROM};
 use crate::game::NimSet;
 use crate::game::Nimber;
 
@@ -53,11 +54,29 @@ pub(super) fn extend<R: Splits + super::HeapRule>(
     n: usize,
     stop: &dyn Fn() -> bool,
 ) {
-    extend_reading(rule, values, n, true, stop);
+    extend_reading(rule, values, n, Tuning::default(), stop);
 }
 
-/// `extend`, reading a 16-bit copy of the values while every value fits when `narrow` (half
-/// the memory traffic on the long pair scans), the values themselves otherwise.
+/// How [`extend_reading`] goes about it; any choice gives the same values.
+#[derive(Clone, Copy, Debug)]
+struct Tuning {
+    /// Read a 16-bit copy of the values while every value fits (half the memory traffic on
+    /// the long pair scans), the values themselves otherwise.
+    narrow: bool,
+    /// Pairs of a total a scan reads alone before it shares the rest out over rayon's threads.
+    parallel_from: usize,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            narrow: true,
+            parallel_from: PARALLEL_FROM,
+        }
+    }
+}
+
+/// `extend`, as `tuning` says.
 ///
 /// Heaps are valued in blocks of consecutive heaps: the pairs of a rare heap with a heap
 /// below the block are read for the whole block at once ([`Sieve::enumerate_far`]), and each
@@ -67,7 +86,7 @@ fn extend_reading<R: Splits + super::HeapRule>(
     rule: &R,
     values: &mut Vec<Nimber>,
     n: usize,
-    narrow: bool,
+    tuning: Tuning,
     stop: &dyn Fn() -> bool,
 ) {
     super::by_definition(rule, values, n.min(PREFIX), stop);
@@ -76,14 +95,23 @@ fn extend_reading<R: Splits + super::HeapRule>(
     }
     let unequal = rule.unequal();
     let (from, takes) = rule.split_takes();
-    let mut narrow: Option<Vec<u16>> = match narrow {
-        true => values.iter().map(|&v| u16::try_from(v).ok()).collect(),
+    // Room for every value up to n from the start: growing the copy would hold it twice.
+    let mut narrow: Option<Vec<u16>> = match tuning.narrow {
+        true => {
+            let mut small = Vec::with_capacity(n + 1);
+            let fits = values.iter().all(|&v| match u16::try_from(v) {
+                Ok(v) => {
+                    small.push(v);
+                    true
+                }
+                Err(_) => false,
+            });
+            fits.then_some(small)
+        }
         false => None,
     };
-    if let Some(small) = &mut narrow {
-        small.reserve_exact((n + 1).saturating_sub(small.len()));
-    }
     let mut sieve = Sieve::new(values);
+    sieve.parallel_from = tuning.parallel_from;
     let (mut splits, mut plain) = (Vec::new(), NimSet::new());
     while values.len() <= n && !stop() {
         sieve.rechoose_if_crowded(values);
@@ -187,6 +215,8 @@ struct Sieve {
     /// of heap h (0: none yet). Tried before the scan: where the values repeat locally with a
     /// short period, heap h's pair often serves heap h + 1, 2 or 3 as well.
     witnesses: Vec<u32>,
+    /// Pairs of a total a scan reads alone before sharing the rest out ([`Tuning`]).
+    parallel_from: usize,
 }
 
 /// Recent heaps whose pairs [`Sieve::try_witnesses`] tries again.
@@ -206,6 +236,7 @@ impl Sieve {
             stamp: 0,
             pending: Vec::new(),
             witnesses: Vec::new(),
+            parallel_from: PARALLEL_FROM,
         };
         sieve.choose(values);
         sieve
@@ -323,7 +354,7 @@ impl Sieve {
 
     /// The value of a heap of the block begun by [`Sieve::enumerate_far`], over the values
     /// so far (`values`, widened to `Nimber` on read).
-    fn value<V: Copy + Into<Nimber>>(&mut self, values: &[V], heap: &Heap) -> Nimber {
+    fn value<V: Copy + Into<Nimber> + Sync>(&mut self, values: &[V], heap: &Heap) -> Nimber {
         let (len, stamp) = (self.common.len(), self.stamp);
         let last = len - 1;
         let row = &mut self.seen[heap.row * len..(heap.row + 1) * len];
@@ -375,7 +406,13 @@ impl Sieve {
         if left > 0 {
             let row = heap.h % WITNESSES * len;
             let witnesses = &mut self.witnesses[row..row + len];
-            scan(values, heap, &mut self.pending, witnesses, left);
+            let mut found = Scan {
+                pending: &mut self.pending,
+                witnesses,
+                left,
+                parallel_from: self.parallel_from,
+            };
+            scan(values, heap.splits, heap.unequal, &mut found);
             if let Some(v) = self.pending[..candidate].iter().position(|&p| p == 1) {
                 value = v as Nimber;
             }
@@ -415,54 +452,6 @@ impl Sieve {
             }
         }
         left
-    }
-}
-
-/// Pairs the scan reads between two looks at whether any of them hit: the reads and xors of
-/// a block run without a branch, and a hit (rare: the scan stops once every value is found)
-/// costs one more pass over its block.
-const BLOCK: usize = 16;
-
-/// Clears from `pending` (`left` entries 1, a power of two long, with room for every xor of
-/// two values) every value that a split of one of `heap`'s totals into two heaps (different
-/// ones, with `unequal`) has, and notes in `witnesses` the smaller heap of the pair that gave
-/// it. One scan serves them all and stops once each has been found: the pairs
-/// that give a rare value are spread thin, and one scan per value took twice as long on
-/// Grundy's game (21 s against 10 s for 10^6 heaps).
-fn scan<V: Copy + Into<Nimber>>(
-    values: &[V],
-    heap: &Heap,
-    pending: &mut [u8],
-    witnesses: &mut [u32],
-    mut left: u32,
-) {
-    let last = pending.len() - 1;
-    let at = |a: V, b: V| (a.into() ^ b.into()) as usize & last;
-    for &m in heap.splits {
-        let top = if heap.unequal { (m - 1) / 2 } else { m / 2 };
-        let (low, high) = (&values[1..=top], &values[m - top..m]);
-        // Block k pairs low[k B..] with high[..top - k B] from its end.
-        for (k, (low, high)) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)).enumerate() {
-            let hit = low
-                .iter()
-                .zip(high.iter().rev())
-                .fold(0, |hit, (&a, &b)| hit | pending[at(a, b)]);
-            if hit == 0 {
-                continue;
-            }
-            for (i, (&a, &b)) in low.iter().zip(high.iter().rev()).enumerate() {
-                let x = at(a, b);
-                if pending[x] == 1 {
-                    pending[x] = 0;
-                    // The smaller heap of the pair: 1 + its index in `low`.
-                    witnesses[x] = (1 + k * BLOCK + i) as u32;
-                    left -= 1;
-                    if left == 0 {
-                        return;
-                    }
-                }
-            }
-        }
     }
 }
 

@@ -65,17 +65,23 @@ fn split_takes_are_the_options_splits() {
     check(&GrundysGame, &nim_sequence(&GrundysGame, 60));
 }
 
+/// Reading the values at full width, as past 2^16.
+const WIDE: Tuning = Tuning {
+    narrow: false,
+    parallel_from: PARALLEL_FROM,
+};
+
 /// Reading the values at full width (as past 2^16) gives the same sequence.
 #[test]
 fn wide_values_read_the_same() {
     let rule = TakeBreak::octal("", "0.354").unwrap();
     let (mut narrow, mut wide) = (Vec::new(), Vec::new());
-    extend_reading(&rule, &mut narrow, 8000, true, &never);
-    extend_reading(&rule, &mut wide, 8000, false, &never);
+    extend_reading(&rule, &mut narrow, 8000, Tuning::default(), &never);
+    extend_reading(&rule, &mut wide, 8000, WIDE, &never);
     assert_eq!(narrow, wide);
     let (mut narrow, mut wide) = (Vec::new(), Vec::new());
-    extend_reading(&GrundysGame, &mut narrow, 8000, true, &never);
-    extend_reading(&GrundysGame, &mut wide, 8000, false, &never);
+    extend_reading(&GrundysGame, &mut narrow, 8000, Tuning::default(), &never);
+    extend_reading(&GrundysGame, &mut wide, 8000, WIDE, &never);
     assert_eq!(narrow, wide);
 }
 
@@ -90,4 +96,40 @@ fn rounds_extend_the_same_sequence() {
         extend(&rule, &mut rounds, n, &never);
     }
     assert_eq!(once, rounds);
+}
+
+/// Scans shared out over threads from the 40th pair of a total on (so that short runs share
+/// many), on pools of 1, 2 and 3 threads, give the definition's values, narrow and wide.
+#[test]
+fn shared_scans_value_as_the_definition_does() {
+    let mut grundy = Vec::new();
+    crate::game::heap::by_definition(&GrundysGame, &mut grundy, 3000, &never);
+    let octal: Vec<(TakeBreak, Vec<Nimber>)> = ["0.6", "0.354", "0.137", "4.07", "0.16"]
+        .iter()
+        .map(|code| {
+            let rule = TakeBreak::octal(code, code).unwrap();
+            let want = naive(&rule, 3000);
+            (rule, want)
+        })
+        .collect();
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        for narrow in [true, false] {
+            let tuning = Tuning {
+                narrow,
+                parallel_from: 40,
+            };
+            let mut fast = Vec::new();
+            pool.install(|| extend_reading(&GrundysGame, &mut fast, 3000, tuning, &never));
+            assert_eq!(fast, grundy, "Grundy's game, {threads} threads");
+            for (rule, want) in &octal {
+                let mut fast = Vec::new();
+                pool.install(|| extend_reading(rule, &mut fast, 3000, tuning, &never));
+                assert_eq!(&fast, want, "{}, {threads} threads", rule.name());
+            }
+        }
+    }
 }
