@@ -95,7 +95,8 @@ def test_ctrl_c_stops_a_proof_in_z3_and_the_next_one_runs():
     deadline = time.monotonic() + 30
     while _workers() > before and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _workers() == before
+    # (Workers of earlier tests may end meanwhile: at most as many as before.)
+    assert _workers() <= before
     assert grundy.prove("nim:2", "Push(0) Push(1) Minus").status == "proved"
 
 
