@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use grundy_core::catalog::solve::{by_theorem, nimber_undecided, solve};
+use grundy_core::catalog::solve::{by_theorem, nimber_undecided, solve_kept, Control};
 use grundy_core::catalog::spec::{self, Heaps, FAMILIES};
 use grundy_core::catalog::sweep::box_values;
 use grundy_core::catalog::AnyGame;
@@ -88,8 +88,14 @@ pub fn sg(
             Some(s) => s,
             None => {
                 let (searched, at) = (Arc::clone(&g), p.clone());
+                // The search stops once the call does (KeyboardInterrupt, the time limit).
                 let work = move |w: Watch| {
-                    solve(searched.as_ref(), &at, e, cfg, &table_options(&w), moves)
+                    let ctl = Control {
+                        plan: None,
+                        stop: w.stop(),
+                    };
+                    let opts = table_options(&w);
+                    solve_kept(searched.as_ref(), &at, e, cfg, &opts, moves, &ctl)
                 };
                 match run(py, timeout, progress.as_ref(), work)? {
                     Outcome::Done(s) => s,

@@ -223,19 +223,19 @@ impl SearchArgs {
     }
 
     /// The nimber of `p` in `game` by the chosen engine, with the winning moves when `moves`
-    /// and a progress bar for tabulation when `show`, keeping the search's table per `plan`:
-    /// what `sg` and `best-move` compute.
+    /// and a progress bar for tabulation when `show`, keeping the search's table and stopping
+    /// per `ctl`: what `sg` and `best-move` compute.
     fn solve(
         &self,
         game: &dyn grundy_core::catalog::AnyGame,
         p: &grundy_core::game::Stones,
         moves: bool,
         show: bool,
-        plan: Option<&grundy_core::sg::checkpoint::Plan>,
+        ctl: &grundy_core::catalog::solve::Control,
     ) -> Result<grundy_core::catalog::solve::Solution, Error> {
         let opts = self.table_options(show)?;
         let cfg = self.config()?;
-        grundy_core::catalog::solve::solve_kept(game, p, self.engine, cfg, &opts, moves, plan)
+        grundy_core::catalog::solve::solve_kept(game, p, self.engine, cfg, &opts, moves, ctl)
     }
 
     /// Threads and memory limit for tabulation, with a progress bar when `show`.

@@ -23,6 +23,7 @@ use super::tt::{weight, Tt, Weight};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::NimSet;
 use crate::game::{Game, MoveOrder, Nimber};
+use crate::stop::{Stop, Stopped};
 
 /// How a node narrows the set it hands to its successors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,11 +257,12 @@ impl<'g, G: Game> CutSearch<'g, G> {
         }
     }
 
-    /// Calls the hook, between two nodes.
-    fn beat(&mut self) {
+    /// Calls the hook, between two nodes: whether the search was stopped.
+    fn beat(&mut self) -> bool {
         let mut pulse = std::mem::take(&mut self.pulse);
-        pulse.beat(self.nodes, self);
+        let stopped = pulse.beat(self.nodes, self);
         self.pulse = pulse;
+        stopped
     }
 
     /// The value of `s` if it lies in `r` (`None` = every value); otherwise the value or `None`.
@@ -307,12 +309,18 @@ impl<'g, G: Game> CutSearch<'g, G> {
 
     /// Stores an exact value, which cost `weight` to find.
     fn store_exact(&mut self, s: G::Position, v: Nimber, weight: Weight) {
+        if self.pulse.stopped() {
+            return;
+        }
         let left = self.tt.put(s, Entry::exact(v), weight);
         self.release(left);
     }
 
     /// Stores a resumable set, which cost `weight` to find.
     fn store_partial(&mut self, s: G::Position, p: NimSet, weight: Weight) {
+        if self.pulse.stopped() {
+            return;
+        }
         let i = match self.free.pop() {
             Some(i) => {
                 self.partials[i] = p;
@@ -425,8 +433,10 @@ impl<'g, G: Game> CutSearch<'g, G> {
     }
 
     fn expand(&mut self, s: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
-        if self.pulse.due(self.nodes) {
-            self.beat();
+        // A stopped search ends each node at once with a value that means nothing (every caller
+        // copes with any value, and nothing is stored from then on).
+        if self.pulse.due(self.nodes) && self.beat() {
+            return Some(0);
         }
         let v = self.variant;
         let start = self.nodes;
@@ -505,13 +515,15 @@ impl<'g, G: Game> CutSearch<'g, G> {
 }
 
 impl<G: Game> Searcher<G> for CutSearch<'_, G> {
-    fn nimber(&mut self, p: G::Position) -> Nimber {
+    fn try_nimber(&mut self, p: G::Position) -> Result<Nimber, Stopped> {
         if !self.variant.aspiration {
-            return self.search(p, None).expect("a search without R is exact");
+            let v = self.search(p, None).expect("a search without R is exact");
+            return self.pulse.answer(v);
         }
-        (0..)
+        let v = (0..)
             .find_map(|c| self.search(p.clone(), Some(&NimSet::singleton(c))))
-            .expect("some aspiration set holds the value")
+            .expect("some aspiration set holds the value");
+        self.pulse.answer(v)
     }
 
     fn stats(&self) -> Stats {
@@ -532,6 +544,10 @@ impl<G: Game> Searcher<G> for CutSearch<'_, G> {
 
     fn set_hook(&mut self, hook: Hook<G::Position>) {
         self.pulse.set(hook, self.nodes);
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.pulse.set_stop(stop, self.nodes);
     }
 
     fn known(&self) -> &dyn Known<G::Position> {

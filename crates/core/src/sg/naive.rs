@@ -7,6 +7,7 @@ use super::tt::{weight, Tt, Weight};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::NimSet;
 use crate::game::{Game, Nimber, Parts};
+use crate::stop::{Stop, Stopped};
 
 /// Memoised recursion over the definition.
 pub struct Naive<'g, G: Game> {
@@ -43,11 +44,12 @@ impl<'g, G: Game> Naive<'g, G> {
         }
     }
 
-    /// Calls the hook, between two nodes.
-    fn beat(&mut self) {
+    /// Calls the hook, between two nodes: whether the search was stopped.
+    fn beat(&mut self) -> bool {
         let mut pulse = std::mem::take(&mut self.pulse);
-        pulse.beat(self.nodes, self);
+        let stopped = pulse.beat(self.nodes, self);
         self.pulse = pulse;
+        stopped
     }
 
     fn value(&mut self, p: G::Position) -> Nimber {
@@ -64,8 +66,9 @@ impl<'g, G: Game> Naive<'g, G> {
 
     /// The value of a position already shaped: plain, and canonical when symmetry is on.
     fn plain_value(&mut self, p: G::Position) -> Nimber {
-        if self.pulse.due(self.nodes) {
-            self.beat();
+        // A stopped search ends each node at once with a value that means nothing.
+        if self.pulse.due(self.nodes) && self.beat() {
+            return 0;
         }
         if let Some(v) = self.memo.get(&p) {
             return v;
@@ -79,6 +82,9 @@ impl<'g, G: Game> Naive<'g, G> {
         }
         self.buffers.give(moves);
         let v = seen.mex();
+        if self.pulse.stopped() {
+            return v;
+        }
         let w = weight(self.nodes - start);
         if self.orbits {
             let mut images = Parts::new();
@@ -93,8 +99,9 @@ impl<'g, G: Game> Naive<'g, G> {
 }
 
 impl<G: Game> Searcher<G> for Naive<'_, G> {
-    fn nimber(&mut self, p: G::Position) -> Nimber {
-        self.value(p)
+    fn try_nimber(&mut self, p: G::Position) -> Result<Nimber, Stopped> {
+        let v = self.value(p);
+        self.pulse.answer(v)
     }
 
     fn stats(&self) -> Stats {
@@ -115,6 +122,10 @@ impl<G: Game> Searcher<G> for Naive<'_, G> {
 
     fn set_hook(&mut self, hook: Hook<G::Position>) {
         self.pulse.set(hook, self.nodes);
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.pulse.set_stop(stop, self.nodes);
     }
 
     fn known(&self) -> &dyn Known<G::Position> {
