@@ -3,6 +3,7 @@
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -68,3 +69,40 @@ def test_progress_reaches_the_callback():
     assert heard, "no progress was reported"
     phase, what, done, total = heard[-1]
     assert phase >= 1 and what and done == total > 0
+
+
+def _search_threads():
+    """The names of this process's threads that run grundy's work (Linux only)."""
+    names = []
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/comm") as f:
+                names.append(f.read().strip())
+        except OSError:
+            pass  # the thread ended meanwhile
+    return [n for n in names if n.startswith("grundy-")]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs /proc")
+@pytest.mark.parametrize("stop", ["timeout", "ctrl-c"])
+def test_a_stopped_search_stops_and_the_next_call_works(cli, stop):
+    # Cram 7x9 searches for hours: only the stop ends its thread.
+    if stop == "timeout":
+        with pytest.raises(grundy.TimedOut):
+            grundy.sg("cram:7x9", timeout=0.3, progress=False)
+    else:
+        timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                grundy.sg("cram:7x9", progress=False)
+        finally:
+            timer.cancel()
+    # The call waits for its search to end; the thread's exit may lag a moment behind.
+    for _ in range(100):
+        if not _search_threads():
+            break
+        time.sleep(0.05)
+    assert _search_threads() == []
+    answer, code = cli("sg", "cram:4x5")
+    assert code == 0 and grundy.sg("cram:4x5", progress=False) == answer["nimber"]

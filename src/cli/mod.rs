@@ -168,7 +168,8 @@ struct SearchArgs {
     /// Do not use values known by theorem (xor of unjoined piles, equal piles on a circuit).
     #[arg(long)]
     no_shortcuts: bool,
-    /// Worker threads for box tabulation (0 or absent: every core).
+    /// Worker threads for box tabulation, and for the search of one position by `sg` and
+    /// `best-move` with the engines of the cut family and naive (0 or absent: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Memory limit in GiB (default: 80% of available memory): box tabulation stops at it with
@@ -210,6 +211,7 @@ impl SearchArgs {
             symmetry: base.symmetry && !self.no_symmetry,
             split: base.split && !self.no_split,
             shortcuts: base.shortcuts && !self.no_shortcuts,
+            threads: 1,
         })
     }
 
@@ -234,7 +236,11 @@ impl SearchArgs {
         ctl: &grundy_core::catalog::solve::Control,
     ) -> Result<grundy_core::catalog::solve::Solution, Error> {
         let opts = self.table_options(show)?;
-        let cfg = self.config()?;
+        // One position: its search too takes every thread asked for.
+        let cfg = SearchConfig {
+            threads: self.threads(),
+            ..self.config()?
+        };
         grundy_core::catalog::solve::solve_kept(game, p, self.engine, cfg, &opts, moves, ctl)
     }
 

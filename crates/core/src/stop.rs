@@ -9,7 +9,11 @@ use std::sync::Arc;
 /// A flag shared by whoever may ask for a stop and the computations that honour it: cheap to
 /// clone, every clone the same flag. A token once stopped stays stopped.
 #[derive(Clone, Debug, Default)]
-pub struct Stop(Arc<AtomicBool>);
+pub struct Stop {
+    own: Arc<AtomicBool>,
+    /// The token this one was made from ([`Stop::child`]): stopping it stops this one too.
+    parent: Option<Arc<Stop>>,
+}
 
 impl Stop {
     /// A token nobody has stopped yet.
@@ -19,18 +23,32 @@ impl Stop {
 
     /// The token of an existing flag (a front end's own cancel flag): setting either stops.
     pub fn from_flag(flag: Arc<AtomicBool>) -> Self {
-        Stop(flag)
+        Stop {
+            own: flag,
+            parent: None,
+        }
+    }
+
+    /// A token stopped by its own [`Stop::stop`] or by this one's, while stopping it leaves
+    /// this one running: a part of a computation (the threads of one parallel search) that
+    /// may end on its own.
+    pub fn child(&self) -> Stop {
+        Stop {
+            own: Arc::new(AtomicBool::new(self.is_stopped())),
+            parent: Some(Arc::new(self.clone())),
+        }
     }
 
     /// Asks every computation holding the token to stop.
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.own.store(true, Ordering::Relaxed);
     }
 
     /// Whether a stop was asked for.
     #[inline]
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.own.load(Ordering::Relaxed)
+            || self.parent.as_ref().is_some_and(|p| p.is_stopped())
     }
 }
 
@@ -62,5 +80,16 @@ mod tests {
         let c = Stop::from_flag(Arc::clone(&flag));
         flag.store(true, Ordering::Relaxed);
         assert!(c.is_stopped());
+    }
+
+    #[test]
+    fn a_child_stops_with_its_parent_but_not_the_other_way() {
+        let parent = Stop::new();
+        let child = parent.child();
+        child.stop();
+        assert!(child.is_stopped() && !parent.is_stopped());
+        let other = parent.child();
+        parent.stop();
+        assert!(other.is_stopped());
     }
 }

@@ -20,6 +20,7 @@ use std::num::NonZeroU32;
 use std::str::FromStr;
 
 use super::tt::{weight, Tt, Weight};
+use super::shared::Sharing;
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::NimSet;
 use crate::game::{Game, MoveOrder, Nimber};
@@ -200,6 +201,10 @@ pub struct CutSearch<'g, G: Game> {
     /// Whether successors are searched cheapest first by [`Game::part_cost`].
     by_cost: bool,
     pulse: Pulse<G::Position>,
+    /// The table shared with other threads, when one of several searches the position.
+    share: Option<Sharing<G::Position>>,
+    /// Moves from the root to the node being expanded.
+    ply: u32,
 }
 
 /// A successor still to search once ETC has looked up what it could: the nim-sum `x` of the
@@ -254,7 +259,15 @@ impl<'g, G: Game> CutSearch<'g, G> {
             pendings: Vec::new(),
             by_cost: cfg.split && cfg.shuffle.is_none() && cfg.order == MoveOrder::Heuristic,
             pulse: Pulse::default(),
+            share: None,
+            ply: 0,
         }
+    }
+
+    /// The same searcher as one thread of a parallel search.
+    pub(crate) fn sharing(mut self, share: Sharing<G::Position>) -> Self {
+        self.share = Some(share);
+        self
     }
 
     /// Calls the hook, between two nodes: whether the search was stopped.
@@ -311,6 +324,9 @@ impl<'g, G: Game> CutSearch<'g, G> {
     fn store_exact(&mut self, s: G::Position, v: Nimber, weight: Weight) {
         if self.pulse.stopped() {
             return;
+        }
+        if let Some(share) = &self.share {
+            share.publish(&s, v, weight);
         }
         let left = self.tt.put(s, Entry::exact(v), weight);
         self.release(left);
@@ -447,10 +463,22 @@ impl<'g, G: Game> CutSearch<'g, G> {
                 Some(x) => return Some(x),
                 None => Some(self.partials[i].clone()),
             },
-            None => None,
+            None => match self.share.as_ref().and_then(|t| t.get(&s)) {
+                Some(x) => return Some(x),
+                None => None,
+            },
         };
         let mut moves = self.buffers.take();
         super::list_moves(self.game, &self.cfg, &s, &mut moves);
+        // A resumed P counts on the same order at every visit: resuming variants keep it.
+        let diverge = match &self.share {
+            Some(share) if !v.resume => Some(share),
+            _ => None,
+        };
+        if let Some(share) = diverge {
+            share.diverge(self.ply, &mut moves);
+        }
+        self.ply += 1;
         // A resumed P has already seen all but its last |P| - 1 successors.
         let mut p = match resumed {
             Some(p) => {
@@ -471,6 +499,10 @@ impl<'g, G: Game> CutSearch<'g, G> {
             cut_off = self
                 .etc_pass(&mut moves, &mut p, r, &mut parts, &mut pending)
                 .is_err();
+            if let Some(share) = &self.share {
+                // After the pass, which sorts the successors by cost.
+                share.diverge(self.ply - 1, &mut pending);
+            }
             for &q in pending.iter().take_while(|_| !cut_off) {
                 if disjoint(&p) {
                     cut_off = true;
@@ -497,6 +529,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
             }
         }
         self.buffers.give(moves);
+        self.ply -= 1;
 
         if cut_off {
             if v.resume && (exact || p.max() <= max_r) {

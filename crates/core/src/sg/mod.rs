@@ -13,6 +13,8 @@ mod flat;
 pub mod lv;
 pub mod naive;
 mod shape;
+mod shared;
+pub mod smp;
 pub mod table;
 pub mod tree;
 pub mod tt;
@@ -40,6 +42,10 @@ pub struct SearchConfig {
     pub split: bool,
     /// Use values known by theorem without search (the game's `known_value`).
     pub shortcuts: bool,
+    /// Threads searching one position together ([`smp`]): 1 searches on the caller's
+    /// thread alone, 0 on every core. Engines that search alone ([`smp::searches_in_parallel`])
+    /// take no more than 1.
+    pub threads: usize,
 }
 
 impl Default for SearchConfig {
@@ -51,6 +57,7 @@ impl Default for SearchConfig {
             symmetry: true,
             split: true,
             shortcuts: true,
+            threads: 1,
         }
     }
 }
@@ -103,7 +110,8 @@ pub trait Searcher<G: Game> {
     /// Has the search call `hook` every [`HOOK_NODES`] nodes or so, between two nodes.
     fn set_hook(&mut self, hook: Hook<G::Position>);
     /// Has the search look at `stop` every [`HOOK_NODES`] nodes or so, and end with
-    /// [`Stopped`] once it is stopped.
+    /// [`Stopped`] once it is stopped. It replaces any earlier token: a search stopped by that
+    /// one runs again.
     fn set_stop(&mut self, stop: Stop);
     /// The exact values the table holds.
     fn known(&self) -> &dyn Known<G::Position>;
@@ -152,10 +160,12 @@ impl<P> Pulse<P> {
         self.next = self.next.min(nodes.saturating_add(HOOK_NODES));
     }
 
-    /// Looks at `stop` from `nodes` + [`HOOK_NODES`] on.
+    /// Looks at `stop` from now on, in place of any earlier token: a search stopped by the
+    /// earlier one runs again.
     pub(crate) fn set_stop(&mut self, stop: Stop, nodes: u64) {
         self.stop = Some(stop);
-        self.next = self.next.min(nodes.saturating_add(HOOK_NODES));
+        self.stopped = false;
+        self.next = nodes;
     }
 
     /// Whether the hook or the token is due at `nodes`: never without either.
@@ -219,7 +229,7 @@ pub(crate) fn list_moves<G: Game>(
 }
 
 /// Stack for deep recursions: a position with N stones can be N moves deep.
-const STACK_BYTES: usize = 1 << 30;
+pub(crate) const STACK_BYTES: usize = 1 << 30;
 
 /// Stack a search uses per move of depth, at most, whatever the engine (the tests of
 /// [`with_stack_for`] hold every engine to it).

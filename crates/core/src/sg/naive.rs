@@ -4,6 +4,7 @@
 //! symmetry removal, early stops) for benchmarks.
 
 use super::tt::{weight, Tt, Weight};
+use super::shared::Sharing;
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::NimSet;
 use crate::game::{Game, Nimber, Parts};
@@ -21,6 +22,10 @@ pub struct Naive<'g, G: Game> {
     nodes: u64,
     buffers: BufferPool<G::Position>,
     pulse: Pulse<G::Position>,
+    /// The table shared with other threads, when one of several searches the position.
+    share: Option<Sharing<G::Position>>,
+    /// Moves from the root to the node being valued.
+    ply: u32,
 }
 
 impl<'g, G: Game> Naive<'g, G> {
@@ -41,7 +46,15 @@ impl<'g, G: Game> Naive<'g, G> {
             nodes: 0,
             buffers: BufferPool::new(),
             pulse: Pulse::default(),
+            share: None,
+            ply: 0,
         }
+    }
+
+    /// The same searcher as one thread of a parallel search.
+    pub(crate) fn sharing(mut self, share: Sharing<G::Position>) -> Self {
+        self.share = Some(share);
+        self
     }
 
     /// Calls the hook, between two nodes: whether the search was stopped.
@@ -73,19 +86,30 @@ impl<'g, G: Game> Naive<'g, G> {
         if let Some(v) = self.memo.get(&p) {
             return v;
         }
+        if let Some(v) = self.share.as_ref().and_then(|t| t.get(&p)) {
+            return v;
+        }
         let start = self.nodes;
         let mut moves = self.buffers.take();
         super::list_moves(self.game, &self.cfg, &p, &mut moves);
+        if let Some(share) = &self.share {
+            share.diverge(self.ply, &mut moves);
+        }
+        self.ply += 1;
         let mut seen = NimSet::new();
         for q in moves.drain(..) {
             seen.insert(self.value(q));
         }
+        self.ply -= 1;
         self.buffers.give(moves);
         let v = seen.mex();
         if self.pulse.stopped() {
             return v;
         }
         let w = weight(self.nodes - start);
+        if let Some(share) = &self.share {
+            share.publish(&p, v, w);
+        }
         if self.orbits {
             let mut images = Parts::new();
             self.game.images(&p, &mut images);
