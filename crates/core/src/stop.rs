@@ -47,8 +47,7 @@ impl Stop {
     /// Whether a stop was asked for.
     #[inline]
     pub fn is_stopped(&self) -> bool {
-        self.own.load(Ordering::Relaxed)
-            || self.parent.as_ref().is_some_and(|p| p.is_stopped())
+        self.own.load(Ordering::Relaxed) || self.parent.as_ref().is_some_and(|p| p.is_stopped())
     }
 }
 

@@ -19,8 +19,8 @@ use std::fmt;
 use std::num::NonZeroU32;
 use std::str::FromStr;
 
-use super::tt::{weight, Tt, Weight};
 use super::shared::Sharing;
+use super::tt::{weight, Tt, Weight};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::NimSet;
 use crate::game::{Game, MoveOrder, Nimber};

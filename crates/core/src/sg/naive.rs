@@ -3,8 +3,8 @@
 //! The reference every other engine is tested against, and the thesis's method (memoisation,
 //! symmetry removal, early stops) for benchmarks.
 
-use super::tt::{weight, Tt, Weight};
 use super::shared::Sharing;
+use super::tt::{weight, Tt, Weight};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::NimSet;
 use crate::game::{Game, Nimber, Parts};
