@@ -169,7 +169,7 @@ struct SearchArgs {
     #[arg(long)]
     no_shortcuts: bool,
     /// Worker threads for box tabulation, and for the search of one position by `sg` and
-    /// `best-move` with the engines of the cut family and naive (0 or absent: every core).
+    /// `best-move` with naive and the cut family, unbounded table (0 or absent: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Memory limit in GiB (default: 80% of available memory): box tabulation stops at it with

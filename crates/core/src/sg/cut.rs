@@ -312,11 +312,13 @@ impl<'g, G: Game> CutSearch<'g, G> {
         self.expand(c, r)
     }
 
-    /// The value the table holds for a canonical position, if exact.
+    /// The value the table holds for a canonical position, if exact, or else the value
+    /// another thread shared.
     fn table_value(&mut self, c: &G::Position) -> Option<Nimber> {
-        match self.tt.get(c)?.held() {
-            Held::Exact(v) => Some(v),
-            Held::Partial(i) => self.partials[i].only(),
+        match self.tt.get(c).map(Entry::held) {
+            Some(Held::Exact(v)) => Some(v),
+            Some(Held::Partial(i)) => self.partials[i].only(),
+            None => self.share.as_ref().and_then(|t| t.get(c)),
         }
     }
 

@@ -35,8 +35,9 @@ pub fn resolve_threads(threads: usize) -> usize {
 }
 
 /// Whether `engine` can search one position on several threads: naive and the cut family
-/// except its resuming variants (`_R`), which search alone. Those ran without end on two
-/// threads in the tests (path:3 at 7,7,7 with `cut_RA`), for a reason not yet found.
+/// except its resuming variants (`_R`), which search alone: a resumed node counts on one
+/// order of its moves at every visit, so a helper could not take its own and would only
+/// repeat the main thread's search.
 pub fn searches_in_parallel(engine: SearchEngine) -> bool {
     match engine {
         SearchEngine::Naive => true,
