@@ -207,3 +207,45 @@ fn a_signal_saves_the_table_first() {
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(names.len(), 1, "no partial file left behind");
 }
+
+/// Ctrl-C stops `sg`'s search, which saves its table and reports its bounds: exit 3 with one
+/// JSON object, as at a time limit, naming the saved file; the same command goes on from it.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_sg_after_a_last_save() {
+    use std::process::{Command as Process, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cram7x9.table");
+    let f = file.to_str().unwrap();
+    let child = Process::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["sg", "cram:7x9", "--json", "--checkpoint", f])
+        .args(["--checkpoint-every", "0.05"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A first save means the search runs (and the handler is in place).
+    let mut waited = 0;
+    while !file.exists() && waited < 60_000 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        waited += 10;
+    }
+    assert!(file.exists(), "the search saved once");
+    let pid = child.id().to_string();
+    let kill = Process::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(kill.success());
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{err}");
+    assert!(err.contains("stopping the search"), "{err}");
+    let said: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(said["kind"], "timeout", "{said}");
+    assert_eq!(said["checkpoint"]["path"], f);
+    let entries = said["checkpoint"]["entries"].as_u64().unwrap();
+    let text = std::fs::read(&file).unwrap();
+    let header = format!("entries {entries:020}\n\n");
+    assert!(
+        text.windows(header.len()).any(|w| w == header.as_bytes()),
+        "the file holds the last save: {said}"
+    );
+}

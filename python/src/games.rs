@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use grundy_core::catalog::solve::{by_theorem, nimber_undecided, solve};
+use grundy_core::catalog::solve::{by_theorem, nimber_undecided, solve_kept, Control};
 use grundy_core::catalog::spec::{self, Heaps, FAMILIES};
 use grundy_core::catalog::sweep::box_values;
 use grundy_core::catalog::AnyGame;
@@ -82,14 +82,24 @@ pub fn sg(
     guarded(py, || {
         let (g, p) = lift(py, game_at(game, &position, "sg"))?;
         let e = lift(py, engine(engine_name))?;
-        let cfg = SearchConfig::default();
+        // One position searched on every core.
+        let cfg = SearchConfig {
+            threads: 0,
+            ..SearchConfig::default()
+        };
         // What a theorem answers takes no time, whatever the limit.
         let s = match by_theorem(g.as_ref(), &p, e, &cfg, moves) {
             Some(s) => s,
             None => {
                 let (searched, at) = (Arc::clone(&g), p.clone());
+                // The search stops once the call does (KeyboardInterrupt, the time limit).
                 let work = move |w: Watch| {
-                    solve(searched.as_ref(), &at, e, cfg, &table_options(&w), moves)
+                    let ctl = Control {
+                        plan: None,
+                        stop: w.stop(),
+                    };
+                    let opts = table_options(&w);
+                    solve_kept(searched.as_ref(), &at, e, cfg, &opts, moves, &ctl)
                 };
                 match run(py, timeout, progress.as_ref(), work)? {
                     Outcome::Done(s) => s,

@@ -2,9 +2,11 @@
 //! the GIL released, waits for it; every 50 ms it looks for a signal (Ctrl-C raises
 //! KeyboardInterrupt), the time limit, and progress to hand to the caller's callback.
 //!
-//! A stopped call sets the work's cancel flag: work that polls it (period analysis, synthesis)
-//! ends soon; a search engine that has no such check runs on to its end in the background and
-//! its answer is dropped.
+//! A stopped call sets the work's cancel flag: work that polls it (period analysis, synthesis,
+//! the search of one position through [`Watch::stop`]) ends soon, and the call waits for that
+//! end (up to [`SETTLE`]) so that the next call does not share the cores with it; work without
+//! such a check (box tabulation) runs on to its end in the background and its answer is
+//! dropped.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,6 +21,10 @@ use crate::errors;
 
 /// How often the waiting thread looks for a signal, the time limit and progress.
 const POLL: Duration = Duration::from_millis(50);
+
+/// How long a stopped call waits for its work to end: a search looks at its stop token every
+/// few milliseconds.
+const SETTLE: Duration = Duration::from_secs(2);
 
 /// Progress reported by the work, read by the waiting thread.
 #[derive(Default)]
@@ -68,6 +74,11 @@ impl Watch {
     /// Whether the caller stopped waiting.
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// The cancel flag as the search engines' stop token.
+    pub fn stop(&self) -> grundy_core::Stop {
+        grundy_core::Stop::from_flag(Arc::clone(&self.cancel))
     }
 }
 
@@ -147,6 +158,7 @@ where
         let cancel = || {
             watch.cancel.store(true, Ordering::Relaxed);
             stop();
+            settle(py, &slot);
         };
         if let Err(e) = py.check_signals() {
             cancel();
@@ -161,6 +173,16 @@ where
             return Err(e);
         }
     }
+}
+
+/// Waits, the GIL released, for stopped work to end, [`SETTLE`] at most; its result is dropped.
+fn settle<T: Send>(py: Python<'_>, slot: &Slot<T>) {
+    py.detach(|| {
+        let (lock, ready) = &**slot;
+        if let Ok(guard) = lock.lock() {
+            let _ = ready.wait_timeout_while(guard, SETTLE, |s| s.is_none());
+        }
+    });
 }
 
 /// Hands new progress to the callback: `(phase, what, done, total)`.

@@ -1,4 +1,5 @@
-"""Shared helpers: the command line binary the values are checked against."""
+"""Shared helpers: the command line binary the values are checked against, and the threads
+grundy's work runs on."""
 
 import json
 import os
@@ -33,3 +34,23 @@ def cli():
         return json.loads(done.stdout), done.returncode
 
     return run
+
+
+@pytest.fixture
+def grundy_threads():
+    """A function listing the names of this process's threads that run grundy's work (the
+    package's workers and the searches': named `grundy-...`), from Linux's /proc."""
+    if not os.path.isdir("/proc/self/task"):
+        pytest.skip("needs Linux's /proc")
+
+    def names():
+        found = []
+        for task in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{task}/comm") as f:
+                    found.append(f.read().strip())
+            except OSError:
+                pass  # the thread ended meanwhile
+        return [n for n in found if n.startswith("grundy-")]
+
+    return names

@@ -3,6 +3,7 @@
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -79,3 +80,27 @@ def test_a_panic_is_an_internal_error_and_grundy_stays_usable(on_worker):
     assert "a bug in grundy" in str(caught.value) and "a deliberate panic" in str(caught.value)
     assert isinstance(caught.value, grundy.Error)
     assert grundy.sg("nim:3", [1, 2, 3], progress=False) == 0
+
+
+@pytest.mark.parametrize("stop", ["timeout", "ctrl-c"])
+def test_a_stopped_search_stops_and_the_next_call_works(cli, grundy_threads, stop):
+    # Cram 7x9 searches for hours: only the stop ends its thread.
+    if stop == "timeout":
+        with pytest.raises(grundy.TimedOut):
+            grundy.sg("cram:7x9", timeout=0.3, progress=False)
+    else:
+        timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                grundy.sg("cram:7x9", progress=False)
+        finally:
+            timer.cancel()
+    # The call waits for its search to end; the thread's exit may lag a moment behind.
+    for _ in range(100):
+        if not grundy_threads():
+            break
+        time.sleep(0.05)
+    assert grundy_threads() == []
+    answer, code = cli("sg", "cram:4x5")
+    assert code == 0 and grundy.sg("cram:4x5", progress=False) == answer["nimber"]

@@ -64,25 +64,12 @@ def test_bad_synthesis_input_raises_input_error(call):
         call()
 
 
-def _workers():
-    """The package's worker threads alive in this process, by their name."""
-    names = []
-    for task in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{task}/comm") as f:
-                names.append(f.read().strip())
-        except OSError:
-            pass
-    return names.count("grundy-python")
-
-
-@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux's /proc")
-def test_ctrl_c_stops_a_proof_in_z3_and_the_next_one_runs():
+def test_ctrl_c_stops_a_proof_in_z3_and_the_next_one_runs(grundy_threads):
     # Xor has no linear reading: the proof runs over bit-vectors, and z3 does not settle
     # CN(7,1)'s condition (B) in minutes.
     program = ("Push(0) Push(1) Xor Push(2) Xor Push(3) Xor Push(4) Xor Push(5) Xor "
                "Push(6) Xor")
-    before = _workers()
+    before = len(grundy_threads())
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
@@ -93,10 +80,10 @@ def test_ctrl_c_stops_a_proof_in_z3_and_the_next_one_runs():
     # The interrupted z3 check ends and its thread with it, rather than running on
     # unseen (a generous wait: the check would otherwise take minutes).
     deadline = time.monotonic() + 30
-    while _workers() > before and time.monotonic() < deadline:
+    while len(grundy_threads()) > before and time.monotonic() < deadline:
         time.sleep(0.05)
     # (Workers of earlier tests may end meanwhile: at most as many as before.)
-    assert _workers() <= before
+    assert len(grundy_threads()) <= before
     assert grundy.prove("nim:2", "Push(0) Push(1) Minus").status == "proved"
 
 

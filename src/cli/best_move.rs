@@ -37,7 +37,7 @@ pub fn run(args: &BestMoveArgs) -> Result<Status, Error> {
     let (search, show) = (args.search.clone(), !args.json);
     let (searched, from) = (std::sync::Arc::clone(&game), p.clone());
     let s = watched(args.timeout, what, move |_| {
-        search.solve(searched.as_ref(), &from, true, show, None)
+        search.solve(searched.as_ref(), &from, true, show, &Default::default())
     })?;
     let wins = s.winning_moves.unwrap_or_default();
     let best = wins.first();

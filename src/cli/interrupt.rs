@@ -4,7 +4,8 @@
 //! the command's one JSON object says so too (`kind` `interrupted`), unless it printed its
 //! outcome already.
 //!
-//! A command that can answer with what it has ([`answer_on_ctrl_c`]: `synth`) takes the first
+//! A command that can answer with what it has ([`answer_on_ctrl_c`]: `synth`;
+//! [`stop_on_ctrl_c`]: `sg`, whose search stops and reports its bounds, exit 3) takes the first
 //! Ctrl-C as "stop and report"; a second one ends the process as above. A search that keeps its
 //! table in a file ([`save_on_signal`]: `sg --checkpoint`) saves it first, and the report names
 //! it; a second signal does not wait for the save.
@@ -44,6 +45,10 @@ pub struct Saves {
     /// The entries of the last save; `None` when it failed.
     pub entries: Option<u64>,
 }
+
+/// The token that stops the running search on the first Ctrl-C, once one registered
+/// ([`stop_on_ctrl_c`]).
+static STOP: Mutex<Option<grundy_core::Stop>> = Mutex::new(None);
 
 /// The search's way to save, once one registered ([`save_on_signal`]).
 static SAVE: Mutex<Option<SaveOnSignal>> = Mutex::new(None);
@@ -158,6 +163,28 @@ pub fn answer_on_ctrl_c() {
     ANSWER_ON_CTRL_C.store(true, Ordering::Relaxed);
 }
 
+/// The first Ctrl-C from now on stops the search holding `stop`, which then reports what it
+/// knows (and saves its table first, when it keeps one).
+pub fn stop_on_ctrl_c(stop: grundy_core::Stop) {
+    if let Ok(mut slot) = STOP.lock() {
+        *slot = Some(stop);
+    }
+}
+
+/// Stops the registered search unless it was stopped already: whether it was stopped now.
+fn stop_search() -> bool {
+    let Ok(slot) = STOP.lock() else {
+        return false;
+    };
+    match slot.as_ref() {
+        Some(stop) if !stop.is_stopped() => {
+            stop.stop();
+            true
+        }
+        _ => false,
+    }
+}
+
 /// With `--json`, a signal's report is a JSON object too.
 pub fn json_outcome(json: bool) {
     JSON.store(json, Ordering::Relaxed);
@@ -189,6 +216,14 @@ pub fn install(speak: bool) {
                 if code >= 0 {
                     grundy_core::files::remove_partial();
                     std::process::exit(code);
+                }
+                if signal == SIGINT && stop_search() {
+                    if speak {
+                        say(
+                            "grundy: stopping the search to report its bounds (Ctrl-C again quits)",
+                        );
+                    }
+                    continue;
                 }
                 if save_then_exit(signal, speak) {
                     continue;

@@ -168,7 +168,8 @@ struct SearchArgs {
     /// Do not use values known by theorem (xor of unjoined piles, equal piles on a circuit).
     #[arg(long)]
     no_shortcuts: bool,
-    /// Worker threads for box tabulation (0 or absent: every core).
+    /// Worker threads for box tabulation, and for the search of one position by `sg` and
+    /// `best-move` with naive and the cut family, unbounded table (0 or absent: every core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Memory limit in GiB (default: 80% of available memory): box tabulation stops at it with
@@ -210,6 +211,7 @@ impl SearchArgs {
             symmetry: base.symmetry && !self.no_symmetry,
             split: base.split && !self.no_split,
             shortcuts: base.shortcuts && !self.no_shortcuts,
+            threads: 1,
         })
     }
 
@@ -223,19 +225,23 @@ impl SearchArgs {
     }
 
     /// The nimber of `p` in `game` by the chosen engine, with the winning moves when `moves`
-    /// and a progress bar for tabulation when `show`, keeping the search's table per `plan`:
-    /// what `sg` and `best-move` compute.
+    /// and a progress bar for tabulation when `show`, keeping the search's table and stopping
+    /// per `ctl`: what `sg` and `best-move` compute.
     fn solve(
         &self,
         game: &dyn grundy_core::catalog::AnyGame,
         p: &grundy_core::game::Stones,
         moves: bool,
         show: bool,
-        plan: Option<&grundy_core::sg::checkpoint::Plan>,
+        ctl: &grundy_core::catalog::solve::Control,
     ) -> Result<grundy_core::catalog::solve::Solution, Error> {
         let opts = self.table_options(show)?;
-        let cfg = self.config()?;
-        grundy_core::catalog::solve::solve_kept(game, p, self.engine, cfg, &opts, moves, plan)
+        // One position: its search too takes every thread asked for.
+        let cfg = SearchConfig {
+            threads: self.threads(),
+            ..self.config()?
+        };
+        grundy_core::catalog::solve::solve_kept(game, p, self.engine, cfg, &opts, moves, ctl)
     }
 
     /// Threads and memory limit for tabulation, with a progress bar when `show`.

@@ -11,13 +11,14 @@ use clap::Args;
 use super::interrupt;
 use super::output::Out;
 use super::{SearchArgs, Status};
-use grundy_core::catalog::solve::{by_theorem, nimber_undecided, Solution};
+use grundy_core::catalog::solve::{by_theorem, nimber_undecided, Control, Solution};
 use grundy_core::catalog::spec;
 use grundy_core::catalog::AnyGame;
 use grundy_core::error::{Error, SavedTable, Undecided};
 use grundy_core::files;
 use grundy_core::game::Stones;
 use grundy_core::sg::checkpoint::{Plan, Saved};
+use grundy_core::Stop;
 
 #[derive(Args, Debug)]
 pub struct SgArgs {
@@ -72,16 +73,24 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
     let game: Arc<dyn AnyGame> = Arc::from(game);
     let (send, receive) = mpsc::channel();
     let plan = checkpoint_plan(args, &send);
+    // Ctrl-C stops the search, which reports the bounds it has (exit 3) after its last save.
+    let stop = Stop::new();
+    interrupt::stop_on_ctrl_c(stop.clone());
     let s = match args.timeout {
-        None => args
-            .search
-            .solve(game.as_ref(), &p, args.moves, !args.json, plan.as_ref())?,
+        None => {
+            let ctl = Control {
+                plan: plan.as_ref(),
+                stop,
+            };
+            args.search
+                .solve(game.as_ref(), &p, args.moves, !args.json, &ctl)?
+        }
         Some(limit) => {
             let cfg = args.search.config()?;
             // What a theorem answers takes no time, whatever the limit (0 included).
             match by_theorem(game.as_ref(), &p, args.search.engine, &cfg, args.moves) {
                 Some(s) => s,
-                None => match within(limit, args, &game, &p, plan, send, receive) {
+                None => match within(limit, args, &game, &p, plan, stop, (send, receive)) {
                     Ok(s) => s?,
                     Err(saved) => return Err(undecided(game.as_ref(), &p, limit, args, saved)),
                 },
@@ -213,8 +222,8 @@ fn within(
     game: &Arc<dyn AnyGame>,
     p: &Stones,
     plan: Option<Plan>,
-    send: mpsc::Sender<Heard>,
-    receive: mpsc::Receiver<Heard>,
+    stop: Stop,
+    (send, receive): (mpsc::Sender<Heard>, mpsc::Receiver<Heard>),
 ) -> Result<Result<Solution, Error>, Option<Saved>> {
     let deadline = Instant::now() + Duration::from_secs_f64(limit);
     let (search, game, p) = (args.search.clone(), Arc::clone(game), p.clone());
@@ -223,7 +232,11 @@ fn within(
     let spawned = std::thread::Builder::new()
         .name("grundy-sg".into())
         .spawn(move || {
-            let s = search.solve(game.as_ref(), &p, moves, show, plan.as_ref());
+            let ctl = Control {
+                plan: plan.as_ref(),
+                stop,
+            };
+            let s = search.solve(game.as_ref(), &p, moves, show, &ctl);
             let _ = send.send(Heard::Done(s));
         });
     if let Err(e) = spawned {

@@ -51,6 +51,7 @@ pub mod period;
 pub mod play;
 pub mod progress;
 pub mod sg;
+pub mod stop;
 #[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub mod testing;
@@ -58,3 +59,4 @@ pub mod units;
 
 pub use error::Error;
 pub use game::{Game, MoveOrder, Nimber, Stones};
+pub use stop::{Stop, Stopped};

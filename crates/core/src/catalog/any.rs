@@ -19,12 +19,20 @@ use crate::sg::checkpoint::{self, Loaded, Plan, Saved};
 use crate::sg::engine::{Engine, SearchEngine};
 use crate::sg::table::{self, BoxTable, Emit, TableOptions};
 use crate::sg::{SearchConfig, Searcher, Stats};
+use crate::stop::{Stop, Stopped};
 
 /// A search engine over positions written as counts, whatever the game's type: what
 /// [`Valuation::searcher`] hands out.
 pub trait PositionSearcher {
-    /// The nimber of `p`.
-    fn nimber(&mut self, p: Stones) -> Nimber;
+    /// The nimber of `p`, or [`Stopped`] once the token of [`Self::set_stop`] is stopped first.
+    fn try_nimber(&mut self, p: Stones) -> Result<Nimber, Stopped>;
+    /// The nimber of `p`, for a search given no stop token (which always finishes).
+    fn nimber(&mut self, p: Stones) -> Nimber {
+        self.try_nimber(p)
+            .expect("a search without a stop token runs to its end")
+    }
+    /// Has the search end with [`Stopped`] once `stop` is stopped.
+    fn set_stop(&mut self, stop: Stop);
     /// Work done so far.
     fn stats(&self) -> Stats;
     /// Keeps the table in `plan`'s file as a table of `game` ([`checkpoint::keep`]): what it
@@ -323,8 +331,12 @@ pub(crate) fn parse_counts(words: &[String]) -> Result<Vec<u64>, Error> {
 struct Erased<'g, G: Game>(Box<dyn Searcher<G> + 'g>);
 
 impl<G: Game<Position = Stones>> PositionSearcher for Erased<'_, G> {
-    fn nimber(&mut self, p: Stones) -> Nimber {
-        self.0.nimber(p)
+    fn try_nimber(&mut self, p: Stones) -> Result<Nimber, Stopped> {
+        self.0.try_nimber(p)
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.0.set_stop(stop);
     }
 
     fn stats(&self) -> Stats {

@@ -12,6 +12,7 @@ use crate::game::{Game, MoveOrder, Nimber, Record, Stones};
 use crate::sg::checkpoint::{self, Loaded, Plan, Saved};
 use crate::sg::table::TableOptions;
 use crate::sg::{Engine, SearchConfig, SearchEngine, Searcher, Stats};
+use crate::stop::{Stop, Stopped};
 
 /// A board game whose engines see a position as one word, while the commands see one count
 /// per row (Cram) or column (Chomp).
@@ -27,9 +28,13 @@ struct Packed<'g, G: Packing> {
 }
 
 impl<G: Packing> PositionSearcher for Packed<'_, G> {
-    fn nimber(&mut self, p: Stones) -> Nimber {
+    fn try_nimber(&mut self, p: Stones) -> Result<Nimber, Stopped> {
         let p = self.game.packed(&p);
-        self.inner.nimber(p)
+        self.inner.try_nimber(p)
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.inner.set_stop(stop);
     }
 
     fn stats(&self) -> Stats {

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::AnyGame;
-use crate::error::{Error, OptionKey, Setting, Undecided};
+use crate::error::{Error, OptionKey, SavedTable, Setting, Undecided};
 use crate::game::hypergraph::{vertices_of, HypergraphNim};
 use crate::game::Stones;
 use crate::game::{Game, Grid, Nimber};
@@ -12,6 +12,7 @@ use crate::sg::checkpoint::{Loaded, Plan, Saved};
 use crate::sg::engine::{Engine, SearchEngine};
 use crate::sg::table::{self, TableOptions};
 use crate::sg::{with_deep_stack, with_stack_for, SearchConfig, Stats};
+use crate::stop::{Stop, Stopped};
 use crate::units::{format_bytes, format_seconds};
 
 /// The search engine `auto` uses when it does not tabulate.
@@ -292,7 +293,18 @@ pub fn solve<G: AnyGame + ?Sized>(
     opts: &TableOptions,
     moves: bool,
 ) -> Result<Solution, Error> {
-    solve_kept(game, p, engine, cfg, opts, moves, None)
+    solve_kept(game, p, engine, cfg, opts, moves, &Control::default())
+}
+
+/// How a search runs besides what it values: the file that keeps its table, and the token that
+/// stops it.
+#[derive(Clone, Default)]
+pub struct Control<'a> {
+    /// Keep the search's table in this plan's file ([`crate::sg::checkpoint`]).
+    pub plan: Option<&'a Plan>,
+    /// Stops the search, which then ends with [`Error::Timeout`]: its table saved first when
+    /// it keeps one. Box tabulation does not look at it.
+    pub stop: Stop,
 }
 
 /// `p` valued by a theorem of the game ([`Valuation::theorem`](super::Valuation::theorem)) when `auto` may use one: no
@@ -322,8 +334,9 @@ pub fn by_theorem<G: AnyGame + ?Sized>(
     })
 }
 
-/// [`solve`], and with a `plan` a search keeps its table in the plan's file: it learns what
-/// the file holds, saves as it goes, and once more at the end.
+/// [`solve`] under `ctl`: with a plan a search keeps its table in the plan's file (it learns
+/// what the file holds, saves as it goes, and once more at the end, stopped or not), and a
+/// search whose token is stopped ends with [`Error::Timeout`].
 pub fn solve_kept<G: AnyGame + ?Sized>(
     game: &G,
     p: &Stones,
@@ -331,8 +344,9 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
     cfg: SearchConfig,
     opts: &TableOptions,
     moves: bool,
-    plan: Option<&Plan>,
+    ctl: &Control,
 ) -> Result<Solution, Error> {
+    let plan = ctl.plan;
     let start = Instant::now();
     if let Some(s) = by_theorem(game, p, engine, &cfg, moves) {
         return Ok(s);
@@ -385,23 +399,35 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
         }
         Engine::Search(s) => with_stack_for(game.depth(p), || {
             let mut searcher = game.searcher(s, cfg);
+            searcher.set_stop(ctl.stop.clone());
             let loaded = match plan {
                 Some(plan) => Some(searcher.keep(game.name(), plan)?),
                 None => None,
             };
-            let v = searcher.nimber(p.clone());
+            let v = searcher.try_nimber(p.clone());
             // Stats describe the nimber's search, not the follow-up on successors.
             let stats = searcher.stats();
-            let winning: Vec<Stones> = successors
-                .into_iter()
-                .filter(|q| searcher.nimber(q.clone()) == 0)
-                .collect();
+            let mut winning = Vec::new();
+            let mut stopped = v.is_err();
+            for q in successors {
+                if stopped {
+                    break;
+                }
+                match searcher.try_nimber(q.clone()) {
+                    Ok(0) => winning.push(q),
+                    Ok(_) => {}
+                    Err(Stopped) => stopped = true,
+                }
+            }
             let kept = plan.zip(loaded).map(|(plan, loaded)| {
                 let saved = searcher.save(game.name(), plan);
                 (plan.on_save)(&saved, true);
                 Kept { loaded, saved }
             });
-            Ok::<_, Error>((v, stats, winning, kept))
+            match (v, stopped) {
+                (Ok(v), false) => Ok((v, stats, winning, kept)),
+                _ => Err(stopped_search(game, p, start, plan, kept)),
+            }
         })?,
         Engine::Auto => return Err(Error::internal("`auto` chose `auto`")),
     };
@@ -416,9 +442,28 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
     })
 }
 
+/// What a search of `p` stopped by its token (since `start`) leaves known: the bounds of
+/// [`nimber_undecided`], and where its table was saved, if it keeps one.
+fn stopped_search<G: AnyGame + ?Sized>(
+    game: &G,
+    p: &Stones,
+    start: Instant,
+    plan: Option<&Plan>,
+    kept: Option<Kept>,
+) -> Error {
+    let table = plan.map(|plan| SavedTable {
+        path: plan.path.clone(),
+        entries: kept.and_then(|k| k.saved.ok()).map(|s| s.entries),
+    });
+    Error::Timeout(Undecided {
+        table,
+        ..nimber_undecided(game, p, start.elapsed().as_secs_f64())
+    })
+}
+
 /// What a search of `p` that ran out of time after `seconds` leaves known: the nimber lies
 /// between 0 and the number of moves. With no table saved; a front end that saved one says so.
-pub fn nimber_undecided(game: &dyn AnyGame, p: &Stones, seconds: f64) -> Undecided {
+pub fn nimber_undecided<G: AnyGame + ?Sized>(game: &G, p: &Stones, seconds: f64) -> Undecided {
     Undecided {
         seconds,
         lower_bound: None,

@@ -19,10 +19,12 @@ use std::fmt;
 use std::num::NonZeroU32;
 use std::str::FromStr;
 
+use super::shared::Sharing;
 use super::tt::{weight, Tt, Weight};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::NimSet;
 use crate::game::{Game, MoveOrder, Nimber};
+use crate::stop::{Stop, Stopped};
 
 /// How a node narrows the set it hands to its successors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,6 +201,10 @@ pub struct CutSearch<'g, G: Game> {
     /// Whether successors are searched cheapest first by [`Game::part_cost`].
     by_cost: bool,
     pulse: Pulse<G::Position>,
+    /// The table shared with other threads, when one of several searches the position.
+    share: Option<Sharing<G::Position>>,
+    /// Moves from the root to the node being expanded.
+    ply: u32,
 }
 
 /// A successor still to search once ETC has looked up what it could: the nim-sum `x` of the
@@ -253,14 +259,23 @@ impl<'g, G: Game> CutSearch<'g, G> {
             pendings: Vec::new(),
             by_cost: cfg.split && cfg.shuffle.is_none() && cfg.order == MoveOrder::Heuristic,
             pulse: Pulse::default(),
+            share: None,
+            ply: 0,
         }
     }
 
-    /// Calls the hook, between two nodes.
-    fn beat(&mut self) {
+    /// The same searcher as one thread of a parallel search.
+    pub(crate) fn sharing(mut self, share: Sharing<G::Position>) -> Self {
+        self.share = Some(share);
+        self
+    }
+
+    /// Calls the hook, between two nodes: whether the search was stopped.
+    fn beat(&mut self) -> bool {
         let mut pulse = std::mem::take(&mut self.pulse);
-        pulse.beat(self.nodes, self);
+        let stopped = pulse.beat(self.nodes, self);
         self.pulse = pulse;
+        stopped
     }
 
     /// The value of `s` if it lies in `r` (`None` = every value); otherwise the value or `None`.
@@ -297,22 +312,33 @@ impl<'g, G: Game> CutSearch<'g, G> {
         self.expand(c, r)
     }
 
-    /// The value the table holds for a canonical position, if exact.
+    /// The value the table holds for a canonical position, if exact, or else the value
+    /// another thread shared.
     fn table_value(&mut self, c: &G::Position) -> Option<Nimber> {
-        match self.tt.get(c)?.held() {
-            Held::Exact(v) => Some(v),
-            Held::Partial(i) => self.partials[i].only(),
+        match self.tt.get(c).map(Entry::held) {
+            Some(Held::Exact(v)) => Some(v),
+            Some(Held::Partial(i)) => self.partials[i].only(),
+            None => self.share.as_ref().and_then(|t| t.get(c)),
         }
     }
 
     /// Stores an exact value, which cost `weight` to find.
     fn store_exact(&mut self, s: G::Position, v: Nimber, weight: Weight) {
+        if self.pulse.stopped() {
+            return;
+        }
+        if let Some(share) = &self.share {
+            share.publish(&s, v, weight);
+        }
         let left = self.tt.put(s, Entry::exact(v), weight);
         self.release(left);
     }
 
     /// Stores a resumable set, which cost `weight` to find.
     fn store_partial(&mut self, s: G::Position, p: NimSet, weight: Weight) {
+        if self.pulse.stopped() {
+            return;
+        }
         let i = match self.free.pop() {
             Some(i) => {
                 self.partials[i] = p;
@@ -425,8 +451,10 @@ impl<'g, G: Game> CutSearch<'g, G> {
     }
 
     fn expand(&mut self, s: G::Position, r: Option<&NimSet>) -> Option<Nimber> {
-        if self.pulse.due(self.nodes) {
-            self.beat();
+        // A stopped search ends each node at once with a value that means nothing (every caller
+        // copes with any value, and nothing is stored from then on).
+        if self.pulse.due(self.nodes) && self.beat() {
+            return Some(0);
         }
         let v = self.variant;
         let start = self.nodes;
@@ -437,10 +465,22 @@ impl<'g, G: Game> CutSearch<'g, G> {
                 Some(x) => return Some(x),
                 None => Some(self.partials[i].clone()),
             },
-            None => None,
+            None => match self.share.as_ref().and_then(|t| t.get(&s)) {
+                Some(x) => return Some(x),
+                None => None,
+            },
         };
         let mut moves = self.buffers.take();
         super::list_moves(self.game, &self.cfg, &s, &mut moves);
+        // A resumed P counts on the same order at every visit: resuming variants keep it.
+        let diverge = match &self.share {
+            Some(share) if !v.resume => Some(share),
+            _ => None,
+        };
+        if let Some(share) = diverge {
+            share.diverge(self.ply, &mut moves);
+        }
+        self.ply += 1;
         // A resumed P has already seen all but its last |P| - 1 successors.
         let mut p = match resumed {
             Some(p) => {
@@ -461,6 +501,10 @@ impl<'g, G: Game> CutSearch<'g, G> {
             cut_off = self
                 .etc_pass(&mut moves, &mut p, r, &mut parts, &mut pending)
                 .is_err();
+            if let Some(share) = &self.share {
+                // After the pass, which sorts the successors by cost.
+                share.diverge(self.ply - 1, &mut pending);
+            }
             for &q in pending.iter().take_while(|_| !cut_off) {
                 if disjoint(&p) {
                     cut_off = true;
@@ -487,6 +531,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
             }
         }
         self.buffers.give(moves);
+        self.ply -= 1;
 
         if cut_off {
             if v.resume && (exact || p.max() <= max_r) {
@@ -505,13 +550,15 @@ impl<'g, G: Game> CutSearch<'g, G> {
 }
 
 impl<G: Game> Searcher<G> for CutSearch<'_, G> {
-    fn nimber(&mut self, p: G::Position) -> Nimber {
+    fn try_nimber(&mut self, p: G::Position) -> Result<Nimber, Stopped> {
         if !self.variant.aspiration {
-            return self.search(p, None).expect("a search without R is exact");
+            let v = self.search(p, None).expect("a search without R is exact");
+            return self.pulse.answer(v);
         }
-        (0..)
+        let v = (0..)
             .find_map(|c| self.search(p.clone(), Some(&NimSet::singleton(c))))
-            .expect("some aspiration set holds the value")
+            .expect("some aspiration set holds the value");
+        self.pulse.answer(v)
     }
 
     fn stats(&self) -> Stats {
@@ -532,6 +579,10 @@ impl<G: Game> Searcher<G> for CutSearch<'_, G> {
 
     fn set_hook(&mut self, hook: Hook<G::Position>) {
         self.pulse.set(hook, self.nodes);
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.pulse.set_stop(stop, self.nodes);
     }
 
     fn known(&self) -> &dyn Known<G::Position> {

@@ -32,12 +32,18 @@ pub enum Engine {
 }
 
 impl SearchEngine {
-    /// A searcher over `game` with an empty table.
+    /// A searcher over `game` with an empty table, on `cfg.threads` threads where the engine
+    /// searches in parallel ([`super::smp`]) and the table is unbounded: a bounded table (or
+    /// none) is a measurement's setting, which a shared table would change.
     pub fn searcher<'g, G: Game>(
         self,
         game: &'g G,
         cfg: SearchConfig,
     ) -> Box<dyn Searcher<G> + 'g> {
+        let threads = super::smp::resolve_threads(cfg.threads);
+        if threads > 1 && cfg.tt.capacity.is_none() && super::smp::searches_in_parallel(self) {
+            return Box::new(super::smp::Smp::new(game, self, cfg, threads));
+        }
         match self {
             SearchEngine::Naive => Box::new(Naive::new(game, cfg)),
             SearchEngine::Lv => Box::new(Lv::new(game, cfg)),

@@ -8,6 +8,7 @@
 use super::tt::{weight, Tt, Weight};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::{Game, Nimber};
+use crate::stop::{Stop, Stopped};
 
 /// The couple search, keeping its table between positions.
 pub struct Lv<'g, G: Game> {
@@ -43,11 +44,12 @@ impl<'g, G: Game> Lv<'g, G> {
         }
     }
 
-    /// Calls the hook, between two nodes.
-    fn beat(&mut self) {
+    /// Calls the hook, between two nodes: whether the search was stopped.
+    fn beat(&mut self) -> bool {
         let mut pulse = std::mem::take(&mut self.pulse);
-        pulse.beat(self.nodes, self);
+        let stopped = pulse.beat(self.nodes, self);
         self.pulse = pulse;
+        stopped
     }
 
     fn value(&mut self, p: G::Position) -> Nimber {
@@ -86,8 +88,10 @@ impl<'g, G: Game> Lv<'g, G> {
     /// Whether p + *n is losing, for a plain `p`: from the table, or by its moves and the
     /// moves in the heap.
     fn decide(&mut self, p: &G::Position, n: Nimber) -> bool {
-        if self.pulse.due(self.nodes) {
-            self.beat();
+        // A stopped search ends each couple at once as losing, which ends the loops over heap
+        // sizes; nothing is stored from then on.
+        if self.pulse.due(self.nodes) && self.beat() {
+            return true;
         }
         if let Some(v) = self.tt.get(p) {
             return v == n;
@@ -121,7 +125,7 @@ impl<'g, G: Game> Lv<'g, G> {
             }
         }
         self.buffers.give(moves);
-        if losing {
+        if losing && !self.pulse.stopped() {
             self.tt.put(p.clone(), n, weight(self.nodes - start));
         }
         losing
@@ -138,8 +142,9 @@ impl<'g, G: Game> Lv<'g, G> {
 }
 
 impl<G: Game> Searcher<G> for Lv<'_, G> {
-    fn nimber(&mut self, p: G::Position) -> Nimber {
-        self.value(p)
+    fn try_nimber(&mut self, p: G::Position) -> Result<Nimber, Stopped> {
+        let v = self.value(p);
+        self.pulse.answer(v)
     }
 
     fn stats(&self) -> Stats {
@@ -160,6 +165,10 @@ impl<G: Game> Searcher<G> for Lv<'_, G> {
 
     fn set_hook(&mut self, hook: Hook<G::Position>) {
         self.pulse.set(hook, self.nodes);
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.pulse.set_stop(stop, self.nodes);
     }
 
     fn known(&self) -> &dyn Known<G::Position> {

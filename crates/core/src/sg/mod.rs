@@ -13,11 +13,14 @@ mod flat;
 pub(crate) mod lv;
 pub(crate) mod naive;
 mod shape;
+mod shared;
+pub mod smp;
 pub mod table;
 pub mod tree;
 pub mod tt;
 
 use crate::game::{Game, MoveOrder, Nimber};
+use crate::stop::{Stop, Stopped};
 pub use engine::{Engine, SearchEngine};
 pub(crate) use shape::{Shape, Shaper};
 pub use tt::{Policy, TtConfig};
@@ -39,6 +42,10 @@ pub struct SearchConfig {
     pub split: bool,
     /// Use values known by theorem without search (the game's `known_value`).
     pub shortcuts: bool,
+    /// Threads searching one position together ([`smp`]): 1 searches on the caller's
+    /// thread alone, 0 on every core. Engines that search alone ([`smp::searches_in_parallel`])
+    /// take no more than 1.
+    pub threads: usize,
 }
 
 impl Default for SearchConfig {
@@ -50,6 +57,7 @@ impl Default for SearchConfig {
             symmetry: true,
             split: true,
             shortcuts: true,
+            threads: 1,
         }
     }
 }
@@ -82,8 +90,15 @@ pub struct Stats {
 
 /// A search engine that keeps its table between positions.
 pub trait Searcher<G: Game> {
-    /// The nimber of `p`.
-    fn nimber(&mut self, p: G::Position) -> Nimber;
+    /// The nimber of `p`, or [`Stopped`] once the token given to [`Self::set_stop`] is stopped
+    /// before the search has it. A stopped search keeps only exact values in its table (what it
+    /// learned before the stop), and stays stopped.
+    fn try_nimber(&mut self, p: G::Position) -> Result<Nimber, Stopped>;
+    /// The nimber of `p`, for a search given no stop token (which always finishes).
+    fn nimber(&mut self, p: G::Position) -> Nimber {
+        self.try_nimber(p)
+            .expect("a search without a stop token runs to its end")
+    }
     /// Work done so far.
     fn stats(&self) -> Stats;
     /// Takes `v` as the nimber of `p`, found by an earlier search of the same game at the cost
@@ -94,6 +109,10 @@ pub trait Searcher<G: Game> {
     fn reserve(&mut self, additional: usize) -> usize;
     /// Has the search call `hook` every [`HOOK_NODES`] nodes or so, between two nodes.
     fn set_hook(&mut self, hook: Hook<G::Position>);
+    /// Has the search look at `stop` every [`HOOK_NODES`] nodes or so, and end with
+    /// [`Stopped`] once it is stopped. It replaces any earlier token: a search stopped by that
+    /// one runs again.
+    fn set_stop(&mut self, stop: Stop);
     /// The exact values the table holds.
     fn known(&self) -> &dyn Known<G::Position>;
 }
@@ -113,9 +132,13 @@ pub type Hook<P> = Box<dyn FnMut(&dyn Known<P>) + Send>;
 /// the unit tests, so that their small searches call it too).
 pub const HOOK_NODES: u64 = if cfg!(test) { 1 << 6 } else { 1 << 14 };
 
-/// A search's hook and the node count at which it is next due.
+/// A search's hook and stop token, and the node count at which they are next due.
 pub(crate) struct Pulse<P> {
     hook: Option<Hook<P>>,
+    stop: Option<Stop>,
+    /// Whether the search saw its token stopped: from then on every node is due, ends at once
+    /// and stores nothing.
+    stopped: bool,
     next: u64,
 }
 
@@ -123,6 +146,8 @@ impl<P> Default for Pulse<P> {
     fn default() -> Self {
         Pulse {
             hook: None,
+            stop: None,
+            stopped: false,
             next: u64::MAX,
         }
     }
@@ -132,20 +157,52 @@ impl<P> Pulse<P> {
     /// Calls `hook` from `nodes` + [`HOOK_NODES`] on.
     pub(crate) fn set(&mut self, hook: Hook<P>, nodes: u64) {
         self.hook = Some(hook);
-        self.next = nodes.saturating_add(HOOK_NODES);
+        self.next = self.next.min(nodes.saturating_add(HOOK_NODES));
     }
 
-    /// Whether the hook is due at `nodes`: never without one.
+    /// Looks at `stop` from now on, in place of any earlier token: a search stopped by the
+    /// earlier one runs again.
+    pub(crate) fn set_stop(&mut self, stop: Stop, nodes: u64) {
+        self.stop = Some(stop);
+        self.stopped = false;
+        self.next = nodes;
+    }
+
+    /// Whether the hook or the token is due at `nodes`: never without either.
     #[inline]
     pub(crate) fn due(&self, nodes: u64) -> bool {
         nodes >= self.next
     }
 
-    /// Calls the hook with `known`, and sets when it is next due.
-    pub(crate) fn beat(&mut self, nodes: u64, known: &dyn Known<P>) {
-        self.next = nodes.saturating_add(HOOK_NODES);
+    /// Whether the search was stopped: it must then store nothing more.
+    #[inline]
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Looks at the token and, unless it is stopped, calls the hook with `known` and sets when
+    /// they are next due: whether the search must end now.
+    pub(crate) fn beat(&mut self, nodes: u64, known: &dyn Known<P>) -> bool {
+        if self.stopped || self.stop.as_ref().is_some_and(Stop::is_stopped) {
+            self.stopped = true;
+            self.next = 0;
+            return true;
+        }
+        self.next = match (&self.hook, &self.stop) {
+            (None, None) => u64::MAX,
+            _ => nodes.saturating_add(HOOK_NODES),
+        };
         if let Some(hook) = &mut self.hook {
             hook(known);
+        }
+        false
+    }
+
+    /// What a search that ran returns: its value, unless it was stopped.
+    pub(crate) fn answer(&self, v: Nimber) -> Result<Nimber, Stopped> {
+        match self.stopped {
+            true => Err(Stopped),
+            false => Ok(v),
         }
     }
 }
@@ -172,7 +229,7 @@ pub(crate) fn list_moves<G: Game>(
 }
 
 /// Stack for deep recursions: a position with N stones can be N moves deep.
-const STACK_BYTES: usize = 1 << 30;
+pub(crate) const STACK_BYTES: usize = 1 << 30;
 
 /// Stack a search uses per move of depth, at most, whatever the engine (the tests of
 /// [`with_stack_for`] hold every engine to it).
@@ -258,6 +315,37 @@ mod tests {
                 }
             }
             assert!(values.iter().all(|&v| v == values[0]), "{spec}: {values:?}");
+        }
+    }
+
+    /// A search whose token is stopped part way (by its own hook, so at a fixed node) ends
+    /// with `Stopped`, and what its table kept is exact; a token never stopped changes nothing.
+    #[test]
+    fn a_stopped_search_says_so_and_keeps_only_exact_values() {
+        use crate::game::board::Cram;
+        let game = Cram::<u64>::new("cram:4x5", 4, 5).unwrap();
+        let start = game.full();
+        let mut reference = naive::Naive::new(&game, SearchConfig::default());
+        let want = reference.nimber(start);
+        for engine in engine::all_search_engines() {
+            for cfg in [SearchConfig::default(), SearchConfig::bare()] {
+                let mut plain = engine.searcher(&game, cfg);
+                plain.set_stop(Stop::new());
+                assert_eq!(plain.try_nimber(start), Ok(want), "{engine} not stopped");
+
+                let mut s = engine.searcher(&game, cfg);
+                let stop = Stop::new();
+                let by_hook = stop.clone();
+                s.set_hook(Box::new(move |_| by_hook.stop()));
+                s.set_stop(stop);
+                assert_eq!(s.try_nimber(start), Err(Stopped), "{engine} {cfg:?}");
+                assert_eq!(s.try_nimber(start), Err(Stopped), "{engine} stays stopped");
+                let mut known = Vec::new();
+                s.known().each_known(&mut |p, v, _| known.push((*p, v)));
+                for (p, v) in known {
+                    assert_eq!(reference.nimber(p), v, "{engine} kept a wrong value");
+                }
+            }
         }
     }
 

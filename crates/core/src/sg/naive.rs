@@ -3,10 +3,12 @@
 //! The reference every other engine is tested against, and the thesis's method (memoisation,
 //! symmetry removal, early stops) for benchmarks.
 
+use super::shared::Sharing;
 use super::tt::{weight, Tt, Weight};
 use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shaper, Stats};
 use crate::game::NimSet;
 use crate::game::{Game, Nimber, Parts};
+use crate::stop::{Stop, Stopped};
 
 /// Memoised recursion over the definition.
 pub struct Naive<'g, G: Game> {
@@ -20,6 +22,10 @@ pub struct Naive<'g, G: Game> {
     nodes: u64,
     buffers: BufferPool<G::Position>,
     pulse: Pulse<G::Position>,
+    /// The table shared with other threads, when one of several searches the position.
+    share: Option<Sharing<G::Position>>,
+    /// Moves from the root to the node being valued.
+    ply: u32,
 }
 
 impl<'g, G: Game> Naive<'g, G> {
@@ -40,14 +46,23 @@ impl<'g, G: Game> Naive<'g, G> {
             nodes: 0,
             buffers: BufferPool::new(),
             pulse: Pulse::default(),
+            share: None,
+            ply: 0,
         }
     }
 
-    /// Calls the hook, between two nodes.
-    fn beat(&mut self) {
+    /// The same searcher as one thread of a parallel search.
+    pub(crate) fn sharing(mut self, share: Sharing<G::Position>) -> Self {
+        self.share = Some(share);
+        self
+    }
+
+    /// Calls the hook, between two nodes: whether the search was stopped.
+    fn beat(&mut self) -> bool {
         let mut pulse = std::mem::take(&mut self.pulse);
-        pulse.beat(self.nodes, self);
+        let stopped = pulse.beat(self.nodes, self);
         self.pulse = pulse;
+        stopped
     }
 
     fn value(&mut self, p: G::Position) -> Nimber {
@@ -64,22 +79,37 @@ impl<'g, G: Game> Naive<'g, G> {
 
     /// The value of a position already shaped: plain, and canonical when symmetry is on.
     fn plain_value(&mut self, p: G::Position) -> Nimber {
-        if self.pulse.due(self.nodes) {
-            self.beat();
+        // A stopped search ends each node at once with a value that means nothing.
+        if self.pulse.due(self.nodes) && self.beat() {
+            return 0;
         }
         if let Some(v) = self.memo.get(&p) {
+            return v;
+        }
+        if let Some(v) = self.share.as_ref().and_then(|t| t.get(&p)) {
             return v;
         }
         let start = self.nodes;
         let mut moves = self.buffers.take();
         super::list_moves(self.game, &self.cfg, &p, &mut moves);
+        if let Some(share) = &self.share {
+            share.diverge(self.ply, &mut moves);
+        }
+        self.ply += 1;
         let mut seen = NimSet::new();
         for q in moves.drain(..) {
             seen.insert(self.value(q));
         }
+        self.ply -= 1;
         self.buffers.give(moves);
         let v = seen.mex();
+        if self.pulse.stopped() {
+            return v;
+        }
         let w = weight(self.nodes - start);
+        if let Some(share) = &self.share {
+            share.publish(&p, v, w);
+        }
         if self.orbits {
             let mut images = Parts::new();
             self.game.images(&p, &mut images);
@@ -93,8 +123,9 @@ impl<'g, G: Game> Naive<'g, G> {
 }
 
 impl<G: Game> Searcher<G> for Naive<'_, G> {
-    fn nimber(&mut self, p: G::Position) -> Nimber {
-        self.value(p)
+    fn try_nimber(&mut self, p: G::Position) -> Result<Nimber, Stopped> {
+        let v = self.value(p);
+        self.pulse.answer(v)
     }
 
     fn stats(&self) -> Stats {
@@ -115,6 +146,10 @@ impl<G: Game> Searcher<G> for Naive<'_, G> {
 
     fn set_hook(&mut self, hook: Hook<G::Position>) {
         self.pulse.set(hook, self.nodes);
+    }
+
+    fn set_stop(&mut self, stop: Stop) {
+        self.pulse.set_stop(stop, self.nodes);
     }
 
     fn known(&self) -> &dyn Known<G::Position> {

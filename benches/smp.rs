@@ -1,0 +1,86 @@
+//! One position on one and on two threads (Lazy SMP, `grundy sg --threads`):
+//! `cargo bench --bench smp`.
+//!
+//! Each case is searched by the engine `auto` picks, alternately on 1 and 2 threads
+//! (`SMP_RUNS` times each, default 3), and the table gives the median seconds of each and their
+//! ratio, with the nodes of the median runs (summed over the threads). Every run must give the
+//! same nimber. `-- CASE...` (e.g. `-- cram:5x9`) measures only those; the default is issue
+//! 44's boards. The machine's load average is printed with the table: figures taken beside
+//! other work are noisy.
+
+#[path = "common/args.rs"]
+mod args;
+
+use grundy_core::catalog::solve::solve;
+use grundy_core::catalog::spec;
+use grundy_core::sg::table::TableOptions;
+use grundy_core::sg::{Engine, SearchConfig};
+
+/// Issue 44's boards: 2 threads should take at most 0.6 times the time of 1.
+const CASES: &[&str] = &["cram:5x9", "cram:4x11", "cram:5x10", "chomp:10x10"];
+
+/// One run: seconds, nodes and the nimber.
+fn run(case: &str, threads: usize) -> (f64, u64, u32) {
+    let game = spec::parse(case, spec::Heaps::default()).expect("a bench case parses");
+    let p = game.start().expect("a board game has a start");
+    let cfg = SearchConfig {
+        threads,
+        ..SearchConfig::default()
+    };
+    let s = solve(
+        game.as_ref(),
+        &p,
+        Engine::Auto,
+        cfg,
+        &TableOptions::default(),
+        false,
+    )
+    .expect("the search answers");
+    (s.seconds, s.stats.nodes, s.nimber)
+}
+
+/// The median of `xs` (sorted here), and the nodes of that run.
+fn median(mut xs: Vec<(f64, u64)>) -> (f64, u64) {
+    xs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    xs[xs.len() / 2]
+}
+
+fn main() {
+    let Some(words) = args::words() else {
+        return;
+    };
+    let runs: usize = args::env_or("SMP_RUNS", 3).max(1);
+    let cases: Vec<String> = match words.is_empty() {
+        true => CASES.iter().map(|c| c.to_string()).collect(),
+        false => words,
+    };
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("Lazy SMP, {runs} alternating runs each {}", args::stamp());
+    println!("load average before: {}", load.trim());
+    println!();
+    println!("| board | nimber | 1 thread (s) | 2 threads (s) | ratio | nodes, 1 | nodes, 2 |");
+    println!("|---|---|---|---|---|---|---|");
+    for case in &cases {
+        let (mut one, mut two, mut nimbers) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..runs {
+            for (threads, out) in [(1, &mut one), (2, &mut two)] {
+                let (secs, nodes, v) = run(case, threads);
+                out.push((secs, nodes));
+                nimbers.push(v);
+            }
+        }
+        assert!(
+            nimbers.iter().all(|&v| v == nimbers[0]),
+            "{case}: the runs disagree: {nimbers:?}"
+        );
+        let ((t1, n1), (t2, n2)) = (median(one), median(two));
+        println!(
+            "| {case} | {} | {t1:.2} | {t2:.2} | {:.2} | {n1} | {n2} |",
+            nimbers[0],
+            t2 / t1
+        );
+    }
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!();
+    println!("load average after: {}", load.trim());
+}

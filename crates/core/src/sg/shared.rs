@@ -1,0 +1,140 @@
+//! The exact values the threads of one parallel search share ([`super::smp`]): a hash map cut
+//! into stripes, each behind its own lock, so that two threads rarely want the same one.
+//!
+//! A thread never waits on a stripe: a look-up that finds it taken counts as a miss and a store
+//! is dropped. Both are safe, since a value not found is only searched again, and the table
+//! holds nothing but exact values; it never answers wrongly. Once it holds its most entries it
+//! takes no more.
+
+use std::hash::Hash;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use ahash::AHashMap;
+
+use super::tt::{fixed_hasher, Weight};
+use crate::game::Nimber;
+
+/// Bytes an entry takes in a stripe, about (the key, the value, hashbrown's control byte and
+/// its spare room): what the memory limit is divided by.
+const ENTRY_BYTES: u64 = 48;
+
+/// Exact values shared between threads.
+pub(crate) struct SharedValues<K> {
+    stripes: Box<[Mutex<AHashMap<K, Nimber>>]>,
+    hasher: ahash::RandomState,
+    /// Entries held, and the most it takes.
+    len: AtomicUsize,
+    cap: usize,
+}
+
+impl<K: Hash + Eq> SharedValues<K> {
+    /// A table for `threads` threads, within `memory` bytes when given.
+    pub(crate) fn new(threads: usize, memory: Option<u64>) -> Self {
+        // Many more stripes than threads: two threads then rarely meet on one.
+        let count = (threads * 64).next_power_of_two();
+        let stripes = (0..count)
+            .map(|_| Mutex::new(AHashMap::with_hasher(fixed_hasher())))
+            .collect();
+        let cap = memory.map_or(usize::MAX, |m| {
+            usize::try_from(m / ENTRY_BYTES).unwrap_or(usize::MAX)
+        });
+        SharedValues {
+            stripes,
+            hasher: ahash::RandomState::with_seeds(5, 6, 7, 8),
+            len: AtomicUsize::new(0),
+            cap,
+        }
+    }
+
+    fn stripe(&self, key: &K) -> &Mutex<AHashMap<K, Nimber>> {
+        let h = self.hasher.hash_one(key);
+        &self.stripes[(h as usize) & (self.stripes.len() - 1)]
+    }
+
+    /// The value of `key`, when held and its stripe is free.
+    #[inline]
+    pub(crate) fn get(&self, key: &K) -> Option<Nimber> {
+        let map = self.stripe(key).try_lock().ok()?;
+        map.get(key).copied()
+    }
+
+    /// Stores the exact value `v` of `key`, unless its stripe is taken or the table is full.
+    pub(crate) fn put(&self, key: K, v: Nimber) {
+        if self.len.load(Ordering::Relaxed) >= self.cap {
+            return;
+        }
+        if let Ok(mut map) = self.stripe(&key).try_lock() {
+            if map.insert(key, v).is_none() {
+                self.len.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Entries held.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.len.load(Ordering::Relaxed)
+    }
+}
+
+/// Entries lighter than this (subtrees of fewer than 2^(weight - 1) nodes) are not shared: a
+/// thread finds them again sooner than it takes the lock.
+const PUBLISH_WEIGHT: Weight = 4;
+
+/// Plies from the root at which a helper thread takes the moves in its own order.
+const DIVERGE_PLIES: u32 = 3;
+
+/// One thread's part in a parallel search: the shared table, and which thread it is.
+pub(crate) struct Sharing<K> {
+    pub(crate) table: Arc<SharedValues<K>>,
+    /// 0 for the main thread, which searches as alone; 1.. for the helpers.
+    pub(crate) index: usize,
+    pub(crate) threads: usize,
+}
+
+impl<K: Hash + Eq + Clone> Sharing<K> {
+    /// The value another thread found for `key`.
+    #[inline]
+    pub(crate) fn get(&self, key: &K) -> Option<Nimber> {
+        self.table.get(key)
+    }
+
+    /// Shares the exact value `v` of `key`, which cost `w`, when it is worth it.
+    #[inline]
+    pub(crate) fn publish(&self, key: &K, v: Nimber, w: Weight) {
+        if w >= PUBLISH_WEIGHT {
+            self.table.put(key.clone(), v);
+        }
+    }
+
+    /// A helper's own order of the moves of a node `ply` moves below the root: rotated by its
+    /// share of them, so that the threads start on different subtrees and meet in the table.
+    pub(crate) fn diverge<T>(&self, ply: u32, moves: &mut [T]) {
+        if self.index > 0 && ply < DIVERGE_PLIES && moves.len() > 1 {
+            let by = moves.len() * self.index / self.threads;
+            moves.rotate_left(by % moves.len());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn it_keeps_what_it_is_given_up_to_its_limit() {
+        let t = SharedValues::new(2, None);
+        for k in 0u64..1000 {
+            t.put(k, (k % 7) as Nimber);
+        }
+        assert_eq!(t.len(), 1000);
+        assert!((0u64..1000).all(|k| t.get(&k) == Some((k % 7) as Nimber)));
+        assert_eq!(t.get(&1000), None);
+        let small = SharedValues::new(2, Some(10 * ENTRY_BYTES));
+        for k in 0u64..100 {
+            small.put(k, 1);
+        }
+        assert_eq!(small.len(), 10);
+    }
+}
