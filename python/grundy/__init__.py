@@ -67,8 +67,8 @@ def sg(game: str, position: Position = None, engine: str = "auto", *,
     ``position`` is a tuple of stones per vertex (heap sizes for a heap game, whose number of
     heaps it sets) or a board game's text; it may be left out where the game has a start (a
     board game's full board, e.g. ``cram:4x5``). ``engine`` is one of the command line's
-    (auto, table, naive, lv, def, scut, cut, with suffixes); the search runs on every core
-    where the engine can. Raises :class:`TimedOut` after ``timeout`` seconds; the search stops
+    (auto, table, naive, lv, def, scut, cut, with suffixes); the search runs on one thread
+    (a table on every core). Raises :class:`TimedOut` after ``timeout`` seconds; the search stops
     then, and on KeyboardInterrupt."""
     out = _call(_grundy.sg, game, _words(position), engine, False, timeout, progress=progress)
     return int(json.loads(out)["nimber"])

@@ -82,11 +82,8 @@ pub fn sg(
     guarded(py, || {
         let (g, p) = lift(py, game_at(game, &position, "sg"))?;
         let e = lift(py, engine(engine_name))?;
-        // One position searched on every core.
-        let cfg = SearchConfig {
-            threads: 0,
-            ..SearchConfig::default()
-        };
+        // One position searched on one thread, as the command line does by default.
+        let cfg = SearchConfig::default();
         // What a theorem answers takes no time, whatever the limit.
         let s = match by_theorem(g.as_ref(), &p, e, &cfg, moves) {
             Some(s) => s,

@@ -168,8 +168,9 @@ struct SearchArgs {
     /// Do not use values known by theorem (xor of unjoined piles, equal piles on a circuit).
     #[arg(long)]
     no_shortcuts: bool,
-    /// Worker threads for box tabulation, and for the search of one position by `sg` and
-    /// `best-move` with naive and the cut family, unbounded table (0 or absent: every core).
+    /// Worker threads for box tabulation (0 or absent: every core), and for the search of
+    /// one position by `sg` and `best-move` with naive and the cut family, unbounded table
+    /// (0: every core; absent: one thread).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Memory limit in GiB (default: 80% of available memory): box tabulation stops at it with
@@ -236,9 +237,11 @@ impl SearchArgs {
         ctl: &grundy_core::catalog::solve::Control,
     ) -> Result<grundy_core::catalog::solve::Solution, Error> {
         let opts = self.table_options(show)?;
-        // One position: its search too takes every thread asked for.
+        // One position's search takes more than one thread only when asked: on two cores the
+        // shared search does not yet beat one thread (docs/engines.md), and would take a
+        // second core for nothing.
         let cfg = SearchConfig {
-            threads: self.threads(),
+            threads: self.threads.unwrap_or(1),
             ..self.config()?
         };
         grundy_core::catalog::solve::solve_kept(game, p, self.engine, cfg, &opts, moves, ctl)
