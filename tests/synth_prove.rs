@@ -179,7 +179,10 @@ fn a_heap_game_gets_its_periods_constants_and_a_theorem() {
         .iter()
         .map(|o| o.as_str().unwrap())
         .collect();
-    assert!(program.contains(&"Const(3)") || program.contains(&"Const(4)"), "{v}");
+    assert!(
+        program.contains(&"Const(3)") || program.contains(&"Const(4)"),
+        "{v}"
+    );
 }
 
 #[test]
