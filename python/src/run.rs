@@ -3,10 +3,10 @@
 //! KeyboardInterrupt), the time limit, and progress to hand to the caller's callback.
 //!
 //! A stopped call sets the work's cancel flag: work that polls it (period analysis, synthesis,
-//! the search of one position through [`Watch::stop`]) ends soon, and the call waits for that
-//! end (up to [`SETTLE`]) so that the next call does not share the cores with it; work without
-//! such a check (box tabulation) runs on to its end in the background and its answer is
-//! dropped.
+//! the search of one position through [`Watch::stop`], a table through its progress's
+//! `stopped`) ends soon, and the call waits for that end (up to [`SETTLE`]) so that the next
+//! call does not share the cores with it. A single position's search inside a table swept by
+//! a search engine runs to its end first.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -33,6 +33,8 @@ pub struct Shared {
     phase: AtomicU64,
     total: AtomicU64,
     done: AtomicU64,
+    /// Set when the caller stops waiting: work that reports here (a table) then stops.
+    stop: AtomicBool,
 }
 
 impl Progress for Shared {
@@ -50,6 +52,9 @@ impl Progress for Shared {
     fn finish(&self) {
         self.done
             .store(self.total.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
     }
 }
 
@@ -157,6 +162,7 @@ where
         }
         let cancel = || {
             watch.cancel.store(true, Ordering::Relaxed);
+            watch.progress.stop.store(true, Ordering::Relaxed);
             stop();
             settle(py, &slot);
         };

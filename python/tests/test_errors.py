@@ -104,3 +104,21 @@ def test_a_stopped_search_stops_and_the_next_call_works(cli, grundy_threads, sto
     assert grundy_threads() == []
     answer, code = cli("sg", "cram:4x5")
     assert code == 0 and grundy.sg("cram:4x5", progress=False) == answer["nimber"]
+
+
+def test_an_interrupted_table_stops_its_tabulation(grundy_threads):
+    # 2^24 positions of four heaps: seconds of work in a debug build, more than the 0.3 s
+    # before the interruption.
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            grundy.table("nim:4", 64, progress=False)
+    finally:
+        timer.cancel()
+    for _ in range(100):
+        if not grundy_threads():
+            break
+        time.sleep(0.05)
+    assert grundy_threads() == []
+    assert grundy.table("nim:2", 4, progress=False)[3, 3] == 0

@@ -251,6 +251,17 @@ impl Kind {
 }
 
 impl Error {
+    /// Work its listener stopped ([`crate::progress::Progress::stopped`]) after `seconds`, with
+    /// `what` it computed undecided: reported as a time limit is.
+    pub fn stopped(what: &str, seconds: f64) -> Error {
+        Error::Timeout(Undecided {
+            seconds,
+            lower_bound: None,
+            what: what.to_string(),
+            table: None,
+        })
+    }
+
     /// The class of this failure.
     pub fn kind(&self) -> Kind {
         match self {

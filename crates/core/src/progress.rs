@@ -9,6 +9,11 @@ pub trait Progress: Send + Sync {
     fn advance(&self, n: u64);
     /// The phase is over.
     fn finish(&self);
+    /// Whether the listener asks the work to stop (a front end's Ctrl-C or time limit): long
+    /// work looks where it reports and then ends with an error instead of its result.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// Progress nobody watches.

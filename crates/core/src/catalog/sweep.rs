@@ -36,6 +36,7 @@ pub fn sweep<G: Notation + Valuation + Sync + ?Sized>(
             format_bytes(memory_limit)
         )));
     }
+    let start = std::time::Instant::now();
     progress.start("positions", count as u64);
     let result = with_deep_stack(|| {
         let mut searcher = game.searcher(engine, cfg);
@@ -43,6 +44,9 @@ pub fn sweep<G: Notation + Valuation + Sync + ?Sized>(
         let mut values = Vec::with_capacity(count);
         let mut positions = Vec::with_capacity(count);
         for i in 0..count {
+            if progress.stopped() {
+                return None;
+            }
             // A point that is no position is never searched: its "moves" may reach real
             // positions and leave wrong values for them in the shared table.
             let position = game.is_position(&p);
@@ -57,10 +61,12 @@ pub fn sweep<G: Notation + Valuation + Sync + ?Sized>(
                 progress.advance(REPORT_EVERY as u64);
             }
         }
-        (searcher.stats(), values, positions)
+        Some((searcher.stats(), values, positions))
     });
     progress.finish();
-    let (stats, values, positions) = result;
+    let Some((stats, values, positions)) = result else {
+        return Err(Error::stopped("the table", start.elapsed().as_secs_f64()));
+    };
     Ok((
         stats,
         BoxTable::with_positions(grid.clone(), values, positions)?,

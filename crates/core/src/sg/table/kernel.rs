@@ -46,6 +46,7 @@ pub(super) fn run(
     threads: usize,
     progress: &dyn Progress,
 ) -> Result<Vec<u32>, Error> {
+    let start = std::time::Instant::now();
     let mut values = zeroed::<u32>(layout.grid.len(), "the table")?;
     let mut shared = zeroed::<u64>(layout.ring_words(0) as usize, "the slab ring")?;
     let mut private = (0..threads)
@@ -58,6 +59,7 @@ pub(super) fn run(
         ring: SharedPtr(shared.as_mut_ptr()),
         done: (0..threads).map(|_| Counter::default()).collect(),
         failed: AtomicBool::new(false),
+        stopped: AtomicBool::new(false),
         progress,
     };
     let work = match layout.chunk {
@@ -75,6 +77,9 @@ pub(super) fn run(
         }
         work(&pipe, 0, first);
     });
+    if pipe.stopped.load(Ordering::Relaxed) {
+        return Err(Error::stopped("the table", start.elapsed().as_secs_f64()));
+    }
     Ok(values)
 }
 
@@ -120,12 +125,16 @@ struct Pipeline<'a> {
     done: Vec<Counter>,
     /// Set when a worker panics, so that the others stop waiting for it.
     failed: AtomicBool,
+    /// Set when the listener asked for a stop ([`Progress::stopped`]): every worker ends at its
+    /// next batch or wait, and the table is not returned.
+    stopped: AtomicBool,
     progress: &'a dyn Progress,
 }
 
 impl Pipeline<'_> {
-    /// Blocks until slab `a` has finished its first `count` positions.
-    fn wait(&self, a: usize, count: usize) {
+    /// Blocks until slab `a` has finished its first `count` positions: false when the
+    /// tabulation was stopped meanwhile (the slab may never finish).
+    fn wait(&self, a: usize, count: usize) -> bool {
         let target = a * self.layout.grid.strides()[0] + count;
         let counter = &self.done[a % self.threads].0;
         let mut spins = 0u32;
@@ -134,6 +143,9 @@ impl Pipeline<'_> {
                 !self.failed.load(Ordering::Relaxed),
                 "another tabulation worker failed"
             );
+            if self.stopped.load(Ordering::Relaxed) {
+                return false;
+            }
             if spins < 64 {
                 spins += 1;
                 std::hint::spin_loop();
@@ -141,6 +153,7 @@ impl Pipeline<'_> {
                 std::thread::yield_now();
             }
         }
+        true
     }
 
     /// Announces that thread `k` finished every position below global index `end`.
@@ -340,8 +353,11 @@ fn worker<const C: usize>(pipe: &Pipeline, k: usize, private: &mut [u64]) {
         let mut row = 0;
         while row < rows {
             let end = (row + batch_rows).min(rows);
-            if a > 0 {
-                pipe.wait(a - 1, (end * row_len + layout.reach).min(slab));
+            if pipe.stopped.load(Ordering::Relaxed) {
+                return;
+            }
+            if a > 0 && !pipe.wait(a - 1, (end * row_len + layout.reach).min(slab)) {
+                return;
             }
             for r in row..end {
                 let key = class_key(&coords[..n - 1]);
@@ -365,6 +381,9 @@ fn worker<const C: usize>(pipe: &Pipeline, k: usize, private: &mut [u64]) {
             if unreported >= BAR_STEP || end == rows {
                 pipe.progress.advance(unreported as u64);
                 unreported = 0;
+            }
+            if pipe.progress.stopped() {
+                pipe.stopped.store(true, Ordering::Relaxed);
             }
             row = end;
         }

@@ -213,3 +213,45 @@ fn refuses_bad_boxes() {
         assert_eq!(estimate_bytes(&graph, dims, 1), u64::MAX);
     }
 }
+
+/// A listener that asks for a stop once `after` positions are reported.
+struct StopAfter {
+    after: u64,
+    done: std::sync::atomic::AtomicU64,
+}
+
+impl crate::progress::Progress for StopAfter {
+    fn start(&self, _: &str, _: u64) {}
+    fn advance(&self, n: u64) {
+        self.done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn finish(&self) {}
+    fn stopped(&self) -> bool {
+        self.done.load(std::sync::atomic::Ordering::Relaxed) >= self.after
+    }
+}
+
+/// A stop asked through the progress listener ends every worker (none left waiting on a slab
+/// that will not come) with a time-limit error, not a table; a listener that never asks lets
+/// the same box finish.
+#[test]
+fn a_stopped_tabulation_ends_without_a_table() {
+    let nim = spec::parse_hypergraph("nim:3").unwrap();
+    let dims = [40, 40, 40];
+    for threads in [1, 2, 3] {
+        let listen = |after| {
+            let progress = Arc::new(StopAfter {
+                after,
+                done: Default::default(),
+            });
+            TableOptions {
+                progress,
+                ..opts(threads)
+            }
+        };
+        let e = tabulate(nim.graph(), &dims, &listen(1)).unwrap_err();
+        assert_eq!(e.kind(), crate::error::Kind::Timeout, "{e}");
+        let t = tabulate(nim.graph(), &dims, &listen(u64::MAX)).unwrap();
+        assert_eq!(t.position_count(), 40 * 40 * 40);
+    }
+}
