@@ -82,6 +82,26 @@ def test_a_panic_is_an_internal_error_and_grundy_stays_usable(on_worker):
     assert grundy.sg("nim:3", [1, 2, 3], progress=False) == 0
 
 
+def _interrupted(call):
+    """Runs `call` with a Ctrl-C 0.3 s in, which it must answer with KeyboardInterrupt."""
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+    finally:
+        timer.cancel()
+
+
+def _no_thread_left(grundy_threads):
+    """The call waited for its work to end; a thread's exit may lag a moment behind."""
+    for _ in range(100):
+        if not grundy_threads():
+            break
+        time.sleep(0.05)
+    assert grundy_threads() == []
+
+
 @pytest.mark.parametrize("stop", ["timeout", "ctrl-c"])
 def test_a_stopped_search_stops_and_the_next_call_works(cli, grundy_threads, stop):
     # Cram 7x9 searches for hours: only the stop ends its thread.
@@ -89,19 +109,8 @@ def test_a_stopped_search_stops_and_the_next_call_works(cli, grundy_threads, sto
         with pytest.raises(grundy.TimedOut):
             grundy.sg("cram:7x9", timeout=0.3, progress=False)
     else:
-        timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-        timer.start()
-        try:
-            with pytest.raises(KeyboardInterrupt):
-                grundy.sg("cram:7x9", progress=False)
-        finally:
-            timer.cancel()
-    # The call waits for its search to end; the thread's exit may lag a moment behind.
-    for _ in range(100):
-        if not grundy_threads():
-            break
-        time.sleep(0.05)
-    assert grundy_threads() == []
+        _interrupted(lambda: grundy.sg("cram:7x9", progress=False))
+    _no_thread_left(grundy_threads)
     answer, code = cli("sg", "cram:4x5")
     assert code == 0 and grundy.sg("cram:4x5", progress=False) == answer["nimber"]
 
@@ -109,16 +118,6 @@ def test_a_stopped_search_stops_and_the_next_call_works(cli, grundy_threads, sto
 def test_an_interrupted_table_stops_its_tabulation(grundy_threads):
     # 2^24 positions of four heaps: seconds of work in a debug build, more than the 0.3 s
     # before the interruption.
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            grundy.table("nim:4", 64, progress=False)
-    finally:
-        timer.cancel()
-    for _ in range(100):
-        if not grundy_threads():
-            break
-        time.sleep(0.05)
-    assert grundy_threads() == []
+    _interrupted(lambda: grundy.table("nim:4", 64, progress=False))
+    _no_thread_left(grundy_threads)
     assert grundy.table("nim:2", 4, progress=False)[3, 3] == 0
