@@ -15,9 +15,12 @@
 //! nim-sum and the rest kept for the search; with splitting and the heuristic order the
 //! successors are then searched cheapest first ([`Game::part_cost`]), as igs orders Cram.
 
-use std::fmt;
+mod variant;
+
 use std::num::NonZeroU32;
-use std::str::FromStr;
+
+pub use variant::Variant;
+pub(crate) use variant::{Etc, Pruning};
 
 use super::shared::Sharing;
 use super::tt::{weight, Tt, Weight};
@@ -25,121 +28,6 @@ use super::{BufferPool, Hook, Known, Pulse, SearchConfig, Searcher, Shape, Shape
 use crate::game::NimSet;
 use crate::game::{Game, MoveOrder, Nimber};
 use crate::stop::{Stop, Stopped};
-
-/// How a node narrows the set it hands to its successors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Pruning {
-    /// No pruning: successors are always valued exactly (Listing 3).
-    Def,
-    /// Successors only need to say whether their value is in P minus max P (Listing 4).
-    Scut,
-    /// Also cap that set at max R (Listing 5).
-    Cut,
-}
-
-/// Enhanced transposition cut-off (Listing 6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Etc {
-    Off,
-    /// `E`: prune P by the table before recursing.
-    On,
-    /// `cE`: and cut off during that pass (the optional line 3).
-    WithCutoff,
-}
-
-/// One member of the family, named like the paper: `cut`, `scut_R`, `cut_cEA`, ...
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Variant {
-    pub(crate) pruning: Pruning,
-    pub(crate) resume: bool,
-    pub(crate) etc: Etc,
-    pub(crate) aspiration: bool,
-}
-
-impl Variant {
-    /// Every variant the paper benchmarks, in its tables' order.
-    pub const PAPER: [&'static str; 14] = [
-        "def", "scut", "cut", "cut_A", "scut_R", "cut_R", "cut_RA", "scut_E", "scut_cE", "cut_E",
-        "cut_cE", "cut_EA", "cut_cEA", "scut_RA",
-    ];
-}
-
-impl FromStr for Variant {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        let (base, suffix) = s.split_once('_').unwrap_or((s, ""));
-        let pruning = match base {
-            "def" => Pruning::Def,
-            "scut" => Pruning::Scut,
-            "cut" => Pruning::Cut,
-            _ => return Err(format!("unknown engine `{s}`")),
-        };
-        let mut v = Variant {
-            pruning,
-            resume: false,
-            etc: Etc::Off,
-            aspiration: false,
-        };
-        let mut rest = suffix;
-        while !rest.is_empty() {
-            if let Some(r) = rest.strip_prefix("cE") {
-                v.etc = Etc::WithCutoff;
-                rest = r;
-            } else if let Some(r) = rest.strip_prefix('E') {
-                v.etc = Etc::On;
-                rest = r;
-            } else if let Some(r) = rest.strip_prefix('R') {
-                v.resume = true;
-                rest = r;
-            } else if let Some(r) = rest.strip_prefix('A') {
-                v.aspiration = true;
-                rest = r;
-            } else {
-                return Err(format!(
-                    "unknown suffix in engine `{s}` (known: R, E, cE, A)"
-                ));
-            }
-        }
-        if pruning == Pruning::Def && (v.resume || v.etc != Etc::Off || v.aspiration) {
-            return Err(format!(
-                "`{s}`: def takes no extensions (it never cuts off)"
-            ));
-        }
-        if v.resume && v.etc != Etc::Off {
-            return Err(format!(
-                "`{s}`: resuming and ETC do not combine (ETC breaks the resumed move order)"
-            ));
-        }
-        Ok(v)
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let base = match self.pruning {
-            Pruning::Def => "def",
-            Pruning::Scut => "scut",
-            Pruning::Cut => "cut",
-        };
-        let etc = match self.etc {
-            Etc::Off => "",
-            Etc::On => "E",
-            Etc::WithCutoff => "cE",
-        };
-        let suffix = format!(
-            "{}{}{}",
-            if self.resume { "R" } else { "" },
-            etc,
-            if self.aspiration { "A" } else { "" }
-        );
-        if suffix.is_empty() {
-            write!(f, "{base}")
-        } else {
-            write!(f, "{base}_{suffix}")
-        }
-    }
-}
 
 /// What the table holds for a position, in four bytes: an exact value, or (with [`PARTIAL`]
 /// set) the index in [`CutSearch::partials`] of a resumable P, after the first
@@ -266,6 +154,7 @@ impl<'g, G: Game> CutSearch<'g, G> {
 
     /// The same searcher as one thread of a parallel search.
     pub(crate) fn sharing(mut self, share: Sharing<G::Position>) -> Self {
+        debug_assert!(!self.variant.resume, "resuming variants search alone");
         self.share = Some(share);
         self
     }
@@ -472,12 +361,9 @@ impl<'g, G: Game> CutSearch<'g, G> {
         };
         let mut moves = self.buffers.take();
         super::list_moves(self.game, &self.cfg, &s, &mut moves);
-        // A resumed P counts on the same order at every visit: resuming variants keep it.
-        let diverge = match &self.share {
-            Some(share) if !v.resume => Some(share),
-            _ => None,
-        };
-        if let Some(share) = diverge {
+        // Only non-resuming variants share ([`super::smp::searches_in_parallel`]): a resumed
+        // P counts on the same order at every visit.
+        if let Some(share) = &self.share {
             share.diverge(self.ply, &mut moves);
         }
         self.ply += 1;
