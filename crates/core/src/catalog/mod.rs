@@ -7,6 +7,7 @@
 
 mod any;
 mod boards;
+mod cost;
 #[cfg(test)]
 mod crosscheck;
 mod custom;

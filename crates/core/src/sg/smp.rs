@@ -1,12 +1,12 @@
 //! One position searched by several threads at once ("Lazy SMP", as chess engines do it): every
 //! thread searches the whole position with an engine of its own, and they share the exact values
-//! they find through one table ([`super::shared`]). The main thread searches as it would alone;
+//! they find through one table (the module `shared`). The main thread searches as it would alone;
 //! each helper takes the moves near the root in its own rotated order, so that the threads
 //! start on different subtrees and find there what the others look up later. The first
 //! thread to have the answer stops the others. Values are exact whoever found them, so the
 //! nimber is the same for any number of threads; the nodes and look-ups are summed over them.
 //!
-//! Helpers join only after [`HELPERS_AFTER`]: a search that settles sooner runs alone, as
+//! Helpers join only after `HELPERS_AFTER`: a search that settles sooner runs alone, as
 //! before, at the cost of two thread starts.
 
 use std::sync::Arc;
