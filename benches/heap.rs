@@ -114,8 +114,8 @@ fn octal(case: &Case) {
     let agree = solver
         .nimbers()
         .iter()
-        .zip(&a.values)
-        .all(|(&x, &y)| x as u32 == y);
+        .zip(a.values.iter())
+        .all(|(&x, y)| x as u32 == y);
     println!(
         "| octal:{} | {} / {} | {:.2} s ({} heaps valued) | {:.2} s ({} heaps) | {:.2} | {} | {:?} |",
         case.code,
@@ -148,7 +148,7 @@ fn grundys_game() {
         "\nGrundy's game, heaps 0..={n}: {secs:.1} s; {} rare heaps (mask {:#x}); largest value {} (ogs has no Grundy's game).",
         r.rare,
         r.mask,
-        a.values.iter().max().unwrap()
+        a.values.max()
     );
 }
 

@@ -323,7 +323,7 @@ fn figure_heaps(a: &Analysis) -> usize {
 /// open), and the nim sequence drawn.
 fn write_report(name: &str, a: &Analysis, report: &Path, figure: &Path) -> Result<(), Error> {
     let shown = figure_heaps(a);
-    let chart = SequenceChart::of(name, a.values[..shown].to_vec(), a);
+    let chart = SequenceChart::of(name, a.values.range_to_vec(0..shown), a);
     let note = chart.note();
     chart.draw(figure)?;
     let figure_name = figure

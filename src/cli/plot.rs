@@ -207,7 +207,7 @@ fn nim_sequence(args: &PlotArgs) -> Result<Status, Error> {
     });
     // The analysis valued heaps as far as its proof needed: extended to --max if short.
     let heaps = args.max as usize;
-    let mut values = a.values[..heaps.min(a.values.len())].to_vec();
+    let mut values = a.values.range_to_vec(0..heaps.min(a.values.len()));
     rule.extend(&mut values, heaps - 1, &grundy_core::game::heap::never);
     let chart = SequenceChart::of(rule.name(), values, &a);
     let (period, note) = (chart.period, chart.note());

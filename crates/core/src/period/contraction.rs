@@ -67,7 +67,7 @@ fn proved(set: &[usize], max_heap: usize) -> Option<Proved> {
     let a = analyse(&rule, max_heap, &Silent);
     Some(Proved {
         period: a.proved?,
-        values: a.values,
+        values: a.values.to_vec(),
         rule,
     })
 }

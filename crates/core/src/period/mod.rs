@@ -32,8 +32,9 @@ pub mod words;
 
 use crate::error::Error;
 use crate::game::heap::sparse::{rarity, Rarity};
-use crate::game::heap::{nim_sequence, HeapRule, MoveBounds};
+use crate::game::heap::{HeapRule, MoveBounds, Value, Values};
 use crate::game::Nimber;
+use crate::with_values;
 use crate::progress::Progress;
 
 /// The finite check that proves a period.
@@ -206,16 +207,25 @@ const CANDIDATE_MATCH: usize = 64;
 /// The least proved period, if any; otherwise how many values would settle the least period
 /// that repeats over [`CANDIDATE_MATCH`] heaps at the end of `values` (a hint: more values
 /// may move its preperiod).
-fn examine(values: &[Nimber], criterion: Criterion) -> (Option<Period>, Option<usize>) {
+fn examine<V: Value>(values: &[V], criterion: Criterion) -> (Option<Period>, Option<usize>) {
     let len = values.len();
     let mut hint = None;
     // How far back from the end each period p repeats, all at once in time linear in the
     // values: scanning back for each p on its own is quadratic where long repetitions are
     // near misses (subtraction:100000, whose values come in runs of 100000, spent minutes).
-    let matched = repeats::repeats_at_end(values);
-    for (p, &matched) in matched.iter().enumerate().skip(1) {
+    // Periods from len / h on leave no room for the check (it ends past 2 p for h >= 2
+    // heaps): their counts are not kept, and the least of them that repeats long enough for
+    // a hint is searched for apart.
+    let provable = match criterion {
+        Criterion::GuySmith { heaps, .. } => len / heaps + 1,
+        _ => len,
+    };
+    let matched = repeats::repeats_at_end(values, provable);
+    let rest = || repeats::first_repeat_from(values, matched.len().max(1), CANDIDATE_MATCH);
+    let counts = matched.iter().enumerate().skip(1).map(|(p, &m)| (p, m as usize));
+    for (p, matched) in counts.chain(std::iter::once(()).filter_map(|_| rest())) {
         // n0: where the repetition with period p starts, as far as the values show.
-        let n0 = len - p - matched as usize;
+        let n0 = len - p - matched;
         let end = criterion.end(n0, p);
         if end + p <= len {
             let period = Period {
@@ -275,12 +285,13 @@ pub struct Observed {
 
 /// The shortest (arithmetic) period that holds over at least the last half of `values` and
 /// repeats at least three times, if any.
-pub fn observe(values: &[Nimber]) -> Option<Observed> {
+pub fn observe<V: Value>(values: &[V]) -> Option<Observed> {
     let len = values.len();
+    let g = |n: usize| -> Nimber { values[n].into() };
     for p in 1..=len / 3 {
-        let saltus = values[len - 1].wrapping_sub(values[len - 1 - p]);
+        let saltus = g(len - 1).wrapping_sub(g(len - 1 - p));
         let mut n0 = len - p;
-        while n0 > 0 && values[n0 - 1].wrapping_add(saltus) == values[n0 - 1 + p] {
+        while n0 > 0 && g(n0 - 1).wrapping_add(saltus) == g(n0 - 1 + p) {
             n0 -= 1;
         }
         if n0 <= len / 2 && len - n0 >= 3 * p {
@@ -297,8 +308,8 @@ pub fn observe(values: &[Nimber]) -> Option<Observed> {
 /// What `grundy period` establishes for a rule from the values up to some heap.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Analysis {
-    /// G(0), ..., G(computed - 1).
-    pub values: Vec<Nimber>,
+    /// G(0), ..., G(computed - 1), held compactly.
+    pub values: Values,
     /// The proved period, when the values settle it.
     pub proved: Option<Period>,
     /// When nothing is proved: a repetition the values show.
@@ -332,17 +343,20 @@ pub fn analyse_until(
     progress: &dyn Progress,
     stop: &dyn Fn() -> bool,
 ) -> Analysis {
-    let start = nim_sequence(rule, 0);
-    analyse_from(rule, start, max_heap, progress, stop, None).expect("nothing is saved")
+    analyse_from(rule, Values::new(), max_heap, progress, stop, None).expect("nothing is saved")
 }
 
-/// Bytes [`analyse`] holds at most to value heaps up to `max_heap`, counted generously: the
-/// valuation's ([`HeapRule::valuation_bytes`]) and 4 bytes a heap more, for the count kept
-/// beside the values while a round's are examined. (Measured: about 6 bytes a heap on
-/// Grundy's game, 10 on `octal:0.354`, whose rare heaps are many.)
+/// Bytes [`analyse`] holds at most to value heaps up to `max_heap`: the valuation's
+/// ([`HeapRule::valuation_bytes`]), and for a rule whose periods a finite check proves, 4
+/// bytes a heap more for the counts of repeats kept beside the values while a round's are
+/// examined ([`repeats`]).
 pub fn memory_needed(rule: &dyn HeapRule, max_heap: usize) -> u64 {
     let heaps = max_heap as u64 + 1;
-    rule.valuation_bytes(max_heap).saturating_add(4 * heaps)
+    let examined = match rule.bounds() {
+        Some(_) => 4 * heaps,
+        None => 0,
+    };
+    rule.valuation_bytes(max_heap).saturating_add(examined)
 }
 
 /// Refuses, before any heap is valued, a run to `max_heap` that needs more than `limit` bytes
@@ -397,12 +411,9 @@ pub fn analyse_kept(
             }
             kept.values
         }
-        false => Vec::new(),
+        false => Values::new(),
     };
     start.truncate(max_heap + 1);
-    if start.is_empty() {
-        start = nim_sequence(rule, 0);
-    }
     analyse_from(rule, start, max_heap, progress, stop, Some(checkpoint))
 }
 
@@ -410,7 +421,7 @@ pub fn analyse_kept(
 /// `checkpoint` when there is one.
 fn analyse_from(
     rule: &dyn HeapRule,
-    mut values: Vec<Nimber>,
+    mut values: Values,
     max_heap: usize,
     progress: &dyn Progress,
     stop: &dyn Fn() -> bool,
@@ -419,13 +430,16 @@ fn analyse_from(
     let bounds = rule.bounds();
     let criterion = bounds.map(Criterion::of);
     let open_tail = rule.open_tail();
-    let save = |values: &[Nimber]| match checkpoint {
+    let save = |values: &Values| match checkpoint {
         Some(c) => values_file::save(c.path, rule.name(), values),
         None => Ok(()),
     };
     let mut upto = FIRST_ROUND.min(max_heap);
     progress.start("heaps valued", max_heap as u64 + 1);
     progress.advance(values.len() as u64);
+    if values.is_empty() {
+        rule.extend_values(&mut values, 0, &crate::game::heap::never);
+    }
     let (stopped, seen) = loop {
         if values.len() <= upto {
             let before = values.len();
@@ -438,10 +452,10 @@ fn analyse_from(
         let stopped = values.len() <= upto;
         // A resumed run holds values past this round's end: the round reads as far as its end.
         let seen = values.len().min(upto + 1);
-        let round = &values[..seen];
+        let round = || values.range_to_vec(0..seen);
         let mut hint = None;
         let proved = if let (Some(c), Some(b)) = (criterion, bounds) {
-            let (proved, wanted) = examine(round, c);
+            let (proved, wanted) = with_values!(values, v => examine(&v[..seen], c));
             hint = wanted;
             // A code that leaves three heaps may grow arithmetically instead: the slices'
             // check. (Finite octal codes never do: Horrocks & Nowakowski, INTEGERS 3, 2003.)
@@ -449,7 +463,7 @@ fn analyse_from(
                 if b.heaps < 3 {
                     return None;
                 }
-                let grows = slices::prove(rule, b, round, stop);
+                let grows = slices::prove(rule, b, &round(), stop);
                 hint = match (hint, grows.wanted) {
                     (Some(a), Some(w)) => Some(a.min(w)),
                     (a, w) => a.or(w),
@@ -457,7 +471,7 @@ fn analyse_from(
                 grows.proved
             })
         } else {
-            open_tail.as_ref().and_then(|t| state::prove(round, t))
+            open_tail.as_ref().and_then(|t| state::prove(&round(), t))
         };
         if let Some(proved) = proved {
             progress.finish();
@@ -487,7 +501,7 @@ fn analyse_from(
     values.truncate(seen);
     Ok(Analysis {
         rarity: rule.sparse().then(|| rarity(&values)),
-        observed: observe(&values),
+        observed: with_values!(values, v => observe(v)),
         values,
         proved: None,
         no_criterion: (criterion.is_none() && open_tail.is_none()).then_some(
@@ -502,19 +516,19 @@ fn analyse_from(
 /// every so often on the way.
 fn extend_saving(
     rule: &dyn HeapRule,
-    values: &mut Vec<Nimber>,
+    values: &mut Values,
     upto: usize,
     stop: &dyn Fn() -> bool,
     checkpoint: Option<&Checkpoint>,
-    save: &dyn Fn(&[Nimber]) -> Result<(), Error>,
+    save: &dyn Fn(&Values) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let Some(every) = checkpoint.map(|c| c.every) else {
-        rule.extend(values, upto, stop);
+        rule.extend_values(values, upto, stop);
         return Ok(());
     };
     loop {
         let due = std::time::Instant::now() + every;
-        rule.extend(values, upto, &|| stop() || std::time::Instant::now() >= due);
+        rule.extend_values(values, upto, &|| stop() || std::time::Instant::now() >= due);
         if values.len() > upto || stop() {
             return Ok(());
         }

@@ -203,7 +203,7 @@ fn stops_keep_the_values_so_far() {
     ] {
         let a = analyse_until(rule.as_ref(), 1 << 12, &Silent, &after(100));
         assert!(a.stopped && a.proved.is_none(), "{rule:?}");
-        assert_eq!(a.values, nim_sequence(rule.as_ref(), a.values.len() - 1));
+        assert_eq!(a.values.to_vec(), nim_sequence(rule.as_ref(), a.values.len() - 1));
         assert!((50..=101).contains(&a.values.len()), "{}", a.values.len());
     }
     let kayles = TakeBreak::octal("", "0.77").unwrap();
@@ -250,7 +250,7 @@ fn resumed_runs_answer_as_runs_straight_through() {
 
     let kayles = TakeBreak::octal("octal:0.77", "0.77").unwrap();
     let path = dir.path().join("kayles.values");
-    values_file::write(&path, "octal:0.77", &nim_sequence(&kayles, 3000)).unwrap();
+    values_file::write(&path, "octal:0.77", &nim_sequence(&kayles, 3000).into()).unwrap();
     let checkpoint = Checkpoint {
         path: &path,
         ..checkpoint

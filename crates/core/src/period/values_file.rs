@@ -22,7 +22,9 @@ use std::path::Path;
 
 use crate::error::Error;
 use crate::files::OutputFile;
+use crate::game::heap::{width_of, Value, Values};
 use crate::game::Nimber;
+use crate::with_values;
 
 /// The first bytes of a values file.
 pub const MAGIC: &[u8; 8] = b"GRUNDYNS";
@@ -41,17 +43,13 @@ const FIXED: usize = 28;
 pub struct Sequence {
     /// The game's spec.
     pub game: String,
-    /// G(0), G(1), ...
-    pub values: Vec<Nimber>,
+    /// G(0), G(1), ..., held at the file's width.
+    pub values: Values,
 }
 
 /// Bytes a value needs for every one of `values`: 1, 2 or 4.
-pub fn width(values: &[Nimber]) -> u32 {
-    match values.iter().copied().max().unwrap_or(0) {
-        0..=0xFF => 1,
-        0x100..=0xFFFF => 2,
-        _ => 4,
-    }
+pub fn width(values: &Values) -> u32 {
+    width_of(values.max())
 }
 
 /// Bytes the file of `count` values of width `width` takes for `game`.
@@ -60,7 +58,7 @@ pub fn file_bytes(game: &str, count: u64, width: u32) -> u64 {
 }
 
 /// Writes `values` of `game` to `path` whole (never leaving it half-written).
-pub fn write(path: &Path, game: &str, values: &[Nimber]) -> Result<(), Error> {
+pub fn write(path: &Path, game: &str, values: &Values) -> Result<(), Error> {
     let mut out = OutputFile::create(path)?;
     let w = width(values);
     let err = |e: io::Error| Error::io(path, e);
@@ -68,7 +66,7 @@ pub fn write(path: &Path, game: &str, values: &[Nimber]) -> Result<(), Error> {
     writer
         .write_all(&header(game, w, values.len() as u64))
         .map_err(err)?;
-    write_values(writer, values, w).map_err(err)?;
+    with_values!(values, v => write_values(writer, v, w)).map_err(err)?;
     out.commit()
 }
 
@@ -76,7 +74,7 @@ pub fn write(path: &Path, game: &str, values: &[Nimber]) -> Result<(), Error> {
 /// appended, and then its count, when it is a values file of `game` (whose values are then a
 /// prefix of the same game's `values`) holding no more of them, at a width that holds them
 /// all; otherwise the file is written whole.
-pub fn save(path: &Path, game: &str, values: &[Nimber]) -> Result<(), Error> {
+pub fn save(path: &Path, game: &str, values: &Values) -> Result<(), Error> {
     match appendable(path, game, values) {
         Ok(Some((count, w, start))) => {
             append(path, values, count, w, start).map_err(|e| Error::io(path, e))
@@ -90,7 +88,7 @@ pub fn save(path: &Path, game: &str, values: &[Nimber]) -> Result<(), Error> {
 fn appendable(
     path: &Path,
     game: &str,
-    values: &[Nimber],
+    values: &Values,
 ) -> Result<Option<(u64, u32, u64)>, Error> {
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let (name, w, count) = read_header(path, &mut file)?;
@@ -100,11 +98,11 @@ fn appendable(
 }
 
 /// Appends `values[count..]` and then writes the new count, each made durable.
-fn append(path: &Path, values: &[Nimber], count: u64, w: u32, start: u64) -> io::Result<()> {
+fn append(path: &Path, values: &Values, count: u64, w: u32, start: u64) -> io::Result<()> {
     let mut file = OpenOptions::new().write(true).open(path)?;
     file.seek(SeekFrom::Start(start + count * u64::from(w)))?;
     let mut out = BufWriter::with_capacity(1 << 20, &mut file);
-    write_values(&mut out, &values[count as usize..], w)?;
+    with_values!(values, v => write_values(&mut out, &v[count as usize..], w))?;
     out.flush()?;
     drop(out);
     file.sync_data()?;
@@ -118,24 +116,29 @@ pub fn read(path: &Path) -> Result<Sequence, Error> {
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let (game, w, count) = read_header(path, &mut file)?;
     let bytes = usize::try_from(count * u64::from(w)).map_err(|_| bad(path, "too many values"))?;
-    let mut raw = Vec::new();
-    file.take(bytes as u64)
-        .read_to_end(&mut raw)
-        .map_err(|e| Error::io(path, e))?;
-    if raw.len() < bytes {
-        return Err(bad(
-            path,
-            &format!("the header counts {count} values, the file holds fewer"),
-        ));
-    }
-    let values = raw
-        .chunks_exact(w as usize)
-        .map(|b| {
+    // Read a chunk at a time into values of the file's width: a long run's file is read
+    // back in the memory its values take, not four bytes a value.
+    let mut values = Values::from_slice_at_least(&[], w);
+    values.reserve_exact(count as usize);
+    let mut reader = io::BufReader::with_capacity(1 << 20, file.take(bytes as u64));
+    let mut chunk = vec![0u8; (1 << 16) * w as usize];
+    let mut left = bytes;
+    while left > 0 {
+        let take = left.min(chunk.len());
+        let part = &mut chunk[..take];
+        reader.read_exact(part).map_err(|_| {
+            bad(
+                path,
+                &format!("the header counts {count} values, the file holds fewer"),
+            )
+        })?;
+        for b in part.chunks_exact(w as usize) {
             let mut le = [0u8; 4];
             le[..b.len()].copy_from_slice(b);
-            Nimber::from_le_bytes(le)
-        })
-        .collect();
+            values.push(Nimber::from_le_bytes(le));
+        }
+        left -= part.len();
+    }
     Ok(Sequence { game, values })
 }
 
@@ -187,11 +190,12 @@ fn read_header(path: &Path, file: &mut File) -> Result<(String, u32, u64), Error
 }
 
 /// Writes `values`, `w` bytes each.
-fn write_values(out: &mut dyn Write, values: &[Nimber], w: u32) -> io::Result<()> {
+fn write_values<V: Value>(out: &mut dyn Write, values: &[V], w: u32) -> io::Result<()> {
     let mut buf = Vec::with_capacity(1 << 16);
     for chunk in values.chunks(1 << 14) {
         buf.clear();
-        for v in chunk {
+        for &v in chunk {
+            let v: Nimber = v.into();
             buf.extend_from_slice(&v.to_le_bytes()[..w as usize]);
         }
         out.write_all(&buf)?;
@@ -217,12 +221,12 @@ mod tests {
         for top in [7, 300, 70_000] {
             let values: Vec<Nimber> = (0..1000).map(|i| (i * 37) % (top + 1)).collect();
             let path = dir.path().join(format!("v{top}"));
-            write(&path, "octal:0.16", &values).unwrap();
+            write(&path, "octal:0.16", &values.clone().into()).unwrap();
             let back = read(&path).unwrap();
             assert_eq!(back.game, "octal:0.16");
-            assert_eq!(back.values, values);
+            assert_eq!(back.values.to_vec(), values);
             let raw = std::fs::read(&path).unwrap();
-            let w = width(&values);
+            let w = width(&values.clone().into());
             assert_eq!(u32::from_le_bytes(raw[12..16].try_into().unwrap()), w);
             assert_eq!(raw.len() as u64, file_bytes("octal:0.16", 1000, w));
         }
@@ -235,19 +239,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v");
         let mut values: Vec<Nimber> = (0..500).map(|i| i % 200).collect();
-        save(&path, "g", &values[..100]).unwrap();
-        save(&path, "g", &values).unwrap();
-        assert_eq!(read(&path).unwrap().values, values);
+        save(&path, "g", &Values::from_slice(&values[..100])).unwrap();
+        save(&path, "g", &values.clone().into()).unwrap();
+        assert_eq!(read(&path).unwrap().values.to_vec(), values);
         assert_eq!(
             std::fs::metadata(&path).unwrap().len(),
             file_bytes("g", 500, 1)
         );
         values.push(1000);
-        save(&path, "g", &values).unwrap();
-        assert_eq!(read(&path).unwrap().values, values);
-        save(&path, "h", &values[..10]).unwrap();
+        save(&path, "g", &values.clone().into()).unwrap();
+        assert_eq!(read(&path).unwrap().values.to_vec(), values);
+        save(&path, "h", &Values::from_slice(&values[..10])).unwrap();
         let back = read(&path).unwrap();
-        assert_eq!((back.game.as_str(), &back.values[..]), ("h", &values[..10]));
+        assert_eq!((back.game.as_str(), &back.values.to_vec()[..]), ("h", &values[..10]));
     }
 
     /// Bytes past the count (a save stopped before its count was written) are ignored; a file
@@ -256,11 +260,11 @@ mod tests {
     fn trailing_bytes_are_ignored_and_other_files_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v");
-        write(&path, "g", &[0, 1, 2]).unwrap();
+        write(&path, "g", &Values::from_slice(&[0, 1, 2])).unwrap();
         let mut raw = std::fs::read(&path).unwrap();
         raw.extend_from_slice(&[9, 9]);
         std::fs::write(&path, &raw).unwrap();
-        assert_eq!(read(&path).unwrap().values, vec![0, 1, 2]);
+        assert_eq!(read(&path).unwrap().values.to_vec(), vec![0, 1, 2]);
         std::fs::write(&path, b"hello, this is not a values file").unwrap();
         assert!(matches!(read(&path), Err(Error::Data { .. })));
         raw.truncate(30);

@@ -2,6 +2,7 @@
 //! and every front end shows them.
 
 use super::{Analysis, Criterion, Period};
+use crate::game::heap::Values;
 use crate::game::Nimber;
 
 /// The values printed in full: the preperiod and one period, or this many.
@@ -22,9 +23,13 @@ pub fn unsettled(a: &Analysis) -> String {
 }
 
 /// The first values, and ` ...` when there are more.
-fn listed(values: &[u32]) -> String {
-    let shown: Vec<String> = values.iter().take(SHOWN).map(|v| v.to_string()).collect();
-    let more = if values.len() > SHOWN { " ..." } else { "" };
+fn listed(values: &Values, range: std::ops::Range<usize>) -> String {
+    let shown: Vec<String> = range
+        .clone()
+        .take(SHOWN)
+        .map(|i| values.get(i).to_string())
+        .collect();
+    let more = if range.len() > SHOWN { " ..." } else { "" };
     format!("{}{more}", shown.join(" "))
 }
 
@@ -41,9 +46,9 @@ pub fn text(name: &str, a: &Analysis) -> String {
                 s += &format!("saltus:     {}\n", p.saltus);
             }
             if n0 > 0 {
-                s += &format!("preperiod values: {}\n", listed(&a.values[..n0]));
+                s += &format!("preperiod values: {}\n", listed(&a.values, 0..n0));
             }
-            s += &format!("period values:    {}\n", listed(&a.values[n0..n0 + per]));
+            s += &format!("period values:    {}\n", listed(&a.values, n0..n0 + per));
             s += &format!(
                 "\nTheorem. The nim sequence G of {name} satisfies {} for every n >= {n0}, and \
                  for no smaller period or preperiod.\n",
@@ -69,7 +74,7 @@ pub fn text(name: &str, a: &Analysis) -> String {
                     a.values.len() - 1 - o.period
                 );
             }
-            s += &format!("values:     {}\n", listed(&a.values));
+            s += &format!("values:     {}\n", listed(&a.values, 0..a.values.len()));
         }
     }
     if let Some(r) = &a.rarity {
@@ -179,7 +184,7 @@ pub fn json(name: &str, a: &Analysis) -> serde_json::Value {
         "preperiod": proved.map(|p| p.preperiod),
         "period": proved.map(|p| p.period),
         "saltus": proved.map(|p| p.saltus),
-        "values": &a.values[..shown.min(a.values.len())],
+        "values": a.values.range_to_vec(0..shown.min(a.values.len())),
         "computed": a.values.len(),
         "checked_up_to": proved.map(|p| p.checked_up_to),
         "criterion": proved.map(|p| p.criterion),

@@ -32,6 +32,10 @@ impl HeapRule for GrundysGame {
     }
 
     fn extend(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
+        super::sparse::extend_wide(self, values, n, stop);
+    }
+
+    fn extend_values(&self, values: &mut super::Values, n: usize, stop: &dyn Fn() -> bool) {
         super::sparse::extend(self, values, n, stop);
     }
 
@@ -40,7 +44,7 @@ impl HeapRule for GrundysGame {
     }
 
     fn valuation_bytes(&self, n: usize) -> u64 {
-        super::sparse::BYTES_PER_HEAP * (n as u64 + 1)
+        super::sparse::valuation_bytes(n, super::sparse::ASSUMED_WIDTH)
     }
 
     fn bounds(&self) -> Option<MoveBounds> {
@@ -49,7 +53,7 @@ impl HeapRule for GrundysGame {
 }
 
 impl super::sparse::Splits for GrundysGame {
-    fn options(&self, h: usize, _: &[Nimber], _: &mut NimSet, splits: &mut Vec<usize>) {
+    fn options(&self, h: usize, _: &super::Values, _: &mut NimSet, splits: &mut Vec<usize>) {
         if h >= 3 {
             splits.push(h);
         }

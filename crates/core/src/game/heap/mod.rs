@@ -10,6 +10,7 @@ pub(crate) mod grundys_game;
 mod scan;
 pub mod sparse;
 pub(crate) mod takebreak;
+mod values;
 
 use std::sync::RwLock;
 
@@ -20,6 +21,7 @@ use crate::game::NimSet;
 
 pub use grundys_game::GrundysGame;
 pub use takebreak::TakeBreak;
+pub use values::{width_of, Slice, Value, Values};
 
 /// How one heap may be played.
 pub trait HeapRule: Send + Sync + std::fmt::Debug {
@@ -54,6 +56,15 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
     /// way.
     fn extend(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
         by_definition(self, values, n, stop);
+    }
+
+    /// [`HeapRule::extend`] on values held compactly ([`Values`]): what a long run keeps. The
+    /// default extends a copy at full width; the rare/common technique works on the compact
+    /// values themselves, so that a run holds about a byte or two a heap.
+    fn extend_values(&self, values: &mut Values, n: usize, stop: &dyn Fn() -> bool) {
+        let mut wide = values.to_vec();
+        self.extend(&mut wide, n, stop);
+        *values = Values::from_slice(&wide);
     }
 
     /// Bytes [`HeapRule::extend`] holds to value heaps 0..=n: the values, 4 bytes a heap, and

@@ -18,8 +18,10 @@
 //! heaps and Grundy's game.
 
 use super::scan::{scan, Scan, PARALLEL_FROM};
+use super::{Value, Values};
 use crate::game::NimSet;
 use crate::game::Nimber;
+use crate::with_values;
 
 /// Heaps valued by the definition before a mask is chosen.
 const PREFIX: usize = 2048;
@@ -28,16 +30,31 @@ const PREFIX: usize = 2048;
 /// and have doubled since it was last chosen.
 const RECHOOSE: usize = 16;
 
-/// Bytes a heap costs this technique at most: its value (4), its 16-bit copy (2), and its
-/// share of the rare heaps' lists (12 bytes a rare heap, twice that while a list grows; rare
-/// heaps pass one in [`RECHOOSE`] only until the mask is chosen again, and are most of the
-/// time far fewer).
-pub(super) const BYTES_PER_HEAP: u64 = 8;
+/// Bytes a heap costs this technique beyond its value ([`Values`], a byte or two a heap):
+/// its share of the rare heaps' lists (16 bytes a rare heap, twice that while a list grows).
+/// Rare heaps pass one in [`RECHOOSE`] only until the mask is chosen again, and are most of
+/// the time far fewer (Grundy's game: 1273 of 10^7 heaps; 0.354: 131 of 10^6), so an
+/// eighth of a byte a heap is generous.
+pub(super) const RARE_BYTES_PER_HEAP: f64 = 0.125;
+
+/// The bytes a value is assumed to need when memory is counted before a run: values reach
+/// 256 early (Grundy's game: 231 by 10^6 heaps, past 255 by 10^7), and none of the games
+/// measured comes near 65536, so two.
+pub(super) const ASSUMED_WIDTH: u32 = 2;
+
+/// Bytes this technique holds to value heaps 0..=n with values of `width` bytes: the values
+/// and the rare heaps' lists ([`RARE_BYTES_PER_HEAP`]), and while the values widen (at 256
+/// and 65536), both widths at once for the values so far.
+pub(super) fn valuation_bytes(n: usize, width: u32) -> u64 {
+    let heaps = n as u64 + 1;
+    let rare = (heaps as f64 * RARE_BYTES_PER_HEAP) as u64;
+    heaps * u64::from(width) + rare
+}
 
 /// The moves of one heap for the sparse technique: the values of its options that are not
 /// splits (`plain`), and the totals m whose splits into two heaps are options (`splits`).
 pub(super) trait Splits {
-    fn options(&self, h: usize, values: &[Nimber], plain: &mut NimSet, splits: &mut Vec<usize>);
+    fn options(&self, h: usize, values: &Values, plain: &mut NimSet, splits: &mut Vec<usize>);
     /// Whether the two heaps of a split must differ (Grundy's game).
     fn unequal(&self) -> bool;
     /// A heap `from` and amounts k such that, for every heap h >= `from`, the totals `options`
@@ -50,19 +67,30 @@ pub(super) trait Splits {
 /// when `stop` says so).
 pub(super) fn extend<R: Splits + super::HeapRule>(
     rule: &R,
-    values: &mut Vec<Nimber>,
+    values: &mut Values,
     n: usize,
     stop: &dyn Fn() -> bool,
 ) {
     extend_reading(rule, values, n, Tuning::default(), stop);
 }
 
+/// [`extend`] on values at full width, as [`super::HeapRule::extend`] holds them.
+pub(super) fn extend_wide<R: Splits + super::HeapRule>(
+    rule: &R,
+    values: &mut Vec<Nimber>,
+    n: usize,
+    stop: &dyn Fn() -> bool,
+) {
+    let mut compact = Values::from_slice(values);
+    extend(rule, &mut compact, n, stop);
+    *values = compact.to_vec();
+}
+
 /// How [`extend_reading`] goes about it; any choice gives the same values.
 #[derive(Clone, Copy, Debug)]
 struct Tuning {
-    /// Read a 16-bit copy of the values while every value fits (half the memory traffic on
-    /// the long pair scans), the values themselves otherwise.
-    narrow: bool,
+    /// The fewest bytes a value is held in (1: as few as the values need; 4: as past 2^16).
+    min_width: u32,
     /// Pairs of a total a scan reads alone before it shares the rest out over rayon's threads.
     parallel_from: usize,
 }
@@ -70,7 +98,7 @@ struct Tuning {
 impl Default for Tuning {
     fn default() -> Self {
         Tuning {
-            narrow: true,
+            min_width: 1,
             parallel_from: PARALLEL_FROM,
         }
     }
@@ -84,32 +112,22 @@ impl Default for Tuning {
 /// order, exactly as alone.
 fn extend_reading<R: Splits + super::HeapRule>(
     rule: &R,
-    values: &mut Vec<Nimber>,
+    values: &mut Values,
     n: usize,
     tuning: Tuning,
     stop: &dyn Fn() -> bool,
 ) {
-    super::by_definition(rule, values, n.min(PREFIX), stop);
+    if values.len() <= n.min(PREFIX) || values.width() < tuning.min_width {
+        let mut wide = values.to_vec();
+        super::by_definition(rule, &mut wide, n.min(PREFIX), stop);
+        *values = Values::from_slice_at_least(&wide, tuning.min_width);
+        values.reserve_exact((n + 1).saturating_sub(values.len()));
+    }
     if values.len() > n || values.len() <= n.min(PREFIX) {
         return;
     }
     let unequal = rule.unequal();
     let (from, takes) = rule.split_takes();
-    // Room for every value up to n from the start: growing the copy would hold it twice.
-    let mut narrow: Option<Vec<u16>> = match tuning.narrow {
-        true => {
-            let mut small = Vec::with_capacity(n + 1);
-            let fits = values.iter().all(|&v| match u16::try_from(v) {
-                Ok(v) => {
-                    small.push(v);
-                    true
-                }
-                Err(_) => false,
-            });
-            fits.then_some(small)
-        }
-        false => None,
-    };
     let mut sieve = Sieve::new(values);
     sieve.parallel_from = tuning.parallel_from;
     let (mut splits, mut plain) = (Vec::new(), NimSet::new());
@@ -118,10 +136,7 @@ fn extend_reading<R: Splits + super::HeapRule>(
         let start = values.len();
         let end = (start + sieve.rows).min(n + 1);
         let block_takes = if start >= from { &takes[..] } else { &[] };
-        let far = match &narrow {
-            Some(small) => sieve.enumerate_far(small, start..end, block_takes, unequal),
-            None => sieve.enumerate_far(values, start..end, block_takes, unequal),
-        };
+        let far = with_values!(values, v => sieve.enumerate_far(v, start..end, block_takes, unequal));
         for h in start..end {
             if h > start && stop() {
                 break;
@@ -137,16 +152,7 @@ fn extend_reading<R: Splits + super::HeapRule>(
                 unequal,
                 far: &far,
             };
-            let value = match &narrow {
-                Some(small) => sieve.value(small, &heap),
-                None => sieve.value(values, &heap),
-            };
-            if let Some(small) = &mut narrow {
-                match u16::try_from(value) {
-                    Ok(v) => small.push(v),
-                    Err(_) => narrow = None,
-                }
-            }
+            let value = with_values!(values, v => sieve.value(v, &heap));
             values.push(value);
             if sieve.push(h, value) {
                 // The tables were widened and forgot the block's pairs: a new block.
@@ -223,7 +229,7 @@ struct Sieve {
 const WITNESSES: usize = 4;
 
 impl Sieve {
-    fn new(values: &[Nimber]) -> Sieve {
+    fn new(values: &Values) -> Sieve {
         let mut sieve = Sieve {
             mask: 1,
             rare: Vec::new(),
@@ -243,19 +249,19 @@ impl Sieve {
     }
 
     /// Chooses the mask for `values` and classifies them again.
-    fn choose(&mut self, values: &[Nimber]) {
+    fn choose(&mut self, values: &Values) {
         self.mask = best_mask(values);
         self.rare = rare_heaps(values, self.mask);
-        self.rare_values = self.rare.iter().map(|&r| values[r]).collect();
+        self.rare_values = self.rare.iter().map(|&r| values.get(r)).collect();
         self.chosen_with = self.rare.len();
-        let top = values.iter().copied().max().unwrap_or(0);
+        let top = values.max();
         // The common table follows the new mask.
         (self.bits, self.common) = (0, Vec::new());
         self.fit(top);
     }
 
     /// Chooses the mask again when rare heaps have grown many.
-    fn rechoose_if_crowded(&mut self, values: &[Nimber]) {
+    fn rechoose_if_crowded(&mut self, values: &Values) {
         let rare = self.rare.len();
         if rare * RECHOOSE > values.len() && rare >= 2 * self.chosen_with.max(1) {
             self.choose(values);
@@ -304,7 +310,7 @@ impl Sieve {
     /// heap r with a heap below the block (for heap `block.start` + i, the heap
     /// `block.start` + i - k - r). For one r these are consecutive heaps, read together.
     /// Returns the rare heaps read, for each k.
-    fn enumerate_far<V: Copy + Into<Nimber>>(
+    fn enumerate_far<V: Value>(
         &mut self,
         values: &[V],
         block: std::ops::Range<usize>,
@@ -354,7 +360,7 @@ impl Sieve {
 
     /// The value of a heap of the block begun by [`Sieve::enumerate_far`], over the values
     /// so far (`values`, widened to `Nimber` on read).
-    fn value<V: Copy + Into<Nimber> + Sync>(&mut self, values: &[V], heap: &Heap) -> Nimber {
+    fn value<V: Value>(&mut self, values: &[V], heap: &Heap) -> Nimber {
         let (len, stamp) = (self.common.len(), self.stamp);
         let last = len - 1;
         let row = &mut self.seen[heap.row * len..(heap.row + 1) * len];
@@ -423,7 +429,7 @@ impl Sieve {
 
     /// Clears from `pending` the values below `candidate` that a pair remembered from the last
     /// heaps gives this heap too (each pair checked here); how many are left.
-    fn try_witnesses<V: Copy + Into<Nimber>>(
+    fn try_witnesses<V: Value>(
         &mut self,
         values: &[V],
         heap: &Heap,
@@ -466,7 +472,7 @@ pub struct Rarity {
 }
 
 /// The rarity of a computed sequence.
-pub fn rarity(values: &[Nimber]) -> Rarity {
+pub fn rarity(values: &Values) -> Rarity {
     let mask = best_mask(values);
     Rarity {
         mask,
@@ -475,23 +481,25 @@ pub fn rarity(values: &[Nimber]) -> Rarity {
 }
 
 /// The heaps (from 1) whose values are rare under `mask`, in order.
-fn rare_heaps(values: &[Nimber], mask: Nimber) -> Vec<usize> {
-    (1..values.len())
-        .filter(|&h| (values[h] & mask).count_ones() % 2 == 0)
-        .collect()
+fn rare_heaps(values: &Values, mask: Nimber) -> Vec<usize> {
+    with_values!(values, v => (1..v.len())
+        .filter(|&h| (Into::<Nimber>::into(v[h]) & mask).count_ones() % 2 == 0)
+        .collect())
 }
 
 /// The mask under which the fewest heaps are rare (ties: the smallest mask), over the masks
 /// below the next power of two above the largest value.
-fn best_mask(values: &[Nimber]) -> Nimber {
-    let top = values.iter().copied().max().unwrap_or(0);
+fn best_mask(values: &Values) -> Nimber {
+    let top = values.max();
     let bits = (Nimber::BITS - top.leading_zeros()).min(12);
     let mut count = vec![0usize; 1 << bits];
     // Heaps per value first: the masks then cost one pass over the distinct values.
     let mut per_value = vec![0usize; 1 << bits];
-    for &v in &values[1..] {
-        per_value[(v as usize) & ((1 << bits) - 1)] += 1;
-    }
+    with_values!(values, v => {
+        for &x in &v[1.min(v.len())..] {
+            per_value[(Into::<Nimber>::into(x) as usize) & ((1 << bits) - 1)] += 1;
+        }
+    });
     for (mask, c) in count.iter_mut().enumerate() {
         *c = per_value
             .iter()

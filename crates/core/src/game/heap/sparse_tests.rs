@@ -18,15 +18,15 @@ fn sparse_values_are_the_definitions() {
         "0.16", "0.77", "0.07", "0.137", "4.07", "0.26", "0.4", "0.356", "0.51",
     ] {
         let rule = TakeBreak::octal("", code).unwrap();
-        let mut fast = Vec::new();
+        let mut fast = Values::new();
         extend(&rule, &mut fast, 6000, &never);
-        assert_eq!(fast, naive(&rule, 6000), "0.{code}");
+        assert_eq!(fast.to_vec(), naive(&rule, 6000), "0.{code}");
     }
-    let mut fast = Vec::new();
+    let mut fast = Values::new();
     extend(&GrundysGame, &mut fast, 6000, &never);
     let mut slow = Vec::new();
     crate::game::heap::by_definition(&GrundysGame, &mut slow, 6000, &never);
-    assert_eq!(fast, slow, "Grundy's game");
+    assert_eq!(fast.to_vec(), slow, "Grundy's game");
 }
 
 /// Unsolved and benchmarked codes, valued in blocks, agree with the definition past
@@ -39,9 +39,9 @@ fn blocks_value_as_the_definition_does() {
     ] {
         let rule = TakeBreak::octal("", code).unwrap();
         assert!(rule.sparse(), "{code}");
-        let mut fast = Vec::new();
+        let mut fast = Values::new();
         extend(&rule, &mut fast, 4000, &never);
-        assert_eq!(fast, naive(&rule, 4000), "{code}");
+        assert_eq!(fast.to_vec(), naive(&rule, 4000), "{code}");
     }
 }
 
@@ -50,6 +50,7 @@ fn blocks_value_as_the_definition_does() {
 #[test]
 fn split_takes_are_the_options_splits() {
     fn check(rule: &(impl Splits + std::fmt::Debug), values: &[Nimber]) {
+        let values = &Values::from_slice(values);
         let (from, takes) = rule.split_takes();
         for h in from..values.len() {
             let (mut plain, mut splits) = (NimSet::new(), Vec::new());
@@ -67,7 +68,7 @@ fn split_takes_are_the_options_splits() {
 
 /// Reading the values at full width, as past 2^16.
 const WIDE: Tuning = Tuning {
-    narrow: false,
+    min_width: 4,
     parallel_from: PARALLEL_FROM,
 };
 
@@ -75,11 +76,12 @@ const WIDE: Tuning = Tuning {
 #[test]
 fn wide_values_read_the_same() {
     let rule = TakeBreak::octal("", "0.354").unwrap();
-    let (mut narrow, mut wide) = (Vec::new(), Vec::new());
+    let (mut narrow, mut wide) = (Values::new(), Values::new());
     extend_reading(&rule, &mut narrow, 8000, Tuning::default(), &never);
     extend_reading(&rule, &mut wide, 8000, WIDE, &never);
+    assert_eq!((narrow.width(), wide.width()), (1, 4));
     assert_eq!(narrow, wide);
-    let (mut narrow, mut wide) = (Vec::new(), Vec::new());
+    let (mut narrow, mut wide) = (Values::new(), Values::new());
     extend_reading(&GrundysGame, &mut narrow, 8000, Tuning::default(), &never);
     extend_reading(&GrundysGame, &mut wide, 8000, WIDE, &never);
     assert_eq!(narrow, wide);
@@ -89,9 +91,9 @@ fn wide_values_read_the_same() {
 #[test]
 fn rounds_extend_the_same_sequence() {
     let rule = TakeBreak::octal("", "0.16").unwrap();
-    let mut once = Vec::new();
+    let mut once = Values::new();
     extend(&rule, &mut once, 5000, &never);
-    let mut rounds = Vec::new();
+    let mut rounds = Values::new();
     for n in [100, 2500, 3000, 5000] {
         extend(&rule, &mut rounds, n, &never);
     }
@@ -117,18 +119,18 @@ fn shared_scans_value_as_the_definition_does() {
             .num_threads(threads)
             .build()
             .unwrap();
-        for narrow in [true, false] {
+        for min_width in [1, 4] {
             let tuning = Tuning {
-                narrow,
+                min_width,
                 parallel_from: 40,
             };
-            let mut fast = Vec::new();
+            let mut fast = Values::new();
             pool.install(|| extend_reading(&GrundysGame, &mut fast, 3000, tuning, &never));
-            assert_eq!(fast, grundy, "Grundy's game, {threads} threads");
+            assert_eq!(fast.to_vec(), grundy, "Grundy's game, {threads} threads");
             for (rule, want) in &octal {
-                let mut fast = Vec::new();
+                let mut fast = Values::new();
                 pool.install(|| extend_reading(rule, &mut fast, 3000, tuning, &never));
-                assert_eq!(&fast, want, "{}, {threads} threads", rule.name());
+                assert_eq!(&fast.to_vec(), want, "{}, {threads} threads", rule.name());
             }
         }
     }

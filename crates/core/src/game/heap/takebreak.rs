@@ -7,7 +7,7 @@
 //! (4 or 8). A subtraction set S is the code with d_k = 3 for k in S; an all-but set gives
 //! d_k = 3 to every k it does not exclude.
 
-use super::{HeapRule, MoveBounds};
+use super::{HeapRule, MoveBounds, Values};
 use crate::error::Error;
 use crate::game::NimSet;
 use crate::game::Nimber;
@@ -144,7 +144,7 @@ impl TakeBreak {
     fn plain_options(
         &self,
         n: usize,
-        values: &[Nimber],
+        value: impl Fn(usize) -> Nimber,
         seen: &mut NimSet,
         splits: &mut Vec<usize>,
     ) {
@@ -155,7 +155,7 @@ impl TakeBreak {
                 seen.insert(0);
             }
             if d & 2 != 0 && rest >= 1 && k > 0 {
-                seen.insert(values[rest]);
+                seen.insert(value(rest));
             }
             if d & 4 != 0 && rest >= 2 {
                 splits.push(rest);
@@ -283,7 +283,7 @@ impl HeapRule for TakeBreak {
 
     fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
         let mut splits = Vec::new();
-        self.plain_options(n, values, seen, &mut splits);
+        self.plain_options(n, |m| values[m], seen, &mut splits);
         for rest in splits {
             for a in 1..=rest / 2 {
                 seen.insert(values[a] ^ values[rest - a]);
@@ -303,7 +303,7 @@ impl HeapRule for TakeBreak {
 
     fn extend(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
         if self.sparse() {
-            super::sparse::extend(self, values, n, stop);
+            super::sparse::extend_wide(self, values, n, stop);
         } else if let Some(tail) = self.open_tail() {
             self.extend_open(tail.window, values, n, stop);
         } else {
@@ -311,12 +311,25 @@ impl HeapRule for TakeBreak {
         }
     }
 
-    /// The values, and what the method beside them keeps: the rare/common technique a
-    /// narrow copy and its rare heaps, an open tail a count for each value.
+    /// The rare/common technique works on the compact values itself.
+    fn extend_values(&self, values: &mut Values, n: usize, stop: &dyn Fn() -> bool) {
+        if self.sparse() {
+            super::sparse::extend(self, values, n, stop);
+        } else {
+            let mut wide = values.to_vec();
+            self.extend(&mut wide, n, stop);
+            *values = Values::from_slice(&wide);
+        }
+    }
+
+    /// The values, and what the method beside them keeps: the rare/common technique its
+    /// rare heaps (values held compactly, [`super::sparse::valuation_bytes`]), an open tail a
+    /// count for each value.
     fn valuation_bytes(&self, n: usize) -> u64 {
-        let per_heap = if self.sparse() {
-            super::sparse::BYTES_PER_HEAP
-        } else if self.tail != 0 {
+        if self.sparse() {
+            return super::sparse::valuation_bytes(n, super::sparse::ASSUMED_WIDTH);
+        }
+        let per_heap = if self.tail != 0 {
             8
         } else {
             4
@@ -431,8 +444,8 @@ impl TakeBreak {
 }
 
 impl super::sparse::Splits for TakeBreak {
-    fn options(&self, h: usize, values: &[Nimber], plain: &mut NimSet, splits: &mut Vec<usize>) {
-        self.plain_options(h, values, plain, splits);
+    fn options(&self, h: usize, values: &Values, plain: &mut NimSet, splits: &mut Vec<usize>) {
+        self.plain_options(h, |m| values.get(m), plain, splits);
     }
 
     fn unequal(&self) -> bool {
