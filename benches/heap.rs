@@ -1,5 +1,6 @@
 //! Heap games, side by side with the `ogs` crate (Beling's octal game solver, its RC2 solver)
-//! in one run: `cargo bench --bench heap`, or `-- 0.16`, `-- 0.354`, `-- grundy` for one case.
+//! in one run: `cargo bench --bench heap`, or `-- 0.16`, `-- 0.354`, `-- grundy` for one case;
+//! `-- survey` runs the survey of unsolved octal codes instead ([`survey`]).
 //!
 //! For an octal code both compute the nim sequence as far as the Guy-Smith check of the known
 //! period needs (2 (preperiod + period) + t heaps). Ours runs `period::analyse`, which doubles
@@ -11,6 +12,8 @@
 
 #[path = "common/args.rs"]
 mod args;
+#[path = "heap/survey.rs"]
+mod survey;
 
 use std::time::Instant;
 
@@ -155,6 +158,10 @@ fn grundys_game() {
 fn main() {
     let Some(words) = args::words() else { return };
     let only = words.first();
+    if only.is_some_and(|o| o == "survey") {
+        survey::run();
+        return;
+    }
     println!("| game | preperiod / period | grundy period | ogs RC2 | ours / ogs | values agree | ogs period |");
     println!("|---|---|---|---|---|---|---|");
     for case in CASES {
