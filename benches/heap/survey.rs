@@ -49,7 +49,9 @@ pub fn run() {
         "Unsolved codes, up to {heaps} heaps or {secs} s a game {}:\n",
         super::args::stamp()
     );
-    println!("| game | heaps valued | period | rare heaps (mask) | largest value (first at) | time |");
+    println!(
+        "| game | heaps valued | period | rare heaps (mask) | largest value (first at) | time |"
+    );
     println!("|---|---|---|---|---|---|");
     for code in UNSOLVED {
         let (a, took) = analysed(code, heaps, Some(secs));
@@ -58,7 +60,9 @@ pub fn run() {
             None if a.stopped => "none proved (time limit)".to_string(),
             None => "none proved".to_string(),
         };
-        let rarity = a.rarity.expect("octal codes that split are valued sparsely");
+        let rarity = a
+            .rarity
+            .expect("octal codes that split are valued sparsely");
         let top = a.values.max();
         let at = a.values.iter().position(|v| v == top).unwrap_or(0);
         println!(

@@ -34,8 +34,8 @@ use crate::error::Error;
 use crate::game::heap::sparse::{rarity, Rarity};
 use crate::game::heap::{HeapRule, MoveBounds, Value, Values};
 use crate::game::Nimber;
-use crate::with_values;
 use crate::progress::Progress;
+use crate::with_values;
 
 /// The finite check that proves a period.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -222,7 +222,11 @@ fn examine<V: Value>(values: &[V], criterion: Criterion) -> (Option<Period>, Opt
     };
     let matched = repeats::repeats_at_end(values, provable);
     let rest = || repeats::first_repeat_from(values, matched.len().max(1), CANDIDATE_MATCH);
-    let counts = matched.iter().enumerate().skip(1).map(|(p, &m)| (p, m as usize));
+    let counts = matched
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(p, &m)| (p, m as usize));
     for (p, matched) in counts.chain(std::iter::once(()).filter_map(|_| rest())) {
         // n0: where the repetition with period p starts, as far as the values show.
         let n0 = len - p - matched;

@@ -203,7 +203,10 @@ fn stops_keep_the_values_so_far() {
     ] {
         let a = analyse_until(rule.as_ref(), 1 << 12, &Silent, &after(100));
         assert!(a.stopped && a.proved.is_none(), "{rule:?}");
-        assert_eq!(a.values.to_vec(), nim_sequence(rule.as_ref(), a.values.len() - 1));
+        assert_eq!(
+            a.values.to_vec(),
+            nim_sequence(rule.as_ref(), a.values.len() - 1)
+        );
         assert!((50..=101).contains(&a.values.len()), "{}", a.values.len());
     }
     let kayles = TakeBreak::octal("", "0.77").unwrap();

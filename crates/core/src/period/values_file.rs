@@ -85,11 +85,7 @@ pub fn save(path: &Path, game: &str, values: &Values) -> Result<(), Error> {
 
 /// The count, width and where the values start, of a file at `path` that [`save`] may extend
 /// to `values`.
-fn appendable(
-    path: &Path,
-    game: &str,
-    values: &Values,
-) -> Result<Option<(u64, u32, u64)>, Error> {
+fn appendable(path: &Path, game: &str, values: &Values) -> Result<Option<(u64, u32, u64)>, Error> {
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let (name, w, count) = read_header(path, &mut file)?;
     let start = (FIXED + name.len()) as u64;
@@ -251,7 +247,10 @@ mod tests {
         assert_eq!(read(&path).unwrap().values.to_vec(), values);
         save(&path, "h", &Values::from_slice(&values[..10])).unwrap();
         let back = read(&path).unwrap();
-        assert_eq!((back.game.as_str(), &back.values.to_vec()[..]), ("h", &values[..10]));
+        assert_eq!(
+            (back.game.as_str(), &back.values.to_vec()[..]),
+            ("h", &values[..10])
+        );
     }
 
     /// Bytes past the count (a save stopped before its count was written) are ignored; a file

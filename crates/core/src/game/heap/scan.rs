@@ -83,7 +83,7 @@ fn scan_range<V: Value>(
     if scan.left as usize <= FEW {
         return scan_few(values, m, smaller, scan);
     }
-    scan_table(values, m, smaller, scan)
+    scan_table(values, m, smaller, scan, true)
 }
 
 /// [`scan_range`] for a few values looked for: each block of pairs is compared with them at
@@ -114,10 +114,13 @@ fn scan_few<V: Value>(
             let end = (start + FEW_BLOCK).min(smaller.end);
             let low = &values[start..end];
             let high = &values[m + 1 - end..m + 1 - start];
-            let hit = low.iter().zip(high.iter().rev()).fold(false, |hit, (&a, &b)| {
-                let x = a ^ b;
-                hit | (x == t[0]) | (x == t[1]) | (x == t[2]) | (x == t[3])
-            });
+            let hit = low
+                .iter()
+                .zip(high.iter().rev())
+                .fold(false, |hit, (&a, &b)| {
+                    let x = a ^ b;
+                    hit | (x == t[0]) | (x == t[1]) | (x == t[2]) | (x == t[3])
+                });
             if hit {
                 hit_at = Some(start..end);
                 start = end;
@@ -128,7 +131,7 @@ fn scan_few<V: Value>(
         let Some(block) = hit_at else {
             return scan.left;
         };
-        scan.left = scan_table(values, m, block, scan);
+        scan.left = scan_table(values, m, block, scan, false);
         if scan.left == 0 {
             return 0;
         }
@@ -136,12 +139,14 @@ fn scan_few<V: Value>(
     scan.left
 }
 
-/// [`scan_range`] by looking each pair's xor up in `pending`.
+/// [`scan_range`] by looking each pair's xor up in `pending`; with `hand_over`, the pairs
+/// left once only a few values are looked for go to [`scan_few`].
 fn scan_table<V: Value>(
     values: &[V],
     m: usize,
     smaller: std::ops::Range<usize>,
     scan: &mut Scan,
+    hand_over: bool,
 ) -> u32 {
     let mut left = scan.left;
     let (pending, witnesses) = (&mut *scan.pending, &mut *scan.witnesses);
@@ -170,6 +175,11 @@ fn scan_table<V: Value>(
                     return 0;
                 }
             }
+        }
+        let next = first + (k + 1) * BLOCK;
+        if hand_over && left as usize <= FEW && next < smaller.end {
+            scan.left = left;
+            return scan_few(values, m, next..smaller.end, scan);
         }
     }
     left
@@ -231,4 +241,58 @@ fn scan_shared<V: Value>(
         scan.witnesses[x] = a;
     }
     left.into_inner()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever number of values is looked for (so through the table, the direct comparisons
+    /// and the hand-over between them), the scan finds exactly the values some pair gives, each
+    /// with a pair that gives it, and counts the rest.
+    #[test]
+    fn scans_find_exactly_the_values_of_some_pair() {
+        // A fixed pseudo-random sequence of small values (no dependency on a generator).
+        let mut x = 0x2545_f491_u32;
+        let values: Vec<u8> = (0..3000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                (x % 61) as u8
+            })
+            .collect();
+        let m = 2999;
+        let gives = |y: usize| (1..=m / 2).any(|a| usize::from(values[a] ^ values[m - a]) == y);
+        for wanted in [1usize, 2, 3, 5, 9, 20] {
+            for offset in [0usize, 7, 30] {
+                let looked: Vec<usize> = (0..wanted).map(|i| (offset + 13 * i) % 128).collect();
+                let mut pending = vec![0u8; 128];
+                for &y in &looked {
+                    pending[y] = 1;
+                }
+                let left0 = pending.iter().map(|&p| u32::from(p)).sum();
+                let mut witnesses = vec![0u32; 128];
+                let mut s = Scan {
+                    pending: &mut pending,
+                    witnesses: &mut witnesses,
+                    left: left0,
+                    parallel_from: usize::MAX,
+                };
+                let left = scan(&values, &[m], false, &mut s);
+                let mut unfound = 0;
+                for &y in &looked {
+                    if pending[y] == 1 {
+                        unfound += 1;
+                        assert!(!gives(y), "{y} has a pair ({wanted} looked for)");
+                    } else {
+                        let a = witnesses[y] as usize;
+                        assert_eq!(usize::from(values[a] ^ values[m - a]), y);
+                    }
+                }
+                // A scan stops once all are found; otherwise every value left has no pair.
+                assert_eq!(left, unfound, "{wanted} looked for from {offset}");
+            }
+        }
+    }
 }

@@ -136,7 +136,8 @@ fn extend_reading<R: Splits + super::HeapRule>(
         let start = values.len();
         let end = (start + sieve.rows).min(n + 1);
         let block_takes = if start >= from { &takes[..] } else { &[] };
-        let far = with_values!(values, v => sieve.enumerate_far(v, start..end, block_takes, unequal));
+        let far =
+            with_values!(values, v => sieve.enumerate_far(v, start..end, block_takes, unequal));
         for h in start..end {
             if h > start && stop() {
                 break;

@@ -329,11 +329,7 @@ impl HeapRule for TakeBreak {
         if self.sparse() {
             return super::sparse::valuation_bytes(n, super::sparse::ASSUMED_WIDTH);
         }
-        let per_heap = if self.tail != 0 {
-            8
-        } else {
-            4
-        };
+        let per_heap = if self.tail != 0 { 8 } else { 4 };
         per_heap * (n as u64 + 1)
     }
 
