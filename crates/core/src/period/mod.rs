@@ -351,7 +351,7 @@ pub fn analyse_until(
 }
 
 /// Bytes [`analyse`] holds at most to value heaps up to `max_heap`: the valuation's
-/// ([`HeapRule::valuation_bytes`]), and for a rule whose periods a finite check proves, the
+/// ([`HeapRule::compact_valuation_bytes`]), and for a rule whose periods a finite check proves, the
 /// counts of repeats kept beside the values while a round's are examined ([`repeats`]): 4
 /// bytes for each period a proof can have, one a heap when moves leave at most one heap,
 /// one in h when they leave up to h. (Measured peak: about 2.1 bytes a heap on Grundy's
@@ -362,7 +362,8 @@ pub fn memory_needed(rule: &dyn HeapRule, max_heap: usize) -> u64 {
         Some(b) => 4 * heaps / b.heaps.max(1) as u64,
         None => 0,
     };
-    rule.valuation_bytes(max_heap).saturating_add(examined)
+    rule.compact_valuation_bytes(max_heap)
+        .saturating_add(examined)
 }
 
 /// Refuses, before any heap is valued, a run to `max_heap` that needs more than `limit` bytes

@@ -44,6 +44,10 @@ impl HeapRule for GrundysGame {
     }
 
     fn valuation_bytes(&self, n: usize) -> u64 {
+        super::sparse::wide_valuation_bytes(n)
+    }
+
+    fn compact_valuation_bytes(&self, n: usize) -> u64 {
         super::sparse::valuation_bytes(n, super::sparse::ASSUMED_WIDTH)
     }
 

@@ -73,6 +73,13 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
         4 * (n as u64 + 1)
     }
 
+    /// Bytes [`HeapRule::extend_values`] holds to value heaps 0..=n. The default extends a
+    /// copy at full width: [`HeapRule::valuation_bytes`] and the compact values beside it (a
+    /// byte a heap at least).
+    fn compact_valuation_bytes(&self, n: usize) -> u64 {
+        self.valuation_bytes(n).saturating_add(n as u64 + 1)
+    }
+
     /// Whether [`HeapRule::extend`] uses the rare/common technique ([`sparse`]), so that the
     /// rare heaps are worth reporting.
     fn sparse(&self) -> bool {

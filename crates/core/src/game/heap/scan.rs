@@ -9,20 +9,12 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::Value;
 use crate::game::Nimber;
 
 /// Pairs the scan reads between two looks at whether any of them hit: the reads and xors of
 /// a block run without a branch, and a hit (rare: the scan stops once every value is found)
 /// costs one more pass over its block.
 const BLOCK: usize = 16;
-
-/// At most this many values looked for, the scan compares each pair's xor with them directly
-/// ([`scan_few`]), a vector of pairs at a time, rather than looking it up in `pending`.
-const FEW: usize = 4;
-
-/// Pairs [`scan_few`] reads between two looks at whether any of them hit.
-const FEW_BLOCK: usize = 64;
 
 /// Pairs of one total read on the calling thread before the rest is shared out: most scans
 /// end well before (about 3000 pairs a heap on Grundy's game), and a chunk shared out must be
@@ -50,7 +42,7 @@ pub(super) struct Scan<'a> {
 /// pair that gave it; stops once every value is found. Returns how many are left. One scan
 /// serves all the values at once: the pairs that give a rare value are spread thin, and one
 /// scan per value took twice as long on Grundy's game (21 s against 10 s for 10^6 heaps).
-pub(super) fn scan<V: Value>(
+pub(super) fn scan<V: Copy + Into<Nimber> + Sync>(
     values: &[V],
     splits: &[usize],
     unequal: bool,
@@ -74,79 +66,11 @@ pub(super) fn scan<V: Value>(
 }
 
 /// The pairs (a, m - a) for a in `smaller`, read on this thread; how many values are left.
-fn scan_range<V: Value>(
+fn scan_range<V: Copy + Into<Nimber>>(
     values: &[V],
     m: usize,
     smaller: std::ops::Range<usize>,
     scan: &mut Scan,
-) -> u32 {
-    if scan.left as usize <= FEW {
-        return scan_few(values, m, smaller, scan);
-    }
-    scan_table(values, m, smaller, scan, true)
-}
-
-/// [`scan_range`] for a few values looked for: each block of pairs is compared with them at
-/// the values' own width (the comparisons of a block vectorize; a table lookup a pair does
-/// not), and a block with a hit is read again by [`scan_table`].
-fn scan_few<V: Value>(
-    values: &[V],
-    m: usize,
-    smaller: std::ops::Range<usize>,
-    scan: &mut Scan,
-) -> u32 {
-    let mut start = smaller.start;
-    while start < smaller.end {
-        // The values looked for, at the values' width (one that does not fit is no xor of
-        // two values, so never found); repeated to fill FEW.
-        let wanted: Vec<V> = (0..scan.pending.len())
-            .filter(|&x| scan.pending[x] == 1)
-            .filter_map(|x| V::narrow(x as Nimber))
-            .collect();
-        let Some(&first) = wanted.first() else {
-            // Nothing looked for fits: no pair gives any of them.
-            return scan.left;
-        };
-        let mut t = [first; FEW];
-        t[..wanted.len()].copy_from_slice(&wanted);
-        let mut hit_at = None;
-        while start < smaller.end {
-            let end = (start + FEW_BLOCK).min(smaller.end);
-            let low = &values[start..end];
-            let high = &values[m + 1 - end..m + 1 - start];
-            let hit = low
-                .iter()
-                .zip(high.iter().rev())
-                .fold(false, |hit, (&a, &b)| {
-                    let x = a ^ b;
-                    hit | (x == t[0]) | (x == t[1]) | (x == t[2]) | (x == t[3])
-                });
-            if hit {
-                hit_at = Some(start..end);
-                start = end;
-                break;
-            }
-            start = end;
-        }
-        let Some(block) = hit_at else {
-            return scan.left;
-        };
-        scan.left = scan_table(values, m, block, scan, false);
-        if scan.left == 0 {
-            return 0;
-        }
-    }
-    scan.left
-}
-
-/// [`scan_range`] by looking each pair's xor up in `pending`; with `hand_over`, the pairs
-/// left once only a few values are looked for go to [`scan_few`].
-fn scan_table<V: Value>(
-    values: &[V],
-    m: usize,
-    smaller: std::ops::Range<usize>,
-    scan: &mut Scan,
-    hand_over: bool,
 ) -> u32 {
     let mut left = scan.left;
     let (pending, witnesses) = (&mut *scan.pending, &mut *scan.witnesses);
@@ -176,11 +100,6 @@ fn scan_table<V: Value>(
                 }
             }
         }
-        let next = first + (k + 1) * BLOCK;
-        if hand_over && left as usize <= FEW && next < smaller.end {
-            scan.left = left;
-            return scan_few(values, m, next..smaller.end, scan);
-        }
     }
     left
 }
@@ -188,7 +107,7 @@ fn scan_table<V: Value>(
 /// The pairs (a, m - a) for a in `smaller`, in chunks over rayon's threads; how many values
 /// are left. Each chunk reads a copy of the values still looked for; a value is found once,
 /// by whichever chunk claims it first.
-fn scan_shared<V: Value>(
+fn scan_shared<V: Copy + Into<Nimber> + Sync>(
     values: &[V],
     m: usize,
     smaller: std::ops::Range<usize>,
@@ -242,14 +161,12 @@ fn scan_shared<V: Value>(
     }
     left.into_inner()
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Whatever number of values is looked for (so through the table, the direct comparisons
-    /// and the hand-over between them), the scan finds exactly the values some pair gives, each
-    /// with a pair that gives it, and counts the rest.
+    /// Whatever number of values is looked for, the scan finds exactly the values some pair
+    /// gives, each with a pair that gives it, and counts the rest.
     #[test]
     fn scans_find_exactly_the_values_of_some_pair() {
         // A fixed pseudo-random sequence of small values (no dependency on a generator).

@@ -42,6 +42,12 @@ pub(super) const RARE_BYTES_PER_HEAP: f64 = 0.125;
 /// measured comes near 65536, so two.
 pub(super) const ASSUMED_WIDTH: u32 = 2;
 
+/// Bytes [`extend_wide`] holds to value heaps 0..=n: the compact values and, at the end,
+/// the full-width copy made of them (4 bytes a heap).
+pub(super) fn wide_valuation_bytes(n: usize) -> u64 {
+    valuation_bytes(n, ASSUMED_WIDTH).saturating_add(4 * (n as u64 + 1))
+}
+
 /// Bytes this technique holds to value heaps 0..=n with values of `width` bytes: the values
 /// and the rare heaps' lists ([`RARE_BYTES_PER_HEAP`]), and while the values widen (at 256
 /// and 65536), both widths at once for the values so far.
@@ -81,7 +87,8 @@ pub(super) fn extend_wide<R: Splits + super::HeapRule>(
     n: usize,
     stop: &dyn Fn() -> bool,
 ) {
-    let mut compact = Values::from_slice(values);
+    // The full-width values go while the compact ones are extended.
+    let mut compact = Values::from_slice(&std::mem::take(values));
     extend(rule, &mut compact, n, stop);
     *values = compact.to_vec();
 }

@@ -311,6 +311,13 @@ impl HeapRule for TakeBreak {
         }
     }
 
+    fn compact_valuation_bytes(&self, n: usize) -> u64 {
+        match self.sparse() {
+            true => super::sparse::valuation_bytes(n, super::sparse::ASSUMED_WIDTH),
+            false => self.valuation_bytes(n).saturating_add(n as u64 + 1),
+        }
+    }
+
     /// The rare/common technique works on the compact values itself.
     fn extend_values(&self, values: &mut Values, n: usize, stop: &dyn Fn() -> bool) {
         if self.sparse() {
@@ -323,11 +330,11 @@ impl HeapRule for TakeBreak {
     }
 
     /// The values, and what the method beside them keeps: the rare/common technique its
-    /// rare heaps (values held compactly, [`super::sparse::valuation_bytes`]), an open tail a
-    /// count for each value.
+    /// compact values and rare heaps, and the full-width copy made of them at the end
+    /// ([`super::sparse::wide_valuation_bytes`]); an open tail a count for each value.
     fn valuation_bytes(&self, n: usize) -> u64 {
         if self.sparse() {
-            return super::sparse::valuation_bytes(n, super::sparse::ASSUMED_WIDTH);
+            return super::sparse::wide_valuation_bytes(n);
         }
         let per_heap = if self.tail != 0 { 8 } else { 4 };
         per_heap * (n as u64 + 1)

@@ -4,31 +4,12 @@
 
 use crate::game::Nimber;
 
-/// A stored value: a byte, a 16-bit or a 32-bit word, read as a [`Nimber`]. Xors and
-/// comparisons at the stored width let the pair scans work on as many values a vector
-/// instruction as the width allows.
-pub trait Value:
-    Copy + Into<Nimber> + PartialEq + std::ops::BitXor<Output = Self> + Send + Sync + 'static
-{
-    /// `v` at this width, when it fits.
-    fn narrow(v: Nimber) -> Option<Self>;
-}
+/// A stored value: a byte, a 16-bit or a 32-bit word, read as a [`Nimber`].
+pub trait Value: Copy + Into<Nimber> + PartialEq + Send + Sync + 'static {}
 
-impl Value for u8 {
-    fn narrow(v: Nimber) -> Option<u8> {
-        u8::try_from(v).ok()
-    }
-}
-impl Value for u16 {
-    fn narrow(v: Nimber) -> Option<u16> {
-        u16::try_from(v).ok()
-    }
-}
-impl Value for u32 {
-    fn narrow(v: Nimber) -> Option<u32> {
-        Some(v)
-    }
-}
+impl Value for u8 {}
+impl Value for u16 {}
+impl Value for u32 {}
 
 /// G(0), G(1), ... of a heap game, each in the width of the largest so far.
 #[derive(Clone, Debug, Default)]
