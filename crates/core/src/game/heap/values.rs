@@ -56,6 +56,11 @@ macro_rules! with_values {
     };
 }
 
+/// A stored value as a [`Nimber`] (generic, so one body serves every width).
+fn wide<V: Value>(v: V) -> Nimber {
+    v.into()
+}
+
 /// Bytes a value needs to hold `v`: 1, 2 or 4.
 pub fn width_of(v: Nimber) -> u32 {
     match v {
@@ -95,7 +100,7 @@ impl Values {
 
     /// G(from), ..., G(to - 1), a [`Nimber`] each.
     pub fn range_to_vec(&self, range: std::ops::Range<usize>) -> Vec<Nimber> {
-        with_values!(self, v => v[range].iter().map(|&x| x.into()).collect())
+        with_values!(self, v => v[range].iter().map(|&x| wide(x)).collect())
     }
 
     /// The values as a slice at their width.
@@ -143,7 +148,7 @@ impl Values {
 
     /// The largest value (0 when there is none).
     pub fn max(&self) -> Nimber {
-        with_values!(self, v => v.iter().map(|&x| x.into()).max().unwrap_or(0))
+        with_values!(self, v => v.iter().map(|&x| wide(x)).max().unwrap_or(0))
     }
 
     /// Appends `value`, widening every value first when it does not fit the width (the
