@@ -217,21 +217,79 @@ fn synth_on_two_ranks_answers_what_one_process_answers() {
         &["synth", "star:4", "--max", "6", "--target", "indicator"],
     ];
     for case in cases {
-        // The plain form on both sides: ranks sharing a search do not try the orbit one.
-        let args = [case, &["--solver", "enum", "--plain", "--json", "--quiet"]].concat();
-        let s = single(&args);
+        let args = [case, &["--solver", "enum", "--json", "--quiet"]].concat();
+        same_on_two_ranks(&args, &dir);
+    }
+}
+
+/// Runs `args` (with `--json`) on one process and on two ranks, with a report written by the
+/// second: the same JSON apart from timings, the same exit code.
+fn same_on_two_ranks(args: &[&str], dir: &tempfile::TempDir) -> serde_json::Value {
+    {
+        let s = single(args);
         assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
         let report = dir.path().join("run.md");
-        let m = mpirun(&[&args[..], &["--report", report.to_str().unwrap()]].concat());
+        let _ = std::fs::remove_file(&report);
+        let m = mpirun(&[args, &["--report", report.to_str().unwrap()]].concat());
         assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
         let [mut a, mut b] = [&s, &m].map(|o| {
             serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("one JSON object")
         });
         untimed(&mut a);
         untimed(&mut b);
-        assert_eq!(a, b, "{case:?}");
+        assert_eq!(a, b, "{args:?}");
         assert!(std::fs::read_to_string(&report).unwrap().contains("Push("));
+        a
     }
+}
+
+#[test]
+fn synth_auto_on_two_ranks_answers_what_one_process_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    // The default solver: upper bounds and the read-once search on rank 0, enumeration shared.
+    let v = same_on_two_ranks(&["synth", "circular:4,2", "--max", "6", "--json"], &dir);
+    assert_eq!(v["status"], "minimal", "{v}");
+    // Upper-bound strategies named, whatever the bound, and the orbit form asked for.
+    same_on_two_ranks(
+        &["synth", "path:4", "--max", "3", "--upper", "all", "--json"],
+        &dir,
+    );
+    same_on_two_ranks(
+        &["synth", "star:4", "--max", "3", "--orbits", "--json"],
+        &dir,
+    );
+    // The prover on rank 0 refutes a program right on the box only; the search goes on
+    // together on the data its counterexample adds.
+    let v = same_on_two_ranks(
+        &[
+            "synth",
+            "circular:3,2",
+            "--max",
+            "2",
+            "--ops=-Xor",
+            "--prove",
+            "--json",
+        ],
+        &dir,
+    );
+    assert_eq!(v["proof"]["status"], "proved", "{v}");
+    assert!(!v["proof"]["history"].as_array().unwrap().is_empty(), "{v}");
+    // SAT and SMT run on rank 0, their answers broadcast. z3 may pick another program of
+    // the same length from one run to the next, one process or two: its length is compared.
+    let v = same_on_two_ranks(
+        &["synth", "path:3", "--max", "4", "--solver", "sat", "--json"],
+        &dir,
+    );
+    let smt = ["synth", "path:3", "--max", "4", "--solver", "smt", "--json"];
+    let out = mpirun(&smt);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let w: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(w["status"], "minimal", "{w}");
+    assert_eq!(w["length"], v["length"], "{w}");
 }
 
 #[test]
@@ -266,17 +324,27 @@ fn synth_on_two_ranks_stops_and_refuses_together() {
     let lines = grundy_lines(&out);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].contains("raise --max-len"), "{lines:?}");
-    // What runs as one process is refused rather than run once per rank.
-    for extra in [
-        &["--solver", "auto"][..],
-        &["--solver", "enum", "--upper", "lift"],
-    ] {
-        let out = mpirun(&[&["synth", "path:3", "--max", "5"], extra].concat());
-        assert_eq!(out.status.code(), Some(2), "{extra:?}");
-        let lines = grundy_lines(&out);
-        assert_eq!(lines.len(), 1, "{lines:?}");
-        assert!(lines[0].contains("runs as one process"), "{lines:?}");
-    }
+    // The default solver, stopped at once: undecided on every rank, answered once.
+    let out = mpirun(&["synth", "star:4", "--max", "6", "--timeout", "0", "--json"]);
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["status"], "undecided", "{v}");
+    // Files one process writes are refused rather than written once per rank.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.sl");
+    let out = mpirun(&[
+        "synth",
+        "path:3",
+        "--max",
+        "5",
+        "--export-sygus",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let lines = grundy_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("from one process"), "{lines:?}");
+    assert!(!file.exists());
 }
 
 #[test]
