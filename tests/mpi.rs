@@ -181,7 +181,7 @@ fn failures_end_every_rank_with_one_line() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["kind"], "bad_input");
     // A command that does not share its work is refused rather than run twice.
-    let out = mpirun(&["sg", "nim", "1,2"]);
+    let out = mpirun(&["info", "path:3"]);
     assert_eq!(out.status.code(), Some(2));
     let lines = grundy_lines(&out);
     assert_eq!(lines.len(), 1, "{lines:?}");
@@ -345,6 +345,53 @@ fn synth_on_two_ranks_stops_and_refuses_together() {
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].contains("from one process"), "{lines:?}");
     assert!(!file.exists());
+}
+
+#[test]
+fn sg_on_two_ranks_answers_what_one_process_answers() {
+    for case in [
+        &["sg", "cram:3x5", "--moves"][..],
+        &["sg", "chomp:5x5", "--moves"],
+        &["sg", "path:3", "3,4,2", "--engine", "cut"],
+        &["sg", "cram:4x4", "--engine", "naive"],
+    ] {
+        let args = [case, &["--json"]].concat();
+        let s = single(&args);
+        assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
+        let m = mpirun(&args);
+        assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+        let [a, b] = [&s, &m].map(|o| {
+            serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("one JSON object")
+        });
+        for key in ["nimber", "engine", "winning_moves", "position"] {
+            assert_eq!(a[key], b[key], "{case:?}: {key}");
+        }
+        // Nodes are summed over the ranks, each rank's listed.
+        let ranks = &b["ranks"];
+        assert_eq!(ranks["size"], 2, "{b}");
+        let nodes: u64 = ranks["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        assert_eq!(b["nodes"].as_u64(), Some(nodes), "{b}");
+    }
+    // Text, with the ranks' share in --stats.
+    let out = mpirun(&["sg", "cram:3x5", "--stats"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("ranks: 2 (tree cut at depth"), "{text}");
+    // A time limit passed at once: undecided (exit 3) on every rank, one line.
+    let out = mpirun(&["sg", "cram:5x5", "--timeout", "0"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(grundy_lines(&out).len(), 1, "{:?}", grundy_lines(&out));
+    // --checkpoint keeps one process's table: refused with one line.
+    let out = mpirun(&["sg", "cram:3x5", "--checkpoint", "/tmp/never.ckpt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let lines = grundy_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("--checkpoint"), "{lines:?}");
 }
 
 #[test]

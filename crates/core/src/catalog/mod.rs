@@ -14,6 +14,7 @@ mod custom;
 mod heaps;
 pub mod solve;
 pub mod spec;
+pub mod split;
 pub mod sweep;
 
 pub(crate) use any::parse_counts;
