@@ -13,9 +13,9 @@ use clap::Args;
 use super::interrupt;
 use super::output::Out;
 use super::{SearchArgs, Status};
+use grundy_core::catalog::race::Race;
 use grundy_core::catalog::solve::{by_theorem, nimber_undecided, Control, Solution};
 use grundy_core::catalog::spec;
-use grundy_core::catalog::split::Split;
 use grundy_core::catalog::AnyGame;
 use grundy_core::cluster::Team;
 use grundy_core::error::{Error, SavedTable, Undecided};
@@ -110,14 +110,14 @@ pub fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
     finish(s)
 }
 
-/// Prints the answer `s` for `p` (with `split`, how the ranks shared it); the failure of the
+/// Prints the answer `s` for `p` (with `race`, how the ranks found it); the failure of the
 /// last save, when it failed, is part of it.
 fn print(
     args: &SgArgs,
     game: &dyn AnyGame,
     p: &Stones,
     s: &Solution,
-    split: Option<&Split>,
+    race: Option<&Race>,
 ) -> Result<(), Error> {
     // The answer stands when the last save failed: it is printed, and the failure ends the run.
     let failed = s.kept.as_ref().and_then(|k| k.saved.as_ref().err());
@@ -150,12 +150,11 @@ fn print(
         if let Some(e) = failed {
             super::output::error_fields(&mut obj, e);
         }
-        if let Some(split) = split {
+        if let Some(race) = race {
             obj["ranks"] = serde_json::json!({
-                "size": split.nodes.len(),
-                "depth": split.depth,
-                "jobs": split.jobs,
-                "nodes": split.nodes,
+                "size": race.nodes.len(),
+                "winner": race.winner,
+                "nodes": race.nodes,
             });
         }
         return out.json(&obj);
@@ -170,13 +169,12 @@ fn print(
         out.line(format_args!("tt_lookups: {}", s.stats.tt_lookups))?;
         out.line(format_args!("tt_evictions: {}", s.stats.tt_evictions))?;
         out.line(format_args!("seconds: {:.6}", s.seconds))?;
-        if let Some(split) = split {
-            let nodes: Vec<String> = split.nodes.iter().map(u64::to_string).collect();
+        if let Some(race) = race {
+            let nodes: Vec<String> = race.nodes.iter().map(u64::to_string).collect();
             out.line(format_args!(
-                "ranks: {} (tree cut at depth {}, {} positions dealt; nodes per rank: {})",
-                split.nodes.len(),
-                split.depth,
-                split.jobs,
+                "ranks: {} (answered first by rank {}; nodes per rank, 0 when stopped first: {})",
+                race.nodes.len(),
+                race.winner,
                 nodes.join(", ")
             ))?;
         }

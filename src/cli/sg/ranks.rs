@@ -1,11 +1,11 @@
-//! `sg` under `mpirun`: the ranks share one position's search
-//! (`grundy_core::catalog::split`), and rank 0 prints the answer.
+//! `sg` under `mpirun`: the ranks search one position at once, the first answer taken
+//! (`grundy_core::catalog::race`), and rank 0 prints it.
 
 use std::time::Duration;
 
 use super::super::{interrupt, Status};
 use super::{print, SgArgs};
-use grundy_core::catalog::split::solve_split;
+use grundy_core::catalog::race::solve_race;
 use grundy_core::cluster::Team;
 use grundy_core::error::Error;
 use grundy_core::sg::SearchConfig;
@@ -37,7 +37,7 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
         ..args.search.config()?
     };
     let opts = args.search.table_options(false)?;
-    let split = solve_split(
+    let race = solve_race(
         game.as_ref(),
         &p,
         args.search.engine,
@@ -48,7 +48,7 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
         team,
     )?;
     if team.is_root() {
-        print(args, game.as_ref(), &p, &split.solution, Some(&split))?;
+        print(args, game.as_ref(), &p, &race.solution, Some(&race))?;
     }
     Ok(Status::Answered)
 }

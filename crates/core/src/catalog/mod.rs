@@ -12,6 +12,7 @@ mod cost;
 mod crosscheck;
 mod custom;
 mod heaps;
+pub mod race;
 pub mod solve;
 pub mod spec;
 pub mod split;

@@ -1,13 +1,17 @@
-//! One position's search shared among the ranks of a [`Team`] (`sg` under `mpirun`): the game
+//! One position's search shared among the ranks of a [`Team`] by dealing its subtrees: the game
 //! tree is cut at depth 1, or at depth 2 when depth 1 has too few distinct positions to deal,
 //! the distinct positions there are dealt round robin ([`dealt`]), each rank values its share
 //! with one searcher of its own (its table shared between its positions, not with the other
 //! ranks), and the gathered values give the options' values and the position's by the mex:
 //! the same nimber as one process. Nodes and look-ups are summed over the ranks.
 //!
-//! What the split costs is what the ranks' tables do not share: a position below two dealt
-//! positions is searched by each rank that holds one (the `overlap` the benchmark measures as
-//! nodes summed over ranks against one process's).
+//! What the split costs is what the ranks' tables do not share (a position below two dealt
+//! positions is searched by each rank that holds one) and, for the cut engines, the pruning:
+//! every dealt position is valued in full, where the search of the whole position settles
+//! most options with a bound. Measured on two ranks (docs/benchmarks.md), Cram 5 x 8 took 66
+//! times one process's time with `cut_cEA`, Cram 4 x 7 1.8 times with `naive` (each rank's
+//! table came to hold nearly the whole tree): `sg` under `mpirun` races the ranks instead
+//! (`race`), and this split stays for games whose subtrees share little.
 
 use std::time::Instant;
 
