@@ -501,3 +501,42 @@ fn a_check_that_fails_on_one_rank_only_stops_every_rank() {
         "no table from half the ranks"
     );
 }
+
+/// `mpirun` with one rank running `grundy first` and another `grundy second`: what one rank
+/// alone fails on.
+fn mpmd(first: &[&str], second: &[&str]) -> Output {
+    let grundy = assert_cmd::cargo::cargo_bin("grundy");
+    let grundy = grundy.to_str().unwrap();
+    assert_cmd::Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe"])
+        .args(["--mca", "btl", "self,vader"])
+        .args(["--mca", "oob_tcp_if_include", "lo"])
+        .args(["-np", "1", grundy])
+        .args(first)
+        .args([":", "-np", "1", grundy])
+        .args(second)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn an_error_on_one_rank_only_ends_sg_and_synth_on_every_rank() {
+    for (first, second) in [
+        (
+            &["sg", "cram:3x5"][..],
+            &["sg", "cram:3x5", "--mem-limit", "0"][..],
+        ),
+        (
+            &["synth", "circular:4,2", "--max", "5"],
+            &["synth", "circular:4,2", "--max", "5", "--mem-limit", "0"],
+        ),
+    ] {
+        let out = mpmd(first, second);
+        assert_eq!(out.status.code(), Some(2), "{second:?}");
+        let lines = grundy_lines(&out);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains("--mem-limit"), "{lines:?}");
+        assert!(out.stdout.is_empty(), "no answer from half the ranks");
+    }
+}

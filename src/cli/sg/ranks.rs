@@ -14,14 +14,25 @@ use grundy_core::Stop;
 /// Values the position on every rank together; a rank stopped (its time limit, Ctrl-C) ends
 /// every rank with a timeout, and an error on any rank is every rank's.
 pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
-    if args.checkpoint.is_some() {
-        return Err(Error::Usage(
-            "--checkpoint keeps one process's table, and under mpirun each rank searches \
-             with a table of its own: run it without mpirun"
-                .into(),
-        ));
-    }
-    let (game, p) = super::super::game_and_position(&args.game, &args.position, "sg")?;
+    // Everything before the search is one settled step: a rank that fails it (its input,
+    // its memory limit) stops every rank before the race's first collective step.
+    let set_up = || {
+        if args.checkpoint.is_some() {
+            return Err(Error::Usage(
+                "--checkpoint keeps one process's table, and under mpirun each rank searches \
+                 with a table of its own: run it without mpirun"
+                    .into(),
+            ));
+        }
+        let (game, p) = super::super::game_and_position(&args.game, &args.position, "sg")?;
+        let cfg = SearchConfig {
+            threads: args.search.threads.unwrap_or(1),
+            ..args.search.config()?
+        };
+        let opts = args.search.table_options(false)?;
+        Ok((game, p, cfg, opts))
+    };
+    let (game, p, cfg, opts) = team.settle(set_up())?;
     let stop = Stop::new();
     interrupt::stop_on_ctrl_c(stop.clone());
     if let Some(limit) = args.timeout {
@@ -32,11 +43,6 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
             timer.stop();
         });
     }
-    let cfg = SearchConfig {
-        threads: args.search.threads.unwrap_or(1),
-        ..args.search.config()?
-    };
-    let opts = args.search.table_options(false)?;
     let race = solve_race(
         game.as_ref(),
         &p,
