@@ -126,7 +126,7 @@ fn print(
         let mut obj = serde_json::json!({
             "game": game.name(),
             "position": p.to_vec(),
-            "position_text": game.format_position(&p),
+            "position_text": game.format_position(p),
             "nimber": s.nimber,
             "engine": s.engine,
             "engine_reason": s.reason,

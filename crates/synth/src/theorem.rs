@@ -152,6 +152,7 @@ pub(crate) fn prover_game(task: &Task) -> Result<ProverGame<'_>, Error> {
 /// data the reported program was searched on), its answer and the proof. Under a team of
 /// several ranks, rank 0 proves and tells the others the counterexample, and every rank
 /// searches the data it adds together.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn prove_and_search(
     game: ProverGame<'_>,
     task: &Task,
