@@ -26,6 +26,12 @@ struct Work {
 
 const WORK: &[Work] = &[
     Work {
+        name: "sg cram:5x8 (nimber 1): the ranks race, the first answer taken",
+        args: &["sg", "cram:5x8"],
+        expect: "1",
+        runs: 3,
+    },
+    Work {
         name: "survey of 3-element subtraction sets up to 80 (82 160 games)",
         args: &[
             "survey",

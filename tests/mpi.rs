@@ -181,7 +181,7 @@ fn failures_end_every_rank_with_one_line() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["kind"], "bad_input");
     // A command that does not share its work is refused rather than run twice.
-    let out = mpirun(&["sg", "nim", "1,2"]);
+    let out = mpirun(&["info", "path:3"]);
     assert_eq!(out.status.code(), Some(2));
     let lines = grundy_lines(&out);
     assert_eq!(lines.len(), 1, "{lines:?}");
@@ -217,21 +217,79 @@ fn synth_on_two_ranks_answers_what_one_process_answers() {
         &["synth", "star:4", "--max", "6", "--target", "indicator"],
     ];
     for case in cases {
-        // The plain form on both sides: ranks sharing a search do not try the orbit one.
-        let args = [case, &["--solver", "enum", "--plain", "--json", "--quiet"]].concat();
-        let s = single(&args);
+        let args = [case, &["--solver", "enum", "--json", "--quiet"]].concat();
+        same_on_two_ranks(&args, &dir);
+    }
+}
+
+/// Runs `args` (with `--json`) on one process and on two ranks, with a report written by the
+/// second: the same JSON apart from timings, the same exit code.
+fn same_on_two_ranks(args: &[&str], dir: &tempfile::TempDir) -> serde_json::Value {
+    {
+        let s = single(args);
         assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
         let report = dir.path().join("run.md");
-        let m = mpirun(&[&args[..], &["--report", report.to_str().unwrap()]].concat());
+        let _ = std::fs::remove_file(&report);
+        let m = mpirun(&[args, &["--report", report.to_str().unwrap()]].concat());
         assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
         let [mut a, mut b] = [&s, &m].map(|o| {
             serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("one JSON object")
         });
         untimed(&mut a);
         untimed(&mut b);
-        assert_eq!(a, b, "{case:?}");
+        assert_eq!(a, b, "{args:?}");
         assert!(std::fs::read_to_string(&report).unwrap().contains("Push("));
+        a
     }
+}
+
+#[test]
+fn synth_auto_on_two_ranks_answers_what_one_process_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    // The default solver: upper bounds and the read-once search on rank 0, enumeration shared.
+    let v = same_on_two_ranks(&["synth", "circular:4,2", "--max", "6", "--json"], &dir);
+    assert_eq!(v["status"], "minimal", "{v}");
+    // Upper-bound strategies named, whatever the bound, and the orbit form asked for.
+    same_on_two_ranks(
+        &["synth", "path:4", "--max", "3", "--upper", "all", "--json"],
+        &dir,
+    );
+    same_on_two_ranks(
+        &["synth", "star:4", "--max", "3", "--orbits", "--json"],
+        &dir,
+    );
+    // The prover on rank 0 refutes a program right on the box only; the search goes on
+    // together on the data its counterexample adds.
+    let v = same_on_two_ranks(
+        &[
+            "synth",
+            "circular:3,2",
+            "--max",
+            "2",
+            "--ops=-Xor",
+            "--prove",
+            "--json",
+        ],
+        &dir,
+    );
+    assert_eq!(v["proof"]["status"], "proved", "{v}");
+    assert!(!v["proof"]["history"].as_array().unwrap().is_empty(), "{v}");
+    // SAT and SMT run on rank 0, their answers broadcast. z3 may pick another program of
+    // the same length from one run to the next, one process or two: its length is compared.
+    let v = same_on_two_ranks(
+        &["synth", "path:3", "--max", "4", "--solver", "sat", "--json"],
+        &dir,
+    );
+    let smt = ["synth", "path:3", "--max", "4", "--solver", "smt", "--json"];
+    let out = mpirun(&smt);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let w: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(w["status"], "minimal", "{w}");
+    assert_eq!(w["length"], v["length"], "{w}");
 }
 
 #[test]
@@ -266,17 +324,69 @@ fn synth_on_two_ranks_stops_and_refuses_together() {
     let lines = grundy_lines(&out);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].contains("raise --max-len"), "{lines:?}");
-    // What runs as one process is refused rather than run once per rank.
-    for extra in [
-        &["--solver", "auto"][..],
-        &["--solver", "enum", "--upper", "lift"],
+    // The default solver, stopped at once: undecided on every rank, answered once.
+    let out = mpirun(&["synth", "star:4", "--max", "6", "--timeout", "0", "--json"]);
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["status"], "undecided", "{v}");
+    // Files one process writes are refused rather than written once per rank.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.sl");
+    let out = mpirun(&[
+        "synth",
+        "path:3",
+        "--max",
+        "5",
+        "--export-sygus",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let lines = grundy_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("from one process"), "{lines:?}");
+    assert!(!file.exists());
+}
+
+#[test]
+fn sg_on_two_ranks_answers_what_one_process_answers() {
+    for case in [
+        &["sg", "cram:3x5", "--moves"][..],
+        &["sg", "chomp:5x5", "--moves"],
+        &["sg", "path:3", "3,4,2", "--engine", "cut"],
+        &["sg", "cram:4x4", "--engine", "naive"],
     ] {
-        let out = mpirun(&[&["synth", "path:3", "--max", "5"], extra].concat());
-        assert_eq!(out.status.code(), Some(2), "{extra:?}");
-        let lines = grundy_lines(&out);
-        assert_eq!(lines.len(), 1, "{lines:?}");
-        assert!(lines[0].contains("runs as one process"), "{lines:?}");
+        let args = [case, &["--json"]].concat();
+        let s = single(&args);
+        assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
+        let m = mpirun(&args);
+        assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+        let [a, b] = [&s, &m].map(|o| {
+            serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("one JSON object")
+        });
+        for key in ["nimber", "engine", "winning_moves", "position"] {
+            assert_eq!(a[key], b[key], "{case:?}: {key}");
+        }
+        // The nodes are the first answer's, each rank's listed.
+        let ranks = &b["ranks"];
+        assert_eq!(ranks["size"], 2, "{b}");
+        let winner = ranks["winner"].as_u64().unwrap() as usize;
+        assert_eq!(ranks["nodes"][winner], b["nodes"], "{b}");
     }
+    // Text, with the ranks' share in --stats.
+    let out = mpirun(&["sg", "cram:3x5", "--stats"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("ranks: 2 (answered first by rank"), "{text}");
+    // A time limit passed at once: undecided (exit 3) on every rank, one line.
+    let out = mpirun(&["sg", "cram:5x5", "--timeout", "0"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(grundy_lines(&out).len(), 1, "{:?}", grundy_lines(&out));
+    // --checkpoint keeps one process's table: refused with one line.
+    let out = mpirun(&["sg", "cram:3x5", "--checkpoint", "/tmp/never.ckpt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let lines = grundy_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("--checkpoint"), "{lines:?}");
 }
 
 #[test]
@@ -390,4 +500,43 @@ fn a_check_that_fails_on_one_rank_only_stops_every_rank() {
         !here.path().join("sub/t.tsv").exists(),
         "no table from half the ranks"
     );
+}
+
+/// `mpirun` with one rank running `grundy first` and another `grundy second`: what one rank
+/// alone fails on.
+fn mpmd(first: &[&str], second: &[&str]) -> Output {
+    let grundy = assert_cmd::cargo::cargo_bin("grundy");
+    let grundy = grundy.to_str().unwrap();
+    assert_cmd::Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe"])
+        .args(["--mca", "btl", "self,vader"])
+        .args(["--mca", "oob_tcp_if_include", "lo"])
+        .args(["-np", "1", grundy])
+        .args(first)
+        .args([":", "-np", "1", grundy])
+        .args(second)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn an_error_on_one_rank_only_ends_sg_and_synth_on_every_rank() {
+    for (first, second) in [
+        (
+            &["sg", "cram:3x5"][..],
+            &["sg", "cram:3x5", "--mem-limit", "0"][..],
+        ),
+        (
+            &["synth", "circular:4,2", "--max", "5"],
+            &["synth", "circular:4,2", "--max", "5", "--mem-limit", "0"],
+        ),
+    ] {
+        let out = mpmd(first, second);
+        assert_eq!(out.status.code(), Some(2), "{second:?}");
+        let lines = grundy_lines(&out);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains("--mem-limit"), "{lines:?}");
+        assert!(out.stdout.is_empty(), "no answer from half the ranks");
+    }
 }

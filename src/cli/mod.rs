@@ -112,7 +112,7 @@ impl Command {
     fn shares_work(&self) -> bool {
         matches!(
             self,
-            Command::Survey(_) | Command::Synth(_) | Command::Table(_)
+            Command::Sg(_) | Command::Survey(_) | Command::Synth(_) | Command::Table(_)
         )
     }
 
@@ -333,8 +333,8 @@ pub fn main() -> i32 {
     };
     let result = match cli.command.shares_work() {
         false if team.size() > 1 => Err(Error::Usage(format!(
-            "grundy {} runs as one process; under mpirun only survey, table and synth \
-             --solver enum share their work among ranks",
+            "grundy {} runs as one process; under mpirun only sg, survey, table and synth \
+             share their work among ranks",
             cli.command.name()
         ))),
         _ => dispatch(&cli.command, &team),
@@ -359,7 +359,7 @@ fn dispatch(
     team: &Arc<dyn grundy_core::cluster::Team>,
 ) -> Result<Status, Error> {
     match command {
-        Command::Sg(args) => sg::run(args),
+        Command::Sg(args) => sg::run(args, &**team),
         Command::Table(args) => table::run(args, &**team),
         Command::Info(args) => info::run(args),
         Command::Games(args) => games::run(args),

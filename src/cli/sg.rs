@@ -1,5 +1,7 @@
 //! `grundy sg GAME POSITION`: the nimber of one position.
 
+mod ranks;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -11,9 +13,11 @@ use clap::Args;
 use super::interrupt;
 use super::output::Out;
 use super::{SearchArgs, Status};
+use grundy_core::catalog::race::Race;
 use grundy_core::catalog::solve::{by_theorem, nimber_undecided, Control, Solution};
 use grundy_core::catalog::spec;
 use grundy_core::catalog::AnyGame;
+use grundy_core::cluster::Team;
 use grundy_core::error::{Error, SavedTable, Undecided};
 use grundy_core::files;
 use grundy_core::game::Stones;
@@ -59,7 +63,11 @@ pub struct SgArgs {
     pub json: bool,
 }
 
-pub fn run(args: &SgArgs) -> Result<Status, Error> {
+/// Runs `sg`; under mpirun the ranks share the search (`ranks::run`).
+pub fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
+    if team.size() > 1 {
+        return ranks::run(args, team);
+    }
     let (game, p) = super::game_and_position(&args.game, &args.position, "sg")?;
     if let Some(path) = &args.checkpoint {
         // Saved to only as the search goes: a path that cannot be written fails now.
@@ -98,6 +106,19 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         }
     };
     interrupt::no_save_on_signal();
+    print(args, game.as_ref(), &p, &s, None)?;
+    finish(s)
+}
+
+/// Prints the answer `s` for `p` (with `race`, how the ranks found it); the failure of the
+/// last save, when it failed, is part of it.
+fn print(
+    args: &SgArgs,
+    game: &dyn AnyGame,
+    p: &Stones,
+    s: &Solution,
+    race: Option<&Race>,
+) -> Result<(), Error> {
     // The answer stands when the last save failed: it is printed, and the failure ends the run.
     let failed = s.kept.as_ref().and_then(|k| k.saved.as_ref().err());
     let mut out = Out::new();
@@ -105,7 +126,7 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         let mut obj = serde_json::json!({
             "game": game.name(),
             "position": p.to_vec(),
-            "position_text": game.format_position(&p),
+            "position_text": game.format_position(p),
             "nimber": s.nimber,
             "engine": s.engine,
             "engine_reason": s.reason,
@@ -129,8 +150,14 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         if let Some(e) = failed {
             super::output::error_fields(&mut obj, e);
         }
-        out.json(&obj)?;
-        return finish(s);
+        if let Some(race) = race {
+            obj["ranks"] = serde_json::json!({
+                "size": race.nodes.len(),
+                "winner": race.winner,
+                "nodes": race.nodes,
+            });
+        }
+        return out.json(&obj);
     }
     out.line(format_args!("{}", s.nimber))?;
     if args.stats {
@@ -142,6 +169,15 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
         out.line(format_args!("tt_lookups: {}", s.stats.tt_lookups))?;
         out.line(format_args!("tt_evictions: {}", s.stats.tt_evictions))?;
         out.line(format_args!("seconds: {:.6}", s.seconds))?;
+        if let Some(race) = race {
+            let nodes: Vec<String> = race.nodes.iter().map(u64::to_string).collect();
+            out.line(format_args!(
+                "ranks: {} (answered first by rank {}; nodes per rank, 0 when stopped first: {})",
+                race.nodes.len(),
+                race.winner,
+                nodes.join(", ")
+            ))?;
+        }
         if let (Some(path), Some(kept)) = (&args.checkpoint, &s.kept) {
             let saved = match &kept.saved {
                 Ok(s) => format!("saved {} ({:.1} s)", s.entries, s.seconds),
@@ -166,7 +202,7 @@ pub fn run(args: &SgArgs) -> Result<Status, Error> {
             }
         }
     }
-    finish(s)
+    Ok(())
 }
 
 /// The outcome once the answer is printed: answered, or the last save's failure.

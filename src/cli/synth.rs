@@ -328,16 +328,10 @@ pub fn run(args: &SynthArgs, team: &Arc<dyn Team>) -> Result<Status, Error> {
     let search =
         !exports.any() || !export_all || args.report.is_some() || args.verify_max.is_some();
     // Which form to return: both tried when the game's group is small, else the one given.
-    let forms = match (
-        args.plain,
-        team.size() > 1,
-        exports.any(),
-        args.proof.is_some(),
-    ) {
+    let forms = match (args.plain, exports.any(), args.proof.is_some()) {
         (true, ..) => Forms::Given("--plain".into()),
         _ if args.problem.orbits => Forms::Given("--orbits".into()),
-        (_, true, ..) => Forms::Fixed("the ranks share one search".into()),
-        (_, _, true, _) => Forms::Fixed("exports record one form".into()),
+        (_, true, _) => Forms::Fixed("exports record one form".into()),
         (.., true) => Forms::Fixed("--proof records one form".into()),
         _ => Forms::Choose,
     };

@@ -201,6 +201,12 @@ impl Team for Mpi {
         buf
     }
 
+    fn poll(&self) -> Option<usize> {
+        let world = self.world();
+        let status = world.any_process().immediate_probe()?;
+        Some(status.source_rank() as usize)
+    }
+
     fn bytes_sent(&self) -> u64 {
         self.sent.load(Ordering::Relaxed)
     }

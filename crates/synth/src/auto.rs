@@ -16,12 +16,15 @@
 //! outright and combines it with the order of interchangeable variables, while enumeration
 //! cannot use either and runs out of memory or time (stars with 5 or more leaves).
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::problem::Problem;
+use super::ranked::on_rank0;
 use super::readonce::ReadOnceSearch;
 use super::solver::{Backend, Found, LengthSearch, Method};
-use grundy_core::error::Error;
+use grundy_core::cluster::Team;
+use grundy_core::error::{Error, Kind};
 
 /// Dependency bounds up to this (k <= 5 needed variables) leave the length 2k (and 2k-1 where
 /// the read-once search does not apply) to enumeration. Measured: with the last levels
@@ -36,6 +39,9 @@ pub struct AutoBackend<E, S> {
     pub first: E,
     /// The backend a length goes to when the first would not fit in memory (SAT).
     pub fallback: S,
+    /// The ranks sharing the search: the first backend shares its own work; the fallback and
+    /// the read-once search run on rank 0, their answers broadcast (`ranked`).
+    pub team: Arc<dyn Team>,
 }
 
 struct AutoSearch<'p> {
@@ -59,11 +65,11 @@ impl<E: Backend, S: Backend> Backend for AutoBackend<E, S> {
         length: usize,
     ) -> Result<Box<dyn LengthSearch + 'p>, Error> {
         let bound = problem.lower_bound().0;
-        let fallback = self.fallback.start(problem, length)?;
+        let fallback = on_rank0(&self.team, || self.fallback.start(problem, length))?;
         let switched = (length == bound || length == bound + 1) && bound > SAT_FIRST_ABOVE;
         let (current, fallback, switched) = match ReadOnceSearch::start(problem, length) {
             Some(r) => (
-                Box::new(r) as Box<dyn LengthSearch + 'p>,
+                on_rank0(&self.team, || Ok(Box::new(r) as Box<dyn LengthSearch + 'p>))?,
                 Some(fallback),
                 false,
             ),
@@ -80,6 +86,16 @@ impl<E: Backend, S: Backend> Backend for AutoBackend<E, S> {
     }
 }
 
+/// Whether `e` is a resource error, here or, under a team, on the rank that reached it (whose
+/// error the others receive with its kind, a resource error having no setting to raise).
+fn is_resource(e: &Error) -> bool {
+    match e {
+        Error::Resource(_) => true,
+        Error::Elsewhere { kind, raise, .. } => *kind == Kind::Resource && raise.is_none(),
+        _ => false,
+    }
+}
+
 impl LengthSearch for AutoSearch<'_> {
     fn add_example(&mut self, index: usize) -> Result<(), Error> {
         self.examples.push(index);
@@ -89,7 +105,7 @@ impl LengthSearch for AutoSearch<'_> {
     fn solve(&mut self, deadline: Option<Instant>) -> Result<Found, Error> {
         match self.current.solve(deadline) {
             // A resource limit hands the length on; timeouts and bugs are reported as they are.
-            Err(Error::Resource(msg)) => match self.fallback.take() {
+            Err(e) if is_resource(&e) => match self.fallback.take() {
                 Some(mut next) => {
                     for &e in &self.examples {
                         next.add_example(e)?;
@@ -98,7 +114,7 @@ impl LengthSearch for AutoSearch<'_> {
                     self.switched = true;
                     self.current.solve(deadline)
                 }
-                None => Err(Error::Resource(msg)),
+                None => Err(e),
             },
             other => other,
         }

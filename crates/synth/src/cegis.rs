@@ -327,15 +327,21 @@ pub fn run(problem: &Problem, backend: &dyn Backend, opts: &Options<'_>) -> Resu
             rounds,
         })
     };
+    // Under a team, rank 0 runs the strategies alone (they race threads against the clock, so
+    // two ranks could find different programs) and tells the others what it found.
     let upper = if opts.upper != Strategies::NONE && bound > opts.upper_from {
-        upper::find(
-            problem,
-            backend,
-            opts.max_len,
-            upper_deadline(start, opts.deadline),
-            opts.upper,
-            &mut |u| watch(0, bound, Some(u), 0, 0),
-        )?
+        let found = match opts.team.is_root() {
+            true => upper::find(
+                problem,
+                backend.alone().unwrap_or(backend),
+                opts.max_len,
+                upper_deadline(start, opts.deadline),
+                opts.upper,
+                &mut |u| watch(0, bound, Some(u), 0, 0),
+            ),
+            false => Ok(None),
+        };
+        opts.team.share(found)?
     } else {
         None
     };

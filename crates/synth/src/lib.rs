@@ -31,6 +31,7 @@ pub(crate) mod interp;
 pub mod lang;
 pub mod problem;
 pub mod prove;
+pub mod ranked;
 pub(crate) mod readonce;
 pub mod run;
 pub mod sat;

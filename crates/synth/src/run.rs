@@ -18,6 +18,7 @@ use super::cegis::{self, Answer, Options, State};
 use super::enumerate::EnumBackend;
 use super::form::{self, Choice, Form, Limits};
 use super::problem::Problem;
+use super::ranked::{Rank0, Ranked};
 use super::sat::SatBackend;
 use super::smt::SmtBackend;
 use super::solver::Backend;
@@ -85,8 +86,35 @@ impl BackendOptions {
     }
 }
 
-/// The backend `solver` names, built with `opts`.
+/// The backend `solver` names, built with `opts`. With a team of several ranks, every search
+/// is the team's (enumeration split among the ranks, the others run on rank 0: `ranked`), and
+/// the backend's twin for one process serves what rank 0 does alone.
 pub fn backend(solver: Solver, opts: &BackendOptions) -> Box<dyn Backend> {
+    if opts.team.size() == 1 {
+        return build(solver, opts);
+    }
+    let alone = BackendOptions {
+        team: Arc::new(Solo),
+        ..opts.clone()
+    };
+    Box::new(Ranked {
+        shared: build(solver, opts),
+        alone: build(solver, &alone),
+    })
+}
+
+/// The backend `solver` names for `opts`'s team.
+fn build(solver: Solver, opts: &BackendOptions) -> Box<dyn Backend> {
+    let team = opts.team.clone();
+    let rank0 = |inner: Box<dyn Backend>| -> Box<dyn Backend> {
+        match team.size() {
+            1 => inner,
+            _ => Box::new(Rank0 {
+                inner,
+                team: team.clone(),
+            }),
+        }
+    };
     let sat = SatBackend {
         proof: opts.proof.clone(),
         cubes: opts.cubes.then(|| match opts.threads {
@@ -96,17 +124,21 @@ pub fn backend(solver: Solver, opts: &BackendOptions) -> Box<dyn Backend> {
         ..SatBackend::default()
     };
     match solver {
-        Solver::Sat => Box::new(sat),
-        Solver::Smt => Box::new(SmtBackend),
+        Solver::Sat => rank0(Box::new(sat)),
+        Solver::Smt => rank0(Box::new(SmtBackend)),
         Solver::Enum => Box::new(EnumBackend {
             team: opts.team.clone(),
             ..EnumBackend::new(opts.threads, opts.memory_limit)
         }),
         // Proofs come from SAT only; otherwise enumeration, with SAT for lengths it cannot hold.
-        Solver::Auto if opts.proof.is_some() => Box::new(sat),
+        Solver::Auto if opts.proof.is_some() => rank0(Box::new(sat)),
         Solver::Auto => Box::new(AutoBackend {
-            first: EnumBackend::new(opts.threads, opts.memory_limit),
+            first: EnumBackend {
+                team: opts.team.clone(),
+                ..EnumBackend::new(opts.threads, opts.memory_limit)
+            },
             fallback: sat,
+            team: opts.team.clone(),
         }),
     }
 }
@@ -272,6 +304,7 @@ pub fn synthesize(
             answer,
             search.deadline,
             search.bound,
+            search.team,
             &mut again,
         )?;
         problem = p;

@@ -37,7 +37,7 @@ pub fn past(deadline: Option<Instant>) -> bool {
 ///
 /// Reports group refutations by it and `auto` credits each length to the backend that proved
 /// it, so it is a type, not a string compared against names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Method {
     /// Every program shorter than 2k-1 misses one of the k variables the data depends on.
     #[serde(rename = "dependency bound")]
@@ -80,7 +80,7 @@ impl std::fmt::Display for Method {
 }
 
 /// What a search for programs of one length found.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Found {
     /// A valid program of exactly this length satisfying every example added so far.
     Program(Program),
@@ -117,4 +117,10 @@ pub trait Backend: Sync {
         problem: &'p Problem,
         length: usize,
     ) -> Result<Box<dyn LengthSearch + 'p>, Error>;
+    /// The same backend for this process alone, when this one shares its work with other
+    /// ranks: for what rank 0 does by itself (the upper-bound strategies), whose searches must
+    /// take no collective step. `None`: this backend already runs alone.
+    fn alone(&self) -> Option<&dyn Backend> {
+        None
+    }
 }

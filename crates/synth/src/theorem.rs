@@ -18,6 +18,7 @@ use super::task::Task;
 use crate::prove::{self, Counterexample, Theorem, Verdict};
 use grundy_core::catalog::AnyGame;
 use grundy_core::catalog::HeapSum;
+use grundy_core::cluster::Team;
 use grundy_core::error::{Error, Kind, OptionKey};
 use grundy_core::game::hypergraph::HypergraphNim;
 use grundy_core::game::symmetry::Symmetry;
@@ -148,7 +149,10 @@ pub(crate) fn prover_game(task: &Task) -> Result<ProverGame<'_>, Error> {
 /// undecided, the search finds nothing, or `deadline` passes. A program of hypergraph nim with
 /// no exact linear reading is proved over bit-vectors for heaps below 2^`bound` (by default
 /// [`prove::bitvec::DEFAULT_BOUND`]), as `grundy prove` does. Returns the last problem (the
-/// data the reported program was searched on), its answer and the proof.
+/// data the reported program was searched on), its answer and the proof. Under a team of
+/// several ranks, rank 0 proves and tells the others the counterexample, and every rank
+/// searches the data it adds together.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn prove_and_search(
     game: ProverGame<'_>,
     task: &Task,
@@ -156,6 +160,7 @@ pub(crate) fn prove_and_search(
     mut answer: Answer,
     deadline: Option<Instant>,
     bound: Option<u32>,
+    team: &dyn Team,
     search: &mut dyn FnMut(&Problem) -> Result<Answer, Error>,
 ) -> Result<(Problem, Answer, Proof), Error> {
     if let Some(b) = bound {
@@ -172,38 +177,40 @@ pub(crate) fn prove_and_search(
                 return Ok((problem, answer, proof));
             }
         };
-        let theorem = match prove_once(
-            game,
-            &program,
-            problem.orbits,
-            task.target(),
-            deadline,
-            bound,
-        )? {
-            Ok(t) => t,
-            Err(why) => return Ok((problem, answer, Proof::open(&why, history))),
+        // Rank 0 proves (the prover's clock could judge differently elsewhere); every rank
+        // learns whether a counterexample sends the search on, and which.
+        let judged = match team.is_root() {
+            true => prove_once(
+                game,
+                &program,
+                problem.orbits,
+                task.target(),
+                deadline,
+                bound,
+            )
+            .map(Some),
+            false => Ok(None),
         };
-        let c = match &theorem.verdict {
-            Verdict::Proved => {
-                let proof = Proof {
-                    status: ProofStatus::Proved,
-                    theorem: Some(theorem),
-                    why: None,
-                    history,
+        let (judged, next) = match judged {
+            Ok(j) => {
+                let next = match &j {
+                    Some(Ok(t)) => match &t.verdict {
+                        Verdict::Refuted(c) => Some(c.clone()),
+                        _ => None,
+                    },
+                    _ => None,
                 };
-                return Ok((problem, answer, proof));
+                (j, Ok(next))
             }
-            Verdict::Unknown(why) => {
-                let why = format!("the prover settled neither way: {why}");
-                let mut proof = Proof::open(&why, history);
-                proof.theorem = Some(theorem);
-                return Ok((problem, answer, proof));
-            }
-            Verdict::Refuted(c) => c.clone(),
+            Err(e) => (None, Err(e)),
         };
-        let stop = |why: String, history: Vec<Refuted>, theorem: Theorem| Proof {
+        let Some(c) = team.share(next)? else {
+            return Ok((problem, answer, ended(judged, history)));
+        };
+        let theorem = judged.and_then(Result::ok);
+        let stop = |why: String, history: Vec<Refuted>, theorem: Option<Theorem>| Proof {
             status: ProofStatus::Refuted,
-            theorem: Some(theorem),
+            theorem,
             why: Some(why),
             history,
         };
@@ -223,7 +230,7 @@ pub(crate) fn prove_and_search(
             let why = format!("{MAX_ROUNDS} programs refuted; the search stops there");
             return Ok((problem, answer, stop(why, history, theorem)));
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if team.any(deadline.is_some_and(|d| Instant::now() >= d)) {
             let why = "the time ran out before a search on the data it adds".to_string();
             return Ok((problem, answer, stop(why, history, theorem)));
         }
@@ -250,6 +257,32 @@ pub(crate) fn prove_and_search(
             );
             return Ok((problem, answer, proof));
         }
+    }
+}
+
+/// The proof of a program the prover did not refute: `judged` is rank 0's judgement (`None`
+/// on the other ranks, whose proofs are not reported).
+fn ended(judged: Option<Result<Theorem, String>>, history: Vec<Refuted>) -> Proof {
+    let theorem = match judged {
+        None => return Proof::open("rank 0 proves", history),
+        Some(Err(why)) => return Proof::open(&why, history),
+        Some(Ok(t)) => t,
+    };
+    match &theorem.verdict {
+        Verdict::Proved => Proof {
+            status: ProofStatus::Proved,
+            theorem: Some(theorem),
+            why: None,
+            history,
+        },
+        Verdict::Unknown(why) => {
+            let why = format!("the prover settled neither way: {why}");
+            let mut proof = Proof::open(&why, history);
+            proof.theorem = Some(theorem);
+            proof
+        }
+        // Refuted programs send the search on.
+        Verdict::Refuted(_) => Proof::open("the prover refuted it", history),
     }
 }
 

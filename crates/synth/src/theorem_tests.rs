@@ -55,6 +55,7 @@ fn run(setup: &Setup) -> (HypergraphNim, Problem, Answer, Proof) {
         first,
         None,
         None,
+        &Solo,
         &mut search,
     )
     .unwrap();
@@ -253,6 +254,7 @@ fn a_program_the_prover_cannot_take_is_unknown() {
         wraps.clone(),
         None,
         None,
+        &Solo,
         &mut no_search,
     )
     .unwrap();
@@ -267,6 +269,7 @@ fn a_program_the_prover_cannot_take_is_unknown() {
         wraps,
         None,
         Some(0),
+        &Solo,
         &mut no_search,
     )
     .map(|_| ())

@@ -7,7 +7,6 @@ use grundy_core::cluster::Team;
 use grundy_core::error::Error;
 use grundy_synth::run::{self, BackendOptions, Solver};
 use grundy_synth::solver::Backend;
-use grundy_synth::upper::Strategies;
 
 /// The backend `choice` names, with the options of `args` (DRAT proofs, cubes, threads).
 pub(super) fn backend(
@@ -32,27 +31,19 @@ pub(super) fn backend(
     run::backend(solver, &opts)
 }
 
-/// Refuses what a search shared among several ranks cannot do: only enumeration splits its
-/// work, and the upper-bound strategies, proofs and exports run as one process.
+/// Refuses what a search shared among several ranks cannot do: every solver, strategy and
+/// proof runs under a team (`grundy_synth::ranked`), but the files of DRAT proofs and exports
+/// are written by one process.
 pub(super) fn check_team(args: &SynthArgs, team: &dyn Team) -> Result<(), Error> {
     if team.size() == 1 {
         return Ok(());
     }
     let alone = |what: &str| {
         Err(Error::Usage(format!(
-            "{what} runs as one process; under mpirun synth shares only the exact search of \
-             --solver enum among ranks"
+            "{what} writes its files from one process: run it without mpirun (under mpirun \
+             synth shares the search, not the files)"
         )))
     };
-    if args.solver != SolverChoice::Enum {
-        return alone(&format!("--solver {}", backend_name(args.solver)));
-    }
-    if args.upper.is_some_and(|u| u != Strategies::NONE) {
-        return alone("--upper");
-    }
-    if args.prove {
-        return alone("--prove");
-    }
     let exports = [
         ("--proof", args.proof.is_some()),
         ("--export-cnf", args.export_cnf.is_some()),
@@ -64,12 +55,4 @@ pub(super) fn check_team(args: &SynthArgs, team: &dyn Team) -> Result<(), Error>
         Some((name, _)) => alone(name),
         None => Ok(()),
     }
-}
-
-/// The name `--solver` takes for `choice`.
-fn backend_name(choice: SolverChoice) -> String {
-    use clap::ValueEnum;
-    choice
-        .to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_string())
 }

@@ -12,8 +12,10 @@ mod cost;
 mod crosscheck;
 mod custom;
 mod heaps;
+pub mod race;
 pub mod solve;
 pub mod spec;
+pub mod split;
 pub mod sweep;
 
 pub(crate) use any::parse_counts;

@@ -39,6 +39,9 @@ pub trait Team: Send + Sync {
     fn send(&self, to: usize, bytes: &[u8]);
     /// The next bytes rank `from` sends to this rank.
     fn receive(&self, from: usize) -> Vec<u8>;
+    /// A rank whose message to this rank has arrived and waits for [`Team::receive`], if any,
+    /// without waiting: what a rank polls while its own work runs on other threads.
+    fn poll(&self) -> Option<usize>;
     /// Bytes this rank has sent so far, for the benchmarks.
     fn bytes_sent(&self) -> u64;
 }
@@ -69,6 +72,9 @@ impl Team for Solo {
     fn receive(&self, _from: usize) -> Vec<u8> {
         debug_assert!(false, "a team of one has no other rank to receive from");
         Vec::new()
+    }
+    fn poll(&self) -> Option<usize> {
+        None
     }
     fn bytes_sent(&self) -> u64 {
         0

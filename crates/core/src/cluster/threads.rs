@@ -98,6 +98,11 @@ impl Team for Threads {
         }
     }
 
+    fn poll(&self) -> Option<usize> {
+        let mail = self.shared.mail.lock().unwrap();
+        (0..self.size).find(|&from| mail.get(&(from, self.rank)).is_some_and(|q| !q.is_empty()))
+    }
+
     fn bytes_sent(&self) -> u64 {
         0
     }

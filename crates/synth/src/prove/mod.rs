@@ -73,7 +73,7 @@ pub struct Reading {
 }
 
 /// Why a position contradicts the claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
     /// The position and `move_to`, one move away, are both in the zero set (fails (A)).
@@ -90,7 +90,7 @@ pub enum Reason {
 
 /// A position where the program's zero set and the P-positions differ, re-checked by the
 /// game's moves.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counterexample {
     /// The position: heap sizes, or for hypergraph nim the tokens on each vertex.
     pub position: Vec<u32>,

@@ -440,6 +440,7 @@ fn too_many_points_go_to_sat() {
     let auto = AutoBackend {
         first: EnumBackend::new(1, 1 << 30),
         fallback: SatBackend::default(),
+        team: Arc::new(grundy_core::cluster::Solo),
     };
     let mut search = auto.start(&problem, length).unwrap();
     for e in 0..problem.examples.len() {

@@ -21,7 +21,7 @@ use super::solver::{past, Backend};
 use grundy_core::error::Error;
 
 /// How an upper bound was found.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum How {
     /// Lifted from slices: the variables combined in (innermost slice first), and the length
     /// the exact search found for the innermost slice.
@@ -59,7 +59,7 @@ impl How {
 }
 
 /// A program that passes every example, and how it was found.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UpperBound {
     /// The program, which passes every example.
     pub program: Program,

@@ -13,7 +13,7 @@ use crate::lang::{Op, Program};
 use crate::problem::Problem;
 
 /// A predicate: `program` is 0 exactly where it holds; `words` says it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Predicate {
     pub(crate) program: Program,
     /// The condition in words, for reports.

@@ -36,7 +36,7 @@ const MAX_SPLITS: usize = 12;
 const RANK_MAX_POINTS: usize = 1 << 16;
 
 /// Zero positions on both sides of a split by a predicate, each side's conditions.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Union {
     /// The predicate: the first side is where it holds.
     pub split: Predicate,

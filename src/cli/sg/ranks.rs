@@ -1,0 +1,60 @@
+//! `sg` under `mpirun`: the ranks search one position at once, the first answer taken
+//! (`grundy_core::catalog::race`), and rank 0 prints it.
+
+use std::time::Duration;
+
+use super::super::{interrupt, Status};
+use super::{print, SgArgs};
+use grundy_core::catalog::race::solve_race;
+use grundy_core::cluster::Team;
+use grundy_core::error::Error;
+use grundy_core::sg::SearchConfig;
+use grundy_core::Stop;
+
+/// Values the position on every rank together; a rank stopped (its time limit, Ctrl-C) ends
+/// every rank with a timeout, and an error on any rank is every rank's.
+pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
+    // Everything before the search is one settled step: a rank that fails it (its input,
+    // its memory limit) stops every rank before the race's first collective step.
+    let set_up = || {
+        if args.checkpoint.is_some() {
+            return Err(Error::Usage(
+                "--checkpoint keeps one process's table, and under mpirun each rank searches \
+                 with a table of its own: run it without mpirun"
+                    .into(),
+            ));
+        }
+        let (game, p) = super::super::game_and_position(&args.game, &args.position, "sg")?;
+        let cfg = SearchConfig {
+            threads: args.search.threads.unwrap_or(1),
+            ..args.search.config()?
+        };
+        let opts = args.search.table_options(false)?;
+        Ok((game, p, cfg, opts))
+    };
+    let (game, p, cfg, opts) = team.settle(set_up())?;
+    let stop = Stop::new();
+    interrupt::stop_on_ctrl_c(stop.clone());
+    if let Some(limit) = args.timeout {
+        // The search looks at its token as it goes; the timer outlives it harmlessly.
+        let timer = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(limit));
+            timer.stop();
+        });
+    }
+    let race = solve_race(
+        game.as_ref(),
+        &p,
+        args.search.engine,
+        cfg,
+        &opts,
+        args.moves,
+        &stop,
+        team,
+    )?;
+    if team.is_root() {
+        print(args, game.as_ref(), &p, &race.solution, Some(&race))?;
+    }
+    Ok(Status::Answered)
+}
