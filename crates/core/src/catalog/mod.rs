@@ -15,7 +15,6 @@ mod heaps;
 pub mod race;
 pub mod solve;
 pub mod spec;
-pub mod split;
 pub mod sweep;
 
 pub(crate) use any::parse_counts;
