@@ -22,6 +22,7 @@ mod lia;
 mod linear;
 pub mod reading;
 pub mod target;
+mod witness;
 
 use std::time::Instant;
 
@@ -421,6 +422,7 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                         images: &images,
                         bound,
                         width: w,
+                        universal: true,
                     };
                     let verdict = target::decide(&d, n, faces, opts.target, &clock)?;
                     (reading, Some(bound), Some(w), verdict, why)
