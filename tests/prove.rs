@@ -292,8 +292,9 @@ fn the_sg_target_over_bit_vectors_states_its_scope() {
     let v = json_with_code(&["prove", "nim:2", "--program", xor, "--target", "sg"], 0);
     assert_eq!(v["status"], "proved");
     assert_eq!(v["target"], "sg");
-    assert_eq!(v["scope"], "heaps below 2^4");
-    assert_eq!(v["width"], 4);
+    // Candidate moves prove it at the widest bound, every heap below 2^64.
+    assert_eq!(v["scope"], "heaps below 2^64");
+    assert_eq!(v["width"], 64);
     assert_eq!(v["reading"]["words"], "x0 ^ x1");
     assert!(v["no_linear_reading"].as_str().unwrap().contains("x0 ^ x1"));
     // A linear SG value is a theorem for all positions.

@@ -21,8 +21,9 @@ use crate::lang::{Op, Program};
 use crate::smt::apply;
 use grundy_core::error::{Error, OptionKey, Setting};
 
-/// The bound B when none is given: every heap below 2^4 = 16 (a universal block over words
-/// costs z3 several times more per bit, so larger bounds are asked for with --bound).
+/// The bound B when none is given and the candidate moves do not prove the program at the
+/// widest bound ([`widest_bound`]): every heap below 2^4 = 16 (a universal block over words
+/// costs z3 several times more per bit, so larger bounds are asked for explicitly).
 pub const DEFAULT_BOUND: u32 = 4;
 
 /// Most candidate moves tried through one face, over every image.
@@ -177,6 +178,14 @@ fn bits_needed(program: &Program, bound: u32) -> Option<u32> {
     }
     let bits = 128 - most.leading_zeros();
     (bits <= MAX_WIDTH).then_some(bits.max(1))
+}
+
+/// The largest bound B at which no step of `program` can pass 64 bits for heaps below 2^B
+/// (none for a program with `Not`, or one that passes 64 bits even for one-bit heaps).
+pub fn widest_bound(program: &Program) -> Option<u32> {
+    (1..=MAX_WIDTH)
+        .rev()
+        .find(|&b| bits_needed(program, b).is_some())
 }
 
 /// A step that wraps and a position where it does, none, or z3's reason for giving up.

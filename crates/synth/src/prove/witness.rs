@@ -206,7 +206,7 @@ impl Proposer {
             })
             .collect();
         let mut out: Vec<Vec<BV>> = Vec::new();
-        let mut push = |m: Vec<BV>, out: &mut Vec<Vec<BV>>| {
+        let push = |m: Vec<BV>, out: &mut Vec<Vec<BV>>| {
             if out.len() < MAX_PER_FACE {
                 out.push(m);
             }
@@ -315,7 +315,7 @@ pub(super) fn settle<D: Domain>(
     let mut best = match clock.check(&s) {
         Answer::Unsat => return Ok(Some(Ok(None))),
         Answer::Unknown(why) => return Ok(Some(Err(why))),
-        Answer::Sat(m) => match stuck(d, n, faces, clock, &m, &p, &u, reason)? {
+        Answer::Sat(m) => match stuck(d, faces, clock, &m, &p, &u, reason)? {
             Some(c) => c,
             None => return Ok(None),
         },
@@ -327,7 +327,7 @@ pub(super) fn settle<D: Domain>(
         }
         s.assert(d.total_below(&p, t));
         match clock.check(&s) {
-            Answer::Sat(m) => match stuck(d, n, faces, clock, &m, &p, &u, reason)? {
+            Answer::Sat(m) => match stuck(d, faces, clock, &m, &p, &u, reason)? {
                 Some(c) => best = c,
                 None => break,
             },
@@ -356,10 +356,8 @@ fn reaches<D: Domain>(d: &D, q: &[D::N], u: &D::N, reason: Reason) -> Bool {
 /// The position of `m` (and its `u`) as a counterexample, when no move of any amount through
 /// any face reaches what it must (`None`: one does, and the candidates were too few; or z3
 /// could not tell).
-#[allow(clippy::too_many_arguments)]
 fn stuck<D: Domain>(
     d: &D,
-    n: usize,
     faces: &[u64],
     clock: &Clock,
     m: &Model,
@@ -393,4 +391,92 @@ fn stuck<D: Domain>(
         }),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::ast::Ast;
+
+    const W: u32 = 16;
+
+    fn word(v: &BV) -> u64 {
+        v.simplify().as_u64().expect("a constant word")
+    }
+
+    fn at(p: &[u64]) -> Vec<BV> {
+        p.iter().map(|&x| BV::from_u64(x, W)).collect()
+    }
+
+    /// Every position of [0,top)^n whose program value is not `goal` has, among the proposals
+    /// through some face, a legal move to a position whose value is `goal` (evaluated on
+    /// constants, as the interpreter would).
+    fn proposals_reach(text: &str, n: usize, faces: &[&[usize]], top: u64, sg: bool) {
+        let program: Program = text.parse().unwrap();
+        let proposer = Proposer::new(&program, W);
+        let root = Node::of(&program);
+        let value = |p: &[u64]| word(&root.eval(&at(p), W));
+        let id: Vec<usize> = (0..n).collect();
+        let mut p = vec![0u64; n];
+        loop {
+            let here = value(&p);
+            let wants: Vec<u64> = match sg {
+                true => (0..here).collect(),
+                false => vec![0].into_iter().filter(|_| here != 0).collect(),
+            };
+            for want in wants {
+                let u = BV::from_u64(want, W);
+                let goal = match sg {
+                    true => Goal::Value(&u),
+                    false => Goal::Zero,
+                };
+                let reached = faces.iter().any(|face| {
+                    proposer.moves(&at(&p), &id, face, &goal).iter().any(|m| {
+                        let mut q = p.clone();
+                        for (&v, s) in face.iter().zip(m) {
+                            q[v] = word(s);
+                        }
+                        face.iter().all(|&v| q[v] < p[v]) && value(&q) == want
+                    })
+                });
+                assert!(reached, "{text}: no proposal from {p:?} reaches {want}");
+            }
+            // The next position of the box.
+            let Some(i) = (0..n).find(|&i| p[i] + 1 < top) else {
+                break;
+            };
+            p[i] += 1;
+            p[..i].iter_mut().for_each(|x| *x = 0);
+        }
+    }
+
+    #[test]
+    fn nims_moves_are_proposed() {
+        let singles: &[&[usize]] = &[&[0], &[1], &[2]];
+        proposals_reach("Push(0) Push(1) Push(2) Xor Minus", 3, singles, 8, false);
+        proposals_reach("Push(0) Push(1) Xor Push(2) Xor", 3, singles, 8, false);
+        proposals_reach("Push(0) Push(1) Xor Push(2) Xor", 3, singles, 6, true);
+    }
+
+    /// The star's centre and a leaf move together: the leaf is solved with the centre at 0.
+    #[test]
+    fn a_face_of_two_vertices_is_solved_one_vertex_at_a_time() {
+        let star: &[&[usize]] = &[&[0], &[1], &[2], &[0, 1], &[0, 2]];
+        proposals_reach("Push(0) Push(1) Push(2) Xor Plus", 3, star, 6, false);
+        // The shriek's SG value (x0 + x1) ^ x2, its faces {0, 1, 2} and below.
+        let shriek: &[&[usize]] = &[&[0], &[1], &[2], &[0, 1], &[0, 2], &[1, 2], &[0, 1, 2]];
+        proposals_reach("Push(0) Push(1) Plus Push(2) Xor", 3, shriek, 5, true);
+    }
+
+    /// Steps that cannot be undone propose nothing but 0: the caller then falls back.
+    #[test]
+    fn steps_that_cannot_be_undone_propose_only_zero() {
+        let program: Program = "Push(0) Push(1) Mul Push(2) Minus".parse().unwrap();
+        let proposer = Proposer::new(&program, W);
+        let moves = proposer.moves(&at(&[3, 4, 5]), &[0, 1, 2], &[0], &Goal::Zero);
+        assert!(moves.iter().all(|m| word(&m[0]) == 0), "{moves:?}");
+        // x2 is solved: it must equal x0 * x1.
+        let moves = proposer.moves(&at(&[3, 4, 15]), &[0, 1, 2], &[2], &Goal::Zero);
+        assert!(moves.iter().any(|m| word(&m[0]) == 12), "{moves:?}");
+    }
 }
