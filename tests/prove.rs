@@ -399,10 +399,19 @@ fn ctrl_c_ends_a_proof_as_unknown() {
 fn a_program_is_read_in_infix_too() {
     let infix = json_with_code(&["prove", "nim:3", "--program", "x0 - (x1 ^ x2)"], 0);
     let postfix = json_with_code(
-        &["prove", "nim:3", "--program", "Push(0) Push(1) Push(2) Xor Minus"],
+        &[
+            "prove",
+            "nim:3",
+            "--program",
+            "Push(0) Push(1) Push(2) Xor Minus",
+        ],
         0,
     );
     assert_eq!(infix["reading"], postfix["reading"]);
     assert_eq!(infix["scope"], postfix["scope"]);
-    one_line(&["prove", "nim:3", "--program", "x0 - (x1 ^"], 2, "ends too early");
+    one_line(
+        &["prove", "nim:3", "--program", "x0 - (x1 ^"],
+        2,
+        "ends too early",
+    );
 }
