@@ -6,14 +6,15 @@
 //! ```
 //!
 //! For each row of docs/literature.md's table (the one list, shared with tests/literature.rs):
-//! one release `grundy synth GAME [--orbits] [--target sg] --max D --json --timeout T` run (T =
-//! 60 s, or `DISCOVERY_TIMEOUT`), on the data box the row is checked on (or a box by the number
-//! of vertices), its program cross-checked on a box one larger by a search engine; then
-//! `grundy prove` on the program found, with the row's options and the same limit. Both are the
-//! commands a user runs, so the figures are what a user sees. Output is a Markdown table: the
-//! program found and its length (beside the length of the table's program), whether it is a
-//! theorem for all positions, holds on the box only (the prover has no reading for it, or the
-//! target is not the zero set) or none was found, and the wall seconds of each step.
+//! one release `grundy synth GAME [--orbits] [--target sg] --max D --prove --json --timeout T`
+//! run (T = 60 s for search and proof together, or `DISCOVERY_TIMEOUT`), on the data box the
+//! row is checked on (or a box by the number of vertices), its program cross-checked on a box
+//! one larger by a search engine. `--prove` proves the program found and, on a refutation,
+//! adds the counterexample to the data and searches again: the command a user runs to find a
+//! characterization and prove it, so the figures are what a user sees. Output is a Markdown
+//! table: the program found and its length (beside the length of the table's program), whether
+//! it is a theorem (for all positions, or heaps below 2^B), holds on the box only, or none was
+//! found, and the wall seconds of the whole run.
 
 #[path = "common/args.rs"]
 mod args;
@@ -56,33 +57,35 @@ fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null)
 }
 
-/// What `grundy prove` makes of `program`: the status cell.
-fn prove(row: &Row, program: &str, checked_to: &str, timeout: &str) -> (String, f64) {
-    let mut a: Vec<&str> = vec!["prove"];
-    a.extend(row.args.iter().map(String::as_str));
-    a.extend(["--program", program, "--json", "--timeout", timeout]);
-    let (out, secs) = grundy(&a);
-    let v = json(&out);
+/// The status cell of `synth --prove`'s answer `v` (exit `code`), the program having held on
+/// the box to `checked_to`.
+fn proved(v: &serde_json::Value, code: Option<i32>, checked_to: &str) -> String {
+    let proof = &v["proof"];
     let on_box = format!("holds on the box to {checked_to}");
-    let cell = match out.status.code() {
-        Some(0) => format!("**theorem ({})**", v["scope"].as_str().unwrap_or("?")),
-        Some(1) => format!(
-            "{on_box}; refuted for all positions at {} ({})",
-            v["counterexample"]["position"],
-            v["counterexample"]["reason"].as_str().unwrap_or("?")
+    let tried = match proof["counterexamples"].as_u64() {
+        Some(0) | None => String::new(),
+        Some(k) => format!("; {k} refuted on the way"),
+    };
+    match (code, proof["status"].as_str()) {
+        (Some(0), Some("proved")) => format!(
+            "**theorem ({})**{tried}",
+            proof["scope"].as_str().unwrap_or("?")
         ),
-        Some(3) => format!("{on_box}; the prover did not settle it in {timeout} s"),
+        (_, Some("refuted")) => format!(
+            "{on_box}; refuted for all positions at {} ({}){tried}",
+            proof["counterexample"]["position"],
+            proof["counterexample"]["reason"].as_str().unwrap_or("?")
+        ),
         _ => format!(
-            "{on_box} (prove: {})",
-            v["error"]
-                .as_str()
-                .unwrap_or("no answer")
+            "{on_box}; not proved: {}{tried}",
+            (proof["why"].as_str())
+                .or(v["note"].as_str())
+                .unwrap_or("the prover did not settle it")
                 .split(" (")
                 .next()
                 .unwrap_or("")
         ),
-    };
-    (cell, secs)
+    }
 }
 
 fn run(row: &Row, timeout: f64) -> String {
@@ -94,45 +97,48 @@ fn run(row: &Row, timeout: f64) -> String {
     a.extend([
         "--max",
         &max_s,
+        "--prove",
         "--json",
         "--timeout",
         &timeout,
         "--verify-max",
         &verify_s,
     ]);
-    let (out, synth_secs) = grundy(&a);
+    let (out, secs) = grundy(&a);
     let v = json(&out);
     let ours = row.program.split_whitespace().count();
     let head = format!("| {} | `{}` | {ours} |", row.case, row.args.join(" "));
     if let Some(err) = v["error"].as_str() {
-        return format!("{head} error: {err} | none | {synth_secs:.1} s | |");
+        return format!("{head} error: {err} | none | {secs:.1} s |");
     }
-    let Some(names) = v["program"].as_array().filter(|p| !p.is_empty()) else {
+    let Some(_) = v["program"].as_array().filter(|p| !p.is_empty()) else {
         return format!(
-            "{head} none found (no program shorter than {}) | none | {synth_secs:.1} s | |",
+            "{head} none found (no program shorter than {}) | none | {secs:.1} s |",
             v["lower_bound"]
         );
     };
-    let program: Vec<&str> = names.iter().filter_map(|n| n.as_str()).collect();
-    let program = program.join(" ");
     let how = if v["minimal"] == true {
         "minimal"
     } else {
         "shortest found"
     };
+    let form = match v["orbits"] == true {
+        true => ", orbit form",
+        false => "",
+    };
     let found = format!(
-        "`{}` ({} instructions, {how})",
+        "`{}` ({} instructions, {how}{form})",
         v["expression"].as_str().unwrap_or("?").replace('|', "\\|"),
         v["length"]
     );
     if !v["cross_check"]["counterexample"].is_null() {
         return format!(
-            "{head} {found} | none: fails on the box to {verify_s} at {} | {synth_secs:.1} s | |",
+            "{head} {found} | none: fails on the box to {verify_s} at {} | {secs:.1} s |",
             v["cross_check"]["counterexample"]
         );
     }
-    let (cell, prove_secs) = prove(row, &program, &verify_s, &timeout);
-    format!("{head} {found} | {cell} | {synth_secs:.1} s | {prove_secs:.1} s |")
+    let cell = proved(&v, out.status.code(), &verify_s);
+    format!("{head} {found} | {cell} | {secs:.1} s |")
 }
 
 fn main() {
@@ -140,12 +146,12 @@ fn main() {
     let timeout = args::env_or("DISCOVERY_TIMEOUT", TIMEOUT);
     let rows = literature::rows(&literature::text()).expect("docs/literature.md's table");
     println!(
-        "`grundy synth` ({timeout} s each) on every row of docs/literature.md, then `grundy \
-         prove` on the program found ({timeout} s).\n"
+        "`grundy synth --prove` ({timeout} s each, search and proof) on every row of \
+         docs/literature.md.\n"
     );
     println!("### Every row of literature.md {}\n", args::stamp());
-    println!("| case | game | table's length | program found | proved? | synth | prove |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| case | game | table's length | program found | proved? | time |");
+    println!("|---|---|---|---|---|---|");
     for row in &rows {
         if !words.is_empty() && !words.iter().any(|w| row.case.contains(w.as_str())) {
             continue;

@@ -292,8 +292,9 @@ fn the_sg_target_over_bit_vectors_states_its_scope() {
     let v = json_with_code(&["prove", "nim:2", "--program", xor, "--target", "sg"], 0);
     assert_eq!(v["status"], "proved");
     assert_eq!(v["target"], "sg");
-    assert_eq!(v["scope"], "heaps below 2^4");
-    assert_eq!(v["width"], 4);
+    // Candidate moves prove it at the widest bound, every heap below 2^64.
+    assert_eq!(v["scope"], "heaps below 2^64");
+    assert_eq!(v["width"], 64);
     assert_eq!(v["reading"]["words"], "x0 ^ x1");
     assert!(v["no_linear_reading"].as_str().unwrap().contains("x0 ^ x1"));
     // A linear SG value is a theorem for all positions.
@@ -365,10 +366,21 @@ fn an_indicator_with_a_2_is_refuted_with_its_value() {
 #[test]
 fn ctrl_c_ends_a_proof_as_unknown() {
     use std::process::Stdio;
-    // Xor has no linear reading: bit-vectors, where z3 does not settle CN(7,1) in minutes.
-    let program = "Push(0) Push(1) Xor Push(2) Xor Push(3) Xor Push(4) Xor Push(5) Xor Push(6) Xor";
+    // Xor has no linear reading: bit-vectors. The shift by 0 hides it from the candidate
+    // moves, so (B) goes to the universal block, which z3 does not settle for CN(7,1) below
+    // 2^6 in minutes.
+    let program = "Push(0) Push(1) Xor Push(2) Xor Push(3) Xor Push(4) Xor Push(5) Xor Push(6) \
+                   Xor Zero RightShift";
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .args(["prove", "circular:7,1", "--program", program, "--json"])
+        .args([
+            "prove",
+            "circular:7,1",
+            "--program",
+            program,
+            "--bound",
+            "6",
+            "--json",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -389,5 +401,28 @@ fn ctrl_c_ends_a_proof_as_unknown() {
             .unwrap()
             .contains("stopped on request"),
         "{v}"
+    );
+}
+
+/// A program may be given as the infix expression synth prints: the same proof as its stack
+/// form, and a malformed expression is one line and exit 2.
+#[test]
+fn a_program_is_read_in_infix_too() {
+    let infix = json_with_code(&["prove", "nim:3", "--program", "x0 - (x1 ^ x2)"], 0);
+    let postfix = json_with_code(
+        &[
+            "prove",
+            "nim:3",
+            "--program",
+            "Push(0) Push(1) Push(2) Xor Minus",
+        ],
+        0,
+    );
+    assert_eq!(infix["reading"], postfix["reading"]);
+    assert_eq!(infix["scope"], postfix["scope"]);
+    one_line(
+        &["prove", "nim:3", "--program", "x0 - (x1 ^"],
+        2,
+        "ends too early",
     );
 }

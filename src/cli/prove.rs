@@ -35,7 +35,8 @@ pub struct ProveArgs {
     #[arg(long, value_name = "W")]
     width: Option<u32>,
     /// Prove over bit-vectors for every position with heaps below 2^B (the default for
-    /// programs with no exact linear reading is 4).
+    /// programs with no exact linear reading: the widest B at which no step passes 64 bits
+    /// when candidate moves prove it there, else 4).
     #[arg(long, value_name = "B")]
     bound: Option<u32>,
     /// Give up after this many seconds (exit 3, status unknown).

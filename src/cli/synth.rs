@@ -212,7 +212,8 @@ pub struct SynthArgs {
     #[arg(long)]
     prove: bool,
     /// With --prove, a program of hypergraph nim with no exact linear reading is proved over
-    /// bit-vectors for every position with heaps below 2^B (as `grundy prove`; default 4).
+    /// bit-vectors for every position with heaps below 2^B (as `grundy prove`; default: the
+    /// widest bound candidate moves prove, else 4).
     #[arg(long, value_name = "B", requires = "prove")]
     bound: Option<u32>,
     /// Print one JSON object instead of text.

@@ -28,6 +28,10 @@ use super::upper::{self, Strategies};
 use grundy_core::cluster::{Solo, Team};
 use grundy_core::error::{Error, OptionKey};
 
+/// The share of a time limit that a search followed by a proof leaves to the proof (and to
+/// the proofs after a refutation): 12 s of a minute.
+pub const PROOF_SHARE: f64 = 0.2;
+
 pub use super::solver::{clear_stop, request_stop, stop_requested};
 
 /// Which backend searches.
@@ -275,9 +279,18 @@ pub fn synthesize(
         };
         cegis::run(p, backend, &opts)
     };
+    // With a proof to come, an anytime search that would run to the deadline leaves the proof
+    // its share of the time, so the program it found is proved rather than timed out.
+    let search_deadline = match (search.prove, search.deadline) {
+        (true, Some(d)) => {
+            let now = Instant::now();
+            Some(now + d.saturating_duration_since(now).mul_f64(1.0 - PROOF_SHARE))
+        }
+        (_, d) => d,
+    };
     let limits = Limits {
         max_len: search.max_len,
-        deadline: search.deadline,
+        deadline: search_deadline,
         upper: true,
     };
     let (mut problem, mut answer) = match (&both, task.game()) {

@@ -148,10 +148,10 @@ pub(crate) fn prover_game(task: &Task) -> Result<ProverGame<'_>, Error> {
 /// (rebuilt by `task`) and calls `search` again, until the program is proved, the proof is
 /// undecided, the search finds nothing, or `deadline` passes. A program of hypergraph nim with
 /// no exact linear reading is proved over bit-vectors for heaps below 2^`bound` (by default
-/// [`prove::bitvec::DEFAULT_BOUND`]), as `grundy prove` does. Returns the last problem (the
-/// data the reported program was searched on), its answer and the proof. Under a team of
-/// several ranks, rank 0 proves and tells the others the counterexample, and every rank
-/// searches the data it adds together.
+/// the widest bound candidate moves prove, else [`prove::bitvec::DEFAULT_BOUND`]), as
+/// `grundy prove` does. Returns the last problem (the data the reported program was searched
+/// on), its answer and the proof. Under a team of several ranks, rank 0 proves and tells the
+/// others the counterexample, and every rank searches the data it adds together.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn prove_and_search(
     game: ProverGame<'_>,

@@ -6,6 +6,7 @@
 //! the left operand): `Push(2) Push(0) Minus` is x2 - x0.
 
 mod edits;
+mod infix;
 pub(crate) mod rules;
 pub mod words;
 
@@ -477,9 +478,19 @@ impl fmt::Display for Program {
 impl FromStr for Program {
     type Err = Error;
 
-    /// Parses `Push(2) Push(0) BooleanEq`, with spaces, commas or brackets between names.
+    /// Parses `Push(2) Push(0) BooleanEq`, with spaces, commas or brackets between names, or
+    /// an infix expression as the printer writes it, `!((x2 == x0) >> x1)` (one that does not
+    /// start with an instruction's name; see [`infix`]).
     fn from_str(s: &str) -> Result<Self, Error> {
         let cleaned = s.replace(['[', ']'], " ");
+        let first = cleaned.trim_start().chars().next();
+        if !first.is_some_and(|c| c.is_ascii_uppercase()) {
+            let p = infix::parse(s).map_err(Error::Usage)?;
+            return match p.is_valid() {
+                true => Ok(p),
+                false => Err(Error::Usage(format!("`{s}` is not a valid program"))),
+            };
+        }
         let mut ops = Vec::new();
         // Split on whitespace and commas that are not inside parentheses.
         let mut word = String::new();

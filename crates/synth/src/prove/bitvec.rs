@@ -16,13 +16,18 @@ use z3::{Model, Solver, Tactic};
 
 use super::clock::{Answer, Clock};
 use super::target::Domain;
+use super::witness::{Goal, Proposer};
 use crate::lang::{Op, Program};
 use crate::smt::apply;
 use grundy_core::error::{Error, OptionKey, Setting};
 
-/// The bound B when none is given: every heap below 2^4 = 16 (a universal block over words
-/// costs z3 several times more per bit, so larger bounds are asked for with --bound).
+/// The bound B when none is given and the candidate moves do not prove the program at the
+/// widest bound ([`widest_bound`]): every heap below 2^4 = 16 (a universal block over words
+/// costs z3 several times more per bit, so larger bounds are asked for explicitly).
 pub const DEFAULT_BOUND: u32 = 4;
+
+/// Most candidate moves tried through one face, over every image.
+const MAX_PROPOSALS: usize = 256;
 
 /// The widest word: the interpreter's.
 pub const MAX_WIDTH: u32 = 64;
@@ -34,6 +39,9 @@ pub(super) struct Bits<'a> {
     pub images: &'a [Vec<usize>],
     pub bound: u32,
     pub width: u32,
+    /// Whether (B) and (S2) may fall back to a universal block over words (slow past a few
+    /// bits) where the candidate moves do not settle them.
+    pub universal: bool,
 }
 
 /// For each step, whether only its being 0 matters, at every width: the last step for the
@@ -170,6 +178,14 @@ fn bits_needed(program: &Program, bound: u32) -> Option<u32> {
     }
     let bits = 128 - most.leading_zeros();
     (bits <= MAX_WIDTH).then_some(bits.max(1))
+}
+
+/// The largest bound B at which no step of `program` can pass 64 bits for heaps below 2^B
+/// (none for a program with `Not`, or one that passes 64 bits even for one-bit heaps).
+pub fn widest_bound(program: &Program) -> Option<u32> {
+    (1..=MAX_WIDTH)
+        .rev()
+        .find(|&b| bits_needed(program, b).is_some())
 }
 
 /// A step that wraps and a position where it does, none, or z3's reason for giving up.
@@ -375,5 +391,21 @@ impl Domain for Bits<'_> {
 
     fn value(&self, p: &[BV]) -> BV {
         run(self.program, p, self.width, &[]).0
+    }
+
+    fn proposals(&self, p: &[BV], face: &[usize], goal: &Goal<BV>) -> Vec<Vec<BV>> {
+        let proposer = Proposer::new(self.program, self.width);
+        let mut all = Vec::new();
+        for img in self.images {
+            all.extend(proposer.moves(p, img, face, goal));
+            if all.len() >= MAX_PROPOSALS {
+                break;
+            }
+        }
+        all
+    }
+
+    fn universal(&self) -> bool {
+        self.universal
     }
 }

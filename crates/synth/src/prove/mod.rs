@@ -22,6 +22,7 @@ mod lia;
 mod linear;
 pub mod reading;
 pub mod target;
+mod witness;
 
 use std::time::Instant;
 
@@ -51,12 +52,12 @@ pub struct Options {
     /// What the program claims: its zero set, an indicator, or the SG value.
     pub target: Target,
     /// Prove over bit-vectors for heaps below 2^bound (also without a linear reading: by
-    /// default [`bitvec::DEFAULT_BOUND`]).
+    /// default the widest bound candidate moves prove, else [`bitvec::DEFAULT_BOUND`]).
     pub bound: Option<u32>,
     /// The word width of a proof over bit-vectors (by default the least the bound needs).
     pub width: Option<u32>,
     /// The bound of the fallback to bit-vectors for a program with no exact linear reading,
-    /// when `bound` is none (by default [`bitvec::DEFAULT_BOUND`]); unlike `bound`, it leaves
+    /// when `bound` is none (by default as for `bound`); unlike `bound`, it leaves
     /// a program with a linear reading proved over unbounded naturals (`synth --bound`).
     pub fallback_bound: Option<u32>,
 }
@@ -397,10 +398,12 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         }
         other => {
             let why = other.and_then(Result::err);
-            let bound = opts
-                .bound
-                .or(opts.fallback_bound)
-                .unwrap_or(bitvec::DEFAULT_BOUND);
+            let asked = opts.bound.or(opts.fallback_bound);
+            let widest = match (asked, opts.width) {
+                (None, None) => widest(program, n, faces, &images, opts.target, &clock),
+                _ => None,
+            };
+            let bound = asked.unwrap_or(bitvec::DEFAULT_BOUND);
             let eq0 = |s: String| match opts.target {
                 Target::Sg => s,
                 _ => format!("{s} = 0"),
@@ -414,20 +417,26 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                 latex: eq0(program.latex()),
             };
             let zero = opts.target == Target::Zero;
-            match bitvec::width(program, n, bound, opts.width, zero, &clock)? {
-                Ok(w) => {
-                    let d = bitvec::Bits {
-                        program,
-                        images: &images,
-                        bound,
-                        width: w,
-                    };
-                    let verdict = target::decide(&d, n, faces, opts.target, &clock)?;
-                    (reading, Some(bound), Some(w), verdict, why)
-                }
-                Err(open) => {
-                    let verdict = Verdict::Unknown(format!("the check that no step wraps: {open}"));
-                    (reading, Some(bound), None, verdict, why)
+            if let Some((bound, w)) = widest {
+                (reading, Some(bound), Some(w), Verdict::Proved, why)
+            } else {
+                match bitvec::width(program, n, bound, opts.width, zero, &clock)? {
+                    Ok(w) => {
+                        let d = bitvec::Bits {
+                            program,
+                            images: &images,
+                            bound,
+                            width: w,
+                            universal: true,
+                        };
+                        let verdict = target::decide(&d, n, faces, opts.target, &clock)?;
+                        (reading, Some(bound), Some(w), verdict, why)
+                    }
+                    Err(open) => {
+                        let verdict =
+                            Verdict::Unknown(format!("the check that no step wraps: {open}"));
+                        (reading, Some(bound), None, verdict, why)
+                    }
                 }
             }
         }
@@ -456,6 +465,48 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         faces: faces.len(),
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// Seconds the attempt at the widest bound may take when the proof has no time limit.
+const WIDEST_SECONDS: f64 = 30.0;
+
+/// The widest bound B (and its width) at which `program` is proved over bit-vectors by
+/// candidate moves alone, when it is wider than [`bitvec::DEFAULT_BOUND`]: every heap below
+/// 2^B for the largest B at which no step can pass 64 bits. Tried for half the time left (at
+/// most [`WIDEST_SECONDS`] without a limit); anything short of a proof there (a refutation,
+/// whose heaps may be too large to re-check, included) leaves the proof to the default bound.
+fn widest(
+    program: &Program,
+    n: usize,
+    faces: &[u64],
+    images: &[Vec<usize>],
+    target: Target,
+    clock: &clock::Clock,
+) -> Option<(u32, u32)> {
+    let bound = bitvec::widest_bound(program).filter(|&b| b > bitvec::DEFAULT_BOUND)?;
+    let now = Instant::now();
+    let share = match clock.deadline {
+        Some(d) => d.saturating_duration_since(now) / 2,
+        None => std::time::Duration::from_secs_f64(WIDEST_SECONDS),
+    };
+    let part = clock::Clock {
+        deadline: Some(now + share),
+    };
+    let zero = target == Target::Zero;
+    let w = bitvec::width(program, n, bound, None, zero, &part)
+        .ok()?
+        .ok()?;
+    let d = bitvec::Bits {
+        program,
+        images,
+        bound,
+        width: w,
+        universal: false,
+    };
+    match target::decide(&d, n, faces, target, &part) {
+        Ok(Verdict::Proved) => Some((bound, w)),
+        _ => None,
+    }
 }
 
 /// The zero set of `program` as a formula, unioned over `images` (for tests and re-checks).

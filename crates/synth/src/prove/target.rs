@@ -15,6 +15,7 @@ use z3::ast::{forall_const, Ast, Bool};
 use z3::{Model, Solver};
 
 use super::clock::{Answer, Clock};
+use super::witness::{self, Goal};
 use super::{Counterexample, Reason, Verdict};
 use grundy_core::error::Error;
 use grundy_core::game::hypergraph::vertices_of;
@@ -62,15 +63,32 @@ pub(super) trait Domain {
     fn zero(&self, p: &[Self::N]) -> Bool;
     /// The program's value at `p` (only asked for by the indicator and sg targets).
     fn value(&self, p: &[Self::N]) -> Self::N;
+    /// Candidate moves through the vertices `face` from `p` towards `goal`, as the face's new
+    /// sizes written as terms of `p`, that (B) and (S2) try before a universal block
+    /// ([`super::witness`]); none by default.
+    fn proposals(&self, p: &[Self::N], face: &[usize], goal: &Goal<Self::N>) -> Vec<Vec<Self::N>> {
+        let _ = (p, face, goal);
+        Vec::new()
+    }
+    /// Whether (B) and (S2) may fall back to a universal block where the candidate moves do
+    /// not settle them.
+    fn universal(&self) -> bool {
+        true
+    }
 }
 
-fn position<D: Domain>(d: &D, prefix: &str, n: usize) -> Vec<D::N> {
+pub(super) fn position<D: Domain>(d: &D, prefix: &str, n: usize) -> Vec<D::N> {
     (0..n).map(|i| d.number(&format!("{prefix}{i}"))).collect()
 }
 
 /// The position after taking `take[k]` from the k-th vertex of `face`, and the condition that
 /// the move is legal (1 <= take <= heap).
-fn move_through<D: Domain>(d: &D, p: &[D::N], face: u64, take: &[D::N]) -> (Vec<D::N>, Bool) {
+pub(super) fn move_through<D: Domain>(
+    d: &D,
+    p: &[D::N],
+    face: u64,
+    take: &[D::N],
+) -> (Vec<D::N>, Bool) {
     let mut q = p.to_vec();
     let mut legal = Vec::new();
     for (k, v) in vertices_of(face).enumerate() {
@@ -82,7 +100,7 @@ fn move_through<D: Domain>(d: &D, p: &[D::N], face: u64, take: &[D::N]) -> (Vec<
 }
 
 /// A check's answer: a counterexample, none, or z3's reason for giving up.
-type Found = Result<Option<Counterexample>, String>;
+pub(super) type Found = Result<Option<Counterexample>, String>;
 
 /// Solves `s`, then re-solves with a smaller total of `p` until z3 finds none (or the steps
 /// or time run out); `found` turns a model into the counterexample.
@@ -113,7 +131,7 @@ fn solve<D: Domain>(
     Ok(Ok(Some(best)))
 }
 
-fn read_all<D: Domain>(d: &D, m: &Model, p: &[D::N]) -> Result<Vec<u32>, Error> {
+pub(super) fn read_all<D: Domain>(d: &D, m: &Model, p: &[D::N]) -> Result<Vec<u32>, Error> {
     p.iter()
         .map(|x| {
             let v = d.read(m, x)?;
@@ -176,6 +194,12 @@ fn unreached<D: Domain>(
     clock: &Clock,
     reason: Reason,
 ) -> Result<Found, Error> {
+    if let Some(found) = witness::settle(d, n, faces, clock, reason)? {
+        return Ok(found);
+    }
+    if !d.universal() {
+        return Ok(Err("the candidate moves did not settle it".into()));
+    }
     let s = match d.solver(clock, true) {
         Ok(s) => s,
         Err(why) => return Ok(Err(why)),
