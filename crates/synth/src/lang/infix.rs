@@ -200,50 +200,30 @@ mod tests {
     /// (`1` reads as `One` even where the program had `Const(1)`).
     #[test]
     fn printed_programs_parse_back() {
-        let all = [
-            Op::Plus,
-            Op::Minus,
-            Op::Mul,
-            Op::Div,
-            Op::Mod,
-            Op::And,
-            Op::Or,
-            Op::Xor,
-            Op::LeftShift,
-            Op::RightShift,
-            Op::BooleanEq,
-            Op::Lt,
-            Op::Min,
-            Op::Max,
+        use Op::*;
+        let ops = [
+            Plus,
+            Minus,
+            Mul,
+            Div,
+            Mod,
+            And,
+            Or,
+            Xor,
+            LeftShift,
+            RightShift,
+            BooleanEq,
+            Lt,
+            Min,
+            Max,
+            Not,
+            BooleanNot,
+            Zero,
+            One,
+            Const(1),
+            Const(5),
         ];
-        let mut seed = 7u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
-        for _ in 0..500 {
-            // A random valid program: leaves, then binary and unary steps.
-            let mut ops = Vec::new();
-            let mut depth = 0usize;
-            for _ in 0..12 {
-                let leaf = depth < 2 || next(3) == 0;
-                if leaf {
-                    ops.push([Op::Push(next(3) as u8), Op::Zero, Op::One, Op::Const(5)][next(4)]);
-                    depth += 1;
-                } else if next(4) == 0 {
-                    ops.push([Op::Not, Op::BooleanNot][next(2)]);
-                } else {
-                    ops.push(all[next(all.len())]);
-                    depth -= 1;
-                }
-            }
-            while depth > 1 {
-                ops.push(all[next(all.len())]);
-                depth -= 1;
-            }
-            let p = Program(ops);
+        for p in crate::testing::random_programs(7, 3, 500, &ops) {
             let q = parse(&p.infix()).unwrap_or_else(|e| panic!("{}: {e}", p.infix()));
             for x in [[0, 1, 2], [3, 0, 7], [255, 9, 4], [6, 6, 1]] {
                 assert_eq!(run(&p, &x, mask(8)), run(&q, &x, mask(8)), "{}", p.infix());
