@@ -426,3 +426,28 @@ fn a_program_is_read_in_infix_too() {
         "ends too early",
     );
 }
+
+/// Without `--bound`, the widest bound is tried first: a program right for heaps below 2^4
+/// and wrong past them is refuted there, with the least counterexample, re-checked by the
+/// game's moves, instead of proved for the smaller bound.
+#[test]
+fn a_program_wrong_only_past_2_to_the_4_is_refuted_at_the_widest_bound() {
+    let v = json_with_code(&["prove", "nim:2", "--program", "(x0 ^ x1) % 17"], 1);
+    assert_eq!(v["status"], "refuted", "{v}");
+    assert_eq!(v["scope"], "heaps below 2^64", "{v}");
+    let c = &v["counterexample"];
+    assert_eq!(c["reason"], "move_between_zeros", "{v}");
+    // Both positions are in the zero set ((x0 ^ x1) % 17 == 0), a move apart, and nim's
+    // P-positions are never so.
+    let (p, q) = (&c["position"], &c["move_to"]);
+    let xor = |a: &serde_json::Value| a[0].as_u64().unwrap() ^ a[1].as_u64().unwrap();
+    assert_eq!((xor(p) % 17, xor(q) % 17), (0, 0), "{v}");
+    assert_eq!(
+        p.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .sum::<u64>(),
+        17
+    );
+}

@@ -400,7 +400,7 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
             let why = other.and_then(Result::err);
             let asked = opts.bound.or(opts.fallback_bound);
             let widest = match (asked, opts.width) {
-                (None, None) => widest(program, n, faces, &images, opts.target, &clock),
+                (None, None) => widest(game, program, &images, opts.target, &clock),
                 _ => None,
             };
             let bound = asked.unwrap_or(bitvec::DEFAULT_BOUND);
@@ -417,8 +417,8 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                 latex: eq0(program.latex()),
             };
             let zero = opts.target == Target::Zero;
-            if let Some((bound, w)) = widest {
-                (reading, Some(bound), Some(w), Verdict::Proved, why)
+            if let Some((bound, w, verdict)) = widest {
+                (reading, Some(bound), Some(w), verdict, why)
             } else {
                 match bitvec::width(program, n, bound, opts.width, zero, &clock)? {
                     Ok(w) => {
@@ -470,19 +470,19 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
 /// Seconds the attempt at the widest bound may take when the proof has no time limit.
 const WIDEST_SECONDS: f64 = 30.0;
 
-/// The widest bound B (and its width) at which `program` is proved over bit-vectors by
-/// candidate moves alone, when it is wider than [`bitvec::DEFAULT_BOUND`]: every heap below
-/// 2^B for the largest B at which no step can pass 64 bits. Tried for half the time left (at
-/// most [`WIDEST_SECONDS`] without a limit); anything short of a proof there (a refutation,
-/// whose heaps may be too large to re-check, included) leaves the proof to the default bound.
+/// The widest bound B, its width and the verdict there, when candidate moves alone settle
+/// `program` at a bound wider than [`bitvec::DEFAULT_BOUND`]: every heap below 2^B for the
+/// largest B at which no step can pass 64 bits. Tried for half the time left (at most
+/// [`WIDEST_SECONDS`] without a limit). A proof there is the answer, and so is a refutation
+/// the game's moves re-check; anything else (undecided, or a counterexample too large to
+/// re-check) leaves the proof to the default bound.
 fn widest(
+    game: &HypergraphNim,
     program: &Program,
-    n: usize,
-    faces: &[u64],
     images: &[Vec<usize>],
     target: Target,
     clock: &clock::Clock,
-) -> Option<(u32, u32)> {
+) -> Option<(u32, u32, Verdict)> {
     let bound = bitvec::widest_bound(program).filter(|&b| b > bitvec::DEFAULT_BOUND)?;
     let now = Instant::now();
     let share = match clock.deadline {
@@ -492,6 +492,7 @@ fn widest(
     let part = clock::Clock {
         deadline: Some(now + share),
     };
+    let n = game.graph().vertices();
     let zero = target == Target::Zero;
     let w = bitvec::width(program, n, bound, None, zero, &part)
         .ok()?
@@ -503,8 +504,17 @@ fn widest(
         width: w,
         universal: false,
     };
-    match target::decide(&d, n, faces, target, &part) {
-        Ok(Verdict::Proved) => Some((bound, w)),
+    match target::decide(&d, n, game.graph().faces(), target, &part) {
+        Ok(Verdict::Proved) => Some((bound, w, Verdict::Proved)),
+        Ok(Verdict::Refuted(mut c)) => {
+            let checked = match c.reason {
+                Reason::MoveBetweenZeros | Reason::NoMoveToZero => {
+                    check::recheck(game, program, images, &c)
+                }
+                _ => check::recheck_value(game, program, &mut c),
+            };
+            checked.ok().map(|()| (bound, w, Verdict::Refuted(c)))
+        }
         _ => None,
     }
 }

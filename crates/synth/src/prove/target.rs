@@ -20,8 +20,9 @@ use super::{Counterexample, Reason, Verdict};
 use grundy_core::error::Error;
 use grundy_core::game::hypergraph::vertices_of;
 
-/// Most times a counterexample is re-solved for a smaller total.
-const SHRINK_STEPS: usize = 24;
+/// Most times a counterexample is re-solved for a smaller total (the halving of
+/// [`smallest`] needs about 64 for heaps near 2^64).
+const SHRINK_STEPS: usize = 80;
 
 /// What the program claims.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -102,8 +103,8 @@ pub(super) fn move_through<D: Domain>(
 /// A check's answer: a counterexample, none, or z3's reason for giving up.
 pub(super) type Found = Result<Option<Counterexample>, String>;
 
-/// Solves `s`, then re-solves with a smaller total of `p` until z3 finds none (or the steps
-/// or time run out); `found` turns a model into the counterexample.
+/// Solves `s`, then looks for a smaller total of `p` ([`smallest`]); `found` turns the model
+/// of the least total into the counterexample.
 fn solve<D: Domain>(
     d: &D,
     s: &Solver,
@@ -116,21 +117,64 @@ fn solve<D: Domain>(
         Answer::Unsat => return Ok(Ok(None)),
         Answer::Unknown(why) => return Ok(Err(why)),
     };
-    let mut best = found(&first)?;
+    let best = smallest(d, s, clock, p, first, &mut |_| Ok(true))?;
+    Ok(Ok(Some(found(&best)?)))
+}
+
+/// The total of `p` in `m`.
+fn total<D: Domain>(d: &D, m: &Model, p: &[D::N]) -> Result<u128, Error> {
+    p.iter().map(|x| d.read(m, x).map(u128::from)).sum()
+}
+
+/// Re-solves `s` for smaller totals of `p`, halving the gap between the least total that may
+/// still have a model and the best found, so that a model with heaps near 2^64 comes down to
+/// the least total in about 64 checks (or the steps or time run out); a model counts only
+/// when `keep` says so (for (B): a position with no move at all). Returns the best model.
+pub(super) fn smallest<D: Domain>(
+    d: &D,
+    s: &Solver,
+    clock: &Clock,
+    p: &[D::N],
+    first: Model,
+    keep: &mut dyn FnMut(&Model) -> Result<bool, Error>,
+) -> Result<Model, Error> {
+    let mut best = first;
+    let mut t = total(d, &best, p)?;
+    // Every total below `lo` has no model.
+    let mut lo: u128 = 0;
+    // Small counterexamples are the rule: totals below 2^8 and 2^16 are asked first, each
+    // check over wide words being costly.
+    let ladder: Vec<u128> = [1u128 << 8, 1 << 16]
+        .into_iter()
+        .filter(|&b| b < t / 2)
+        .collect();
+    let mut ladder = ladder.into_iter();
     for _ in 0..SHRINK_STEPS {
-        let t: u64 = best.position.iter().map(|&x| x as u64).sum();
-        if t == 0 {
+        if lo >= t {
             break;
         }
-        s.assert(d.total_below(p, t));
-        match clock.check(s) {
-            Answer::Sat(m) => best = found(&m)?,
+        // A bound a domain can state: totals below u64::MAX.
+        let most = u128::from(u64::MAX) - 1;
+        let mid = match ladder.next() {
+            Some(b) => b.max(lo) - 1,
+            None => lo + (t - 1 - lo) / 2,
+        }
+        .min(most);
+        s.push();
+        s.assert(d.total_below(p, (mid + 1) as u64));
+        let answer = clock.check(s);
+        s.pop(1);
+        match answer {
+            Answer::Sat(m) if keep(&m)? => {
+                t = total(d, &m, p)?;
+                best = m;
+            }
+            Answer::Unsat if mid < most => lo = mid + 1,
             _ => break,
         }
     }
-    Ok(Ok(Some(best)))
+    Ok(best)
 }
-
 pub(super) fn read_all<D: Domain>(d: &D, m: &Model, p: &[D::N]) -> Result<Vec<u32>, Error> {
     p.iter()
         .map(|x| {

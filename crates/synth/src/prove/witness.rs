@@ -20,7 +20,7 @@ use z3::ast::{Bool, BV};
 use z3::Model;
 
 use super::clock::{Answer, Clock};
-use super::target::{move_through, position, read_all, Domain, Found};
+use super::target::{move_through, position, read_all, smallest, Domain, Found};
 use super::{Counterexample, Reason};
 use crate::lang::{Op, Program};
 use crate::smt::apply;
@@ -267,9 +267,6 @@ fn product(sizes: &[Vec<BV>], skip: usize) -> Vec<Vec<Option<BV>>> {
     all
 }
 
-/// Most times a counterexample the candidates found is re-solved for a smaller total.
-const SHRINK_STEPS: usize = 24;
-
 /// (B) (`reason` [`Reason::NoMoveToZero`]) or (S2) decided by the domain's candidate moves:
 /// `None` when they do not settle it (there are none, or a position they miss has a move
 /// after all), so that the caller may try a universal block.
@@ -312,29 +309,25 @@ pub(super) fn settle<D: Domain>(
     if !any {
         return Ok(None);
     }
-    let mut best = match clock.check(&s) {
+    let first = match clock.check(&s) {
         Answer::Unsat => return Ok(Some(Ok(None))),
         Answer::Unknown(why) => return Ok(Some(Err(why))),
         Answer::Sat(m) => match stuck(d, faces, clock, &m, &p, &u, reason)? {
-            Some(c) => c,
-            None => return Ok(None),
+            true => m,
+            false => return Ok(None),
         },
     };
-    for _ in 0..SHRINK_STEPS {
-        let t: u64 = best.position.iter().map(|&x| x as u64).sum();
-        if t == 0 {
-            break;
-        }
-        s.assert(d.total_below(&p, t));
-        match clock.check(&s) {
-            Answer::Sat(m) => match stuck(d, faces, clock, &m, &p, &u, reason)? {
-                Some(c) => best = c,
-                None => break,
-            },
-            _ => break,
-        }
-    }
-    Ok(Some(Ok(Some(best))))
+    let mut keep = |m: &Model| stuck(d, faces, clock, m, &p, &u, reason);
+    let best = smallest(d, &s, clock, &p, first, &mut keep)?;
+    Ok(Some(Ok(Some(Counterexample {
+        position: read_all(d, &best, &p)?,
+        reason,
+        move_to: None,
+        value: match reason {
+            Reason::NoMoveToZero => None,
+            _ => Some(d.read(&best, &u)?),
+        },
+    }))))
 }
 
 /// The position must reach something: outside Z, or `u` below its value.
@@ -353,9 +346,9 @@ fn reaches<D: Domain>(d: &D, q: &[D::N], u: &D::N, reason: Reason) -> Bool {
     }
 }
 
-/// The position of `m` (and its `u`) as a counterexample, when no move of any amount through
-/// any face reaches what it must (`None`: one does, and the candidates were too few; or z3
-/// could not tell).
+/// Whether the position of `m` (with its `u`) is a counterexample: no move of any amount
+/// through any face reaches what it must (false: one does, and the candidates were too few;
+/// or z3 could not tell).
 fn stuck<D: Domain>(
     d: &D,
     faces: &[u64],
@@ -364,9 +357,9 @@ fn stuck<D: Domain>(
     p: &[D::N],
     u: &D::N,
     reason: Reason,
-) -> Result<Option<Counterexample>, Error> {
+) -> Result<bool, Error> {
     let Ok(s) = d.solver(clock, false) else {
-        return Ok(None);
+        return Ok(false);
     };
     let at: Vec<D::N> = (p.iter())
         .map(|x| d.read(m, x).map(|v| d.konst(v)))
@@ -379,18 +372,7 @@ fn stuck<D: Domain>(
         some.push(Bool::and(&[legal, reaches(d, &q, &want, reason)]));
     }
     s.assert(Bool::or(&some));
-    Ok(match clock.check(&s) {
-        Answer::Unsat => Some(Counterexample {
-            position: read_all(d, m, p)?,
-            reason,
-            move_to: None,
-            value: match reason {
-                Reason::NoMoveToZero => None,
-                _ => Some(d.read(m, u)?),
-            },
-        }),
-        _ => None,
-    })
+    Ok(matches!(clock.check(&s), Answer::Unsat))
 }
 
 #[cfg(test)]
