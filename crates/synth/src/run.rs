@@ -30,7 +30,7 @@ use grundy_core::error::{Error, OptionKey};
 
 /// The share of a time limit that a search followed by a proof leaves to the proof (and to
 /// the proofs after a refutation): 12 s of a minute.
-pub const PROOF_SHARE: f64 = 0.2;
+const PROOF_SHARE: f64 = 0.2;
 
 pub use super::solver::{clear_stop, request_stop, stop_requested};
 
