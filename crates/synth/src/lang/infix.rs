@@ -200,29 +200,15 @@ mod tests {
     /// (`1` reads as `One` even where the program had `Const(1)`).
     #[test]
     fn printed_programs_parse_back() {
-        use Op::*;
-        let ops = [
-            Plus,
-            Minus,
-            Mul,
-            Div,
-            Mod,
-            And,
-            Or,
-            Xor,
-            LeftShift,
-            RightShift,
-            BooleanEq,
-            Lt,
-            Min,
-            Max,
-            Not,
-            BooleanNot,
-            Zero,
-            One,
-            Const(1),
-            Const(5),
-        ];
+        let mut ops = super::super::THESIS_OPS.to_vec();
+        ops.extend([
+            Op::Mod,
+            Op::Min,
+            Op::Max,
+            Op::Lt,
+            Op::Const(1),
+            Op::Const(5),
+        ]);
         for p in crate::testing::random_programs(7, 3, 500, &ops) {
             let q = parse(&p.infix()).unwrap_or_else(|e| panic!("{}: {e}", p.infix()));
             for x in [[0, 1, 2], [3, 0, 7], [255, 9, 4], [6, 6, 1]] {
