@@ -376,6 +376,7 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         true => None,
         false => Some(lia::plan(program, opts.target)),
     };
+    let mut from_widest = false;
     let (reading, bound, width, verdict, no_linear_reading) = match linear {
         Some(Ok(plan)) => {
             let set = plan.zero.map(|zero| ZeroSet {
@@ -417,6 +418,7 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                 latex: eq0(program.latex()),
             };
             let zero = opts.target == Target::Zero;
+            from_widest = widest.is_some();
             if let Some((bound, w, verdict)) = widest {
                 (reading, Some(bound), Some(w), verdict, why)
             } else {
@@ -442,13 +444,9 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         }
     };
     let mut verdict = verdict;
-    if let Verdict::Refuted(c) = &mut verdict {
-        match c.reason {
-            Reason::MoveBetweenZeros | Reason::NoMoveToZero => {
-                check::recheck(game, program, &images, c)?
-            }
-            _ => check::recheck_value(game, program, c)?,
-        }
+    // The widest bound's refutation was re-checked there, before it was taken.
+    if let (Verdict::Refuted(c), false) = (&mut verdict, from_widest) {
+        recheck(game, program, &images, c)?;
     }
     Ok(Theorem {
         reading,
@@ -465,6 +463,20 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         faces: faces.len(),
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// Re-checks a counterexample by the game's move generator and the interpreter (for the
+/// value reasons, by the mex of the interpreter's values on the options).
+fn recheck(
+    game: &HypergraphNim,
+    program: &Program,
+    images: &[Vec<usize>],
+    c: &mut Counterexample,
+) -> Result<(), Error> {
+    match c.reason {
+        Reason::MoveBetweenZeros | Reason::NoMoveToZero => check::recheck(game, program, images, c),
+        _ => check::recheck_value(game, program, c),
+    }
 }
 
 /// Seconds the attempt at the widest bound may take when the proof has no time limit.
@@ -506,15 +518,9 @@ fn widest(
     };
     match target::decide(&d, n, game.graph().faces(), target, &part) {
         Ok(Verdict::Proved) => Some((bound, w, Verdict::Proved)),
-        Ok(Verdict::Refuted(mut c)) => {
-            let checked = match c.reason {
-                Reason::MoveBetweenZeros | Reason::NoMoveToZero => {
-                    check::recheck(game, program, images, &c)
-                }
-                _ => check::recheck_value(game, program, &mut c),
-            };
-            checked.ok().map(|()| (bound, w, Verdict::Refuted(c)))
-        }
+        Ok(Verdict::Refuted(mut c)) => recheck(game, program, images, &mut c)
+            .ok()
+            .map(|()| (bound, w, Verdict::Refuted(c))),
         _ => None,
     }
 }

@@ -253,36 +253,52 @@ fn unreached<D: Domain>(
         s.assert(d.in_scope(x));
     }
     let u = d.number("u");
-    let missing = |q: &[D::N]| match reason {
-        Reason::NoMoveToZero => d.zero(q).not(),
-        _ => d.eq(&d.value(q), &u).not(),
-    };
-    match reason {
-        Reason::NoMoveToZero => s.assert(d.zero(&p).not()),
-        _ => {
-            s.assert(d.le(&d.konst(0), &u));
-            s.assert(d.lt(&u, &d.value(&p)));
-        }
-    }
+    s.assert(outside(d, &p, &u, reason));
     for (i, &face) in faces.iter().enumerate() {
         let take = position(d, &format!("d{i}_"), face.count_ones() as usize);
         let (q, legal) = move_through(d, &p, face, &take);
-        let body = legal.implies(missing(&q));
+        let body = legal.implies(reaches(d, &q, &u, reason).not());
         let bound: Vec<&dyn Ast> = take.iter().map(|x| x as &dyn Ast).collect();
         s.assert(forall_const(&bound, &[], &body));
     }
-    let found = |m: &Model| -> Result<Counterexample, Error> {
-        Ok(Counterexample {
-            position: read_all(d, m, &p)?,
-            reason,
-            move_to: None,
-            value: match reason {
-                Reason::NoMoveToZero => None,
-                _ => Some(d.read(m, &u)?),
-            },
-        })
-    };
+    let found = |m: &Model| unreached_at(d, m, &p, &u, reason);
     solve(d, &s, clock, &p, &found)
+}
+
+/// The position must reach something: outside Z ((B)), or `u` below its value ((S2)).
+pub(super) fn outside<D: Domain>(d: &D, p: &[D::N], u: &D::N, reason: Reason) -> Bool {
+    match reason {
+        Reason::NoMoveToZero => d.zero(p).not(),
+        _ => Bool::and(&[d.le(&d.konst(0), u), d.lt(u, &d.value(p))]),
+    }
+}
+
+/// `q` is what the position must reach: in Z, or of value `u`.
+pub(super) fn reaches<D: Domain>(d: &D, q: &[D::N], u: &D::N, reason: Reason) -> Bool {
+    match reason {
+        Reason::NoMoveToZero => d.zero(q),
+        _ => d.eq(&d.value(q), u),
+    }
+}
+
+/// The counterexample to (B) or (S2) in `m`: the position `p`, and for (S2) the value `u`
+/// no option has.
+pub(super) fn unreached_at<D: Domain>(
+    d: &D,
+    m: &Model,
+    p: &[D::N],
+    u: &D::N,
+    reason: Reason,
+) -> Result<Counterexample, Error> {
+    Ok(Counterexample {
+        position: read_all(d, m, p)?,
+        reason,
+        move_to: None,
+        value: match reason {
+            Reason::NoMoveToZero => None,
+            _ => Some(d.read(m, u)?),
+        },
+    })
 }
 
 /// (C): a position in scope where the value is neither 0 nor 1.

@@ -20,8 +20,10 @@ use z3::ast::{Bool, BV};
 use z3::Model;
 
 use super::clock::{Answer, Clock};
-use super::target::{move_through, position, read_all, smallest, Domain, Found};
-use super::{Counterexample, Reason};
+use super::target::{
+    move_through, outside, position, reaches, smallest, unreached_at, Domain, Found,
+};
+use super::Reason;
 use crate::lang::{Op, Program};
 use crate::smt::apply;
 use grundy_core::error::Error;
@@ -319,31 +321,7 @@ pub(super) fn settle<D: Domain>(
     };
     let mut keep = |m: &Model| stuck(d, faces, clock, m, &p, &u, reason);
     let best = smallest(d, &s, clock, &p, first, &mut keep)?;
-    Ok(Some(Ok(Some(Counterexample {
-        position: read_all(d, &best, &p)?,
-        reason,
-        move_to: None,
-        value: match reason {
-            Reason::NoMoveToZero => None,
-            _ => Some(d.read(&best, &u)?),
-        },
-    }))))
-}
-
-/// The position must reach something: outside Z, or `u` below its value.
-fn outside<D: Domain>(d: &D, p: &[D::N], u: &D::N, reason: Reason) -> Bool {
-    match reason {
-        Reason::NoMoveToZero => d.zero(p).not(),
-        _ => Bool::and(&[d.le(&d.konst(0), u), d.lt(u, &d.value(p))]),
-    }
-}
-
-/// `q` is what the position must reach: in Z, or of value `u`.
-fn reaches<D: Domain>(d: &D, q: &[D::N], u: &D::N, reason: Reason) -> Bool {
-    match reason {
-        Reason::NoMoveToZero => d.zero(q),
-        _ => d.eq(&d.value(q), u),
-    }
+    Ok(Some(Ok(Some(unreached_at(d, &best, &p, &u, reason)?))))
 }
 
 /// Whether the position of `m` (with its `u`) is a counterexample: no move of any amount
