@@ -78,6 +78,9 @@ fn claim(game: &str, args: &ProveArgs, t: &prove::Theorem, program: &Program) ->
         ),
     };
     let how = match (t.bound, t.width) {
+        (None, _) if t.states.is_some() => {
+            "in words wide enough that no step wraps, at every width".to_string()
+        }
         (None, _) => format!("where {} is 0, over unbounded naturals", program.infix()),
         (Some(_), Some(w)) => {
             match prove::bitvec::free_differences(program, args.target == Target::Zero) {
@@ -97,13 +100,13 @@ fn claim(game: &str, args: &ProveArgs, t: &prove::Theorem, program: &Program) ->
              ({how})",
             program.infix()
         ),
-        Target::Sg => match t.bound {
-            None => format!(
+        Target::Sg => match (t.bound, t.states) {
+            (None, None) => format!(
                 "{scope}, the SG value is {} (the value of {}, over unbounded naturals)",
                 t.reading.words,
                 program.infix()
             ),
-            Some(_) => format!("{scope}, the SG value is {} ({how})", t.reading.words),
+            _ => format!("{scope}, the SG value is {} ({how})", t.reading.words),
         },
     }
 }
@@ -139,15 +142,27 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
         out.line(format_args!("  reading:  {}", t.reading.words))?;
         out.line(format_args!("  infix:    {}", t.reading.infix))?;
         out.line(format_args!("  LaTeX:    {}", t.reading.latex))?;
-        if let Some(why) = &t.no_linear_reading {
-            out.line(format_args!(
+        match (&t.no_linear_reading, t.states) {
+            (Some(why), Some(_)) => out.line(format_args!(
+                "  column by column: no exact linear reading ({why})"
+            ))?,
+            (Some(why), None) => out.line(format_args!(
                 "  over bit-vectors: no exact linear reading ({why})"
-            ))?;
+            ))?,
+            _ => {}
         }
         let domain = match (t.bound, t.width) {
-            (None, _) => "over unbounded naturals".to_string(),
-            (_, Some(w)) => format!("over {w}-bit words, for {}", t.scope),
-            (_, None) => format!("over bit-vectors, for {}", t.scope),
+            (None, _) if t.states.is_some() => "over unbounded naturals".to_string(),
+            (None, _) => "by z3 over unbounded naturals".to_string(),
+            (_, Some(w)) => format!("by z3 over {w}-bit words, for {}", t.scope),
+            (_, None) => format!("by z3 over bit-vectors, for {}", t.scope),
+        };
+        let domain = match t.states {
+            Some(k) => format!(
+                "{domain}, reading their bits column by column ({k} states of the carries and \
+                 comparisons reached)"
+            ),
+            None => domain,
         };
         let moves = match &takes {
             Some(takes) => format!(
@@ -172,7 +187,7 @@ pub fn run(args: &ProveArgs) -> Result<Status, Error> {
         };
         match &t.verdict {
             Verdict::Proved => out.line(format_args!(
-                "  by z3 {domain}: {conditions} ({:.2} s)",
+                "  {domain}: {conditions} ({:.2} s)",
                 t.seconds
             ))?,
             Verdict::Refuted(c) => out.line(format_args!(

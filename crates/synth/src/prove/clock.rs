@@ -39,6 +39,19 @@ impl Clock {
         }
     }
 
+    /// A clock for part of the work: `fraction` of the time left, or `seconds` when there is
+    /// no deadline.
+    pub(super) fn share(&self, fraction: f64, seconds: f64) -> Clock {
+        let now = Instant::now();
+        let share = match self.deadline {
+            Some(d) => d.saturating_duration_since(now).mul_f64(fraction),
+            None => Duration::from_secs_f64(seconds),
+        };
+        Clock {
+            deadline: Some(now + share),
+        }
+    }
+
     /// Milliseconds to the deadline, if there is one.
     fn left_ms(&self) -> Option<u128> {
         self.deadline

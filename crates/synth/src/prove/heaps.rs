@@ -152,6 +152,7 @@ pub fn prove(game: &HeapSum, program: &Program, opts: &Options) -> Result<Theore
         bound: None,
         width: None,
         no_linear_reading: None,
+        states: None,
         verdict,
         automorphisms,
         // A move plays on one heap: the heaps are the game's faces.

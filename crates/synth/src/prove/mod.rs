@@ -22,6 +22,7 @@ mod lia;
 mod linear;
 pub mod reading;
 pub mod target;
+mod widths;
 mod witness;
 
 use std::time::Instant;
@@ -173,6 +174,9 @@ pub struct Theorem {
     pub no_linear_reading: Option<String>,
     /// Proved, refuted with a counterexample, or unknown.
     pub verdict: Verdict,
+    /// For a program with no linear reading decided for every position column by column:
+    /// the machine states the searches reached (the proof's certificate).
+    pub states: Option<usize>,
     /// Automorphisms the zero set is a union over (1 without `--orbits`).
     pub automorphisms: usize,
     /// The game's faces (the sets of heaps a move may change): the proof has conditions per face.
@@ -202,6 +206,7 @@ pub fn json(found: &Found, game: &str, program: &Program, orbits: bool) -> serde
         "bound": t.bound,
         "width": t.width,
         "no_linear_reading": t.no_linear_reading,
+        "states": t.states,
         "game": game,
         "program": program.names(),
         "expression": program.infix(),
@@ -376,7 +381,9 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         true => None,
         false => Some(lia::plan(program, opts.target)),
     };
-    let mut from_widest = false;
+    // A verdict already re-checked by the game's moves.
+    let mut checked = false;
+    let mut states = None;
     let (reading, bound, width, verdict, no_linear_reading) = match linear {
         Some(Ok(plan)) => {
             let set = plan.zero.map(|zero| ZeroSet {
@@ -400,9 +407,13 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         other => {
             let why = other.and_then(Result::err);
             let asked = opts.bound.or(opts.fallback_bound);
-            let widest = match (asked, opts.width) {
-                (None, None) => widest(game, program, &images, opts.target, &clock),
-                _ => None,
+            // Every width first, then the widest bound, each with half the time left.
+            let (every, widest) = match (asked, opts.width) {
+                (None, None) => match every_width(game, program, &images, opts.target, &clock)? {
+                    Some(found) => (Some(found), None),
+                    None => (None, widest(game, program, &images, opts.target, &clock)),
+                },
+                _ => (None, None),
             };
             let bound = asked.unwrap_or(bitvec::DEFAULT_BOUND);
             let eq0 = |s: String| match opts.target {
@@ -418,8 +429,11 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                 latex: eq0(program.latex()),
             };
             let zero = opts.target == Target::Zero;
-            from_widest = widest.is_some();
-            if let Some((bound, w, verdict)) = widest {
+            checked = every.is_some() || widest.is_some();
+            if let Some((verdict, k)) = every {
+                states = Some(k);
+                (reading, None, None, verdict, why)
+            } else if let Some((bound, w, verdict)) = widest {
                 (reading, Some(bound), Some(w), verdict, why)
             } else {
                 match bitvec::width(program, n, bound, opts.width, zero, &clock)? {
@@ -444,8 +458,8 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         }
     };
     let mut verdict = verdict;
-    // The widest bound's refutation was re-checked there, before it was taken.
-    if let (Verdict::Refuted(c), false) = (&mut verdict, from_widest) {
+    // Every width's and the widest bound's refutations were re-checked there.
+    if let (Verdict::Refuted(c), false) = (&mut verdict, checked) {
         recheck(game, program, &images, c)?;
     }
     Ok(Theorem {
@@ -459,6 +473,7 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         width,
         no_linear_reading,
         verdict,
+        states,
         automorphisms,
         faces: faces.len(),
         seconds: start.elapsed().as_secs_f64(),
@@ -479,6 +494,21 @@ fn recheck(
     }
 }
 
+/// The verdict for every position of a program with no linear reading, read column by column
+/// ([`widths`]), and the states reached; none when that does not settle it (the candidate
+/// moves miss, a step is not automatic, too many states), tried for half the time left (at
+/// most [`WIDEST_SECONDS`] without a limit).
+fn every_width(
+    game: &HypergraphNim,
+    program: &Program,
+    images: &[Vec<usize>],
+    target: Target,
+    clock: &clock::Clock,
+) -> Result<Option<(Verdict, usize)>, Error> {
+    let part = clock.share(0.5, WIDEST_SECONDS);
+    Ok(widths::decide(game, program, images, target, &part)?.ok())
+}
+
 /// Seconds the attempt at the widest bound may take when the proof has no time limit.
 const WIDEST_SECONDS: f64 = 30.0;
 
@@ -496,14 +526,7 @@ fn widest(
     clock: &clock::Clock,
 ) -> Option<(u32, u32, Verdict)> {
     let bound = bitvec::widest_bound(program).filter(|&b| b > bitvec::DEFAULT_BOUND)?;
-    let now = Instant::now();
-    let share = match clock.deadline {
-        Some(d) => d.saturating_duration_since(now) / 2,
-        None => std::time::Duration::from_secs_f64(WIDEST_SECONDS),
-    };
-    let part = clock::Clock {
-        deadline: Some(now + share),
-    };
+    let part = clock.share(0.5, WIDEST_SECONDS);
     let n = game.graph().vertices();
     let zero = target == Target::Zero;
     let w = bitvec::width(program, n, bound, None, zero, &part)

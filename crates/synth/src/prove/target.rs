@@ -200,24 +200,11 @@ fn between<D: Domain>(
         Err(why) => return Ok(Err(why)),
     };
     let p = position(d, "p", n);
-    let take = position(d, "d", face.count_ones() as usize);
-    let (q, legal) = move_through(d, &p, face, &take);
     for x in &p {
         s.assert(d.in_scope(x));
     }
-    s.assert(&legal);
-    let value = match reason {
-        Reason::MoveBetweenZeros => {
-            s.assert(d.zero(&p));
-            s.assert(d.zero(&q));
-            None
-        }
-        _ => {
-            let v = d.value(&p);
-            s.assert(d.eq(&v, &d.value(&q)));
-            Some(v)
-        }
-    };
+    let (bad, q, value) = joined(d, &p, face, reason);
+    s.assert(&bad);
     let found = |m: &Model| -> Result<Counterexample, Error> {
         Ok(Counterexample {
             position: read_all(d, m, &p)?,
@@ -227,6 +214,27 @@ fn between<D: Domain>(
         })
     };
     solve(d, &s, clock, &p, &found)
+}
+
+/// A move through `face` from `p` (its amounts fresh numbers `d0`, `d1`, ...) that joins two
+/// positions (A) forbids, or (S1) two of equal value: the condition, the position after, and
+/// for (S1) the value.
+pub(super) fn joined<D: Domain>(
+    d: &D,
+    p: &[D::N],
+    face: u64,
+    reason: Reason,
+) -> (Bool, Vec<D::N>, Option<D::N>) {
+    let take = position(d, "d", face.count_ones() as usize);
+    let (q, legal) = move_through(d, p, face, &take);
+    let (bad, value) = match reason {
+        Reason::MoveBetweenZeros => (Bool::and(&[d.zero(p), d.zero(&q)]), None),
+        _ => {
+            let v = d.value(p);
+            (d.eq(&v, &d.value(&q)), Some(v))
+        }
+    };
+    (Bool::and(&[legal, bad]), q, value)
 }
 
 /// A position in scope outside what some option must reach: (B) outside Z with no option in
@@ -311,9 +319,7 @@ fn not_indicator<D: Domain>(d: &D, n: usize, clock: &Clock) -> Result<Found, Err
     for x in &p {
         s.assert(d.in_scope(x));
     }
-    let v = d.value(&p);
-    s.assert(d.eq(&v, &d.konst(0)).not());
-    s.assert(d.eq(&v, &d.konst(1)).not());
+    s.assert(neither(d, &p));
     let found = |m: &Model| -> Result<Counterexample, Error> {
         Ok(Counterexample {
             position: read_all(d, m, &p)?,
@@ -324,6 +330,12 @@ fn not_indicator<D: Domain>(d: &D, n: usize, clock: &Clock) -> Result<Found, Err
         })
     };
     solve(d, &s, clock, &p, &found)
+}
+
+/// (C) fails at `p`: the value is neither 0 nor 1.
+pub(super) fn neither<D: Domain>(d: &D, p: &[D::N]) -> Bool {
+    let v = d.value(p);
+    Bool::and(&[d.eq(&v, &d.konst(0)).not(), d.eq(&v, &d.konst(1)).not()])
 }
 
 /// Decides the claim of `target` on the game with `n` vertices and these faces. Checks run

@@ -285,32 +285,13 @@ pub(super) fn settle<D: Domain>(
     };
     let p = position(d, "p", n);
     let u = d.number("u");
-    let goal = match reason {
-        Reason::NoMoveToZero => Goal::Zero,
-        _ => Goal::Value(&u),
-    };
     for x in &p {
         s.assert(d.in_scope(x));
     }
-    s.assert(outside(d, &p, &u, reason));
-    let mut any = false;
-    for &face in faces {
-        let verts: Vec<usize> = vertices_of(face).collect();
-        for sizes in d.proposals(&p, &verts, &goal) {
-            let mut q = p.clone();
-            let mut legal = Vec::new();
-            for (&v, size) in verts.iter().zip(sizes) {
-                legal.push(d.lt(&size, &p[v]));
-                q[v] = size;
-            }
-            legal.push(reaches(d, &q, &u, reason));
-            s.assert(Bool::and(&legal).not());
-            any = true;
-        }
-    }
-    if !any {
+    let Some(missed) = missed(d, &p, &u, faces, reason) else {
         return Ok(None);
-    }
+    };
+    s.assert(&missed);
     let first = match clock.check(&s) {
         Answer::Unsat => return Ok(Some(Ok(None))),
         Answer::Unknown(why) => return Ok(Some(Err(why))),
@@ -322,6 +303,36 @@ pub(super) fn settle<D: Domain>(
     let mut keep = |m: &Model| stuck(d, faces, clock, m, &p, &u, reason);
     let best = smallest(d, &s, clock, &p, first, &mut keep)?;
     Ok(Some(Ok(Some(unreached_at(d, &best, &p, &u, reason)?))))
+}
+
+/// `p` (with `u`) is outside what it must reach and no candidate move through any face
+/// reaches it; none when there are no candidates.
+pub(super) fn missed<D: Domain>(
+    d: &D,
+    p: &[D::N],
+    u: &D::N,
+    faces: &[u64],
+    reason: Reason,
+) -> Option<Bool> {
+    let goal = match reason {
+        Reason::NoMoveToZero => Goal::Zero,
+        _ => Goal::Value(u),
+    };
+    let mut all = vec![outside(d, p, u, reason)];
+    for &face in faces {
+        let verts: Vec<usize> = vertices_of(face).collect();
+        for sizes in d.proposals(p, &verts, &goal) {
+            let mut q = p.to_vec();
+            let mut legal = Vec::new();
+            for (&v, size) in verts.iter().zip(sizes) {
+                legal.push(d.lt(&size, &p[v]));
+                q[v] = size;
+            }
+            legal.push(reaches(d, &q, u, reason));
+            all.push(Bool::and(&legal).not());
+        }
+    }
+    (all.len() > 1).then(|| Bool::and(&all))
 }
 
 /// Whether the position of `m` (with its `u`) is a counterexample: no move of any amount
