@@ -185,7 +185,7 @@ fn bad_input_is_one_line_and_exit_2() {
             "prove",
             "path:3",
             "--program",
-            "Push(0) Push(1) Minus Push(2) Lt",
+            "Push(0) Push(1) Minus Push(2) Div",
         ],
         2,
         "wraps",
@@ -287,16 +287,23 @@ fn a_heap_game_period_off_by_one_is_refuted_and_the_counterexample_holds() {
 }
 
 #[test]
-fn the_sg_target_over_bit_vectors_states_its_scope() {
+fn the_sg_target_with_no_linear_reading_states_its_scope() {
     let xor = "Push(0) Push(1) Xor";
     let v = json_with_code(&["prove", "nim:2", "--program", xor, "--target", "sg"], 0);
     assert_eq!(v["status"], "proved");
     assert_eq!(v["target"], "sg");
-    // Candidate moves prove it at the widest bound, every heap below 2^64.
-    assert_eq!(v["scope"], "heaps below 2^64");
-    assert_eq!(v["width"], 64);
+    // Read column by column: every position, with the states the search reached.
+    assert_eq!(v["scope"], "all positions");
+    assert!(v["width"].is_null() && v["bound"].is_null());
+    assert!(v["states"].as_u64().unwrap() > 0);
     assert_eq!(v["reading"]["words"], "x0 ^ x1");
     assert!(v["no_linear_reading"].as_str().unwrap().contains("x0 ^ x1"));
+    // Asked for a bound, over 64-bit words with candidate moves, every heap below 2^64.
+    let args = ["prove", "nim:2", "--program", xor, "--target", "sg", "--bound", "64"];
+    let v = json_with_code(&args, 0);
+    assert_eq!(v["scope"], "heaps below 2^64");
+    assert_eq!(v["width"], 64);
+    assert!(v["states"].is_null());
     // A linear SG value is a theorem for all positions.
     let v = json_with_code(
         &["prove", "nim:1", "--program", "Push(0)", "--target", "sg"],

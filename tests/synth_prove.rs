@@ -93,26 +93,28 @@ fn the_text_states_the_theorem() {
 }
 
 /// nim:3's `x0 - (x1 ^ x2)` has no linear reading: as `grundy prove` does, synth proves it
-/// over bit-vectors, by default for heaps below 2^64 (candidate moves prove it at the widest
-/// bound) and below 2^B with `--bound B`, and says so; the program agrees with the game's
-/// values on the whole scope (on a corner of it for 2^64).
+/// for every position by reading it column by column, and over bit-vectors for heaps below
+/// 2^B with `--bound B`, and says so; the program agrees with the game's values on the box.
 #[test]
-fn a_program_with_no_linear_reading_is_proved_for_heaps_below_a_bound() {
-    for (bound, top) in [("64", 16), ("3", 8)] {
+fn a_program_with_no_linear_reading_is_proved_for_every_width_or_below_a_bound() {
+    for (bound, top) in [(None, 16), (Some("3"), 8)] {
         let mut args = vec!["synth", "nim:3", "--max", "6", "--plain", "--prove"];
-        if bound != "64" {
-            args.extend(["--bound", bound]);
-        }
+        args.extend(bound.iter().flat_map(|b| ["--bound", b]));
         let v = json_with_code(&args, 0);
         let proof = &v["proof"];
         assert_eq!(proof["status"], "proved", "{v}");
-        let scope = format!("heaps below 2^{bound}");
+        let (scope, opening) = match bound {
+            None => ("all positions".to_string(), "for all positions of nim:3".to_string()),
+            Some(b) => {
+                let scope = format!("heaps below 2^{b}");
+                let opening = format!("for every position of nim:3 with {scope}");
+                (scope, opening)
+            }
+        };
         assert_eq!(proof["scope"], scope.as_str(), "{v}");
         let statement = proof["statement"].as_str().unwrap();
         assert!(
-            statement.starts_with(&format!(
-                "for every position of nim:3 with {scope}, the P-positions are exactly"
-            )),
+            statement.starts_with(&format!("{opening}, the P-positions are exactly")),
             "{v}"
         );
         assert_eq!(v["status"], "minimal", "{v}");
@@ -126,8 +128,8 @@ fn a_program_with_no_linear_reading_is_proved_for_heaps_below_a_bound() {
     let text = String::from_utf8(out.stdout).unwrap();
     let line = text.lines().find(|l| l.starts_with("theorem:")).unwrap();
     assert!(
-        line.starts_with("theorem:      proved for every position of nim:3 with heaps below 2^64")
-            && line.contains("64-bit words for heaps below 2^64"),
+        line.starts_with("theorem:      proved for all positions of nim:3")
+            && line.contains("column by column at every width"),
         "{text}"
     );
 }
@@ -379,15 +381,14 @@ fn circular_5_3_gets_its_orbit_classifier() {
     assert_eq!(v["status"], "minimal");
 }
 
-/// The SG target: the prover checks it over bit-vectors, so the theorem says for which heaps.
+/// The SG target with no linear reading: a theorem for every position, read column by column.
 #[test]
-fn the_sg_target_ends_with_a_theorem_for_heaps_below_a_bound() {
+fn the_sg_target_ends_with_a_theorem_for_every_position() {
     let args = ["synth", "shriek", "--max", "2", "--target", "sg", "--prove"];
     let v = json_with_code(&args, 0);
     let proof = &v["proof"];
     assert_eq!(proof["status"], "proved", "{v}");
     assert_eq!(proof["target"], "sg", "{v}");
-    // Candidate moves prove it at the widest bound, where the sum x0 + x1 cannot pass 64 bits.
-    assert_eq!(proof["scope"], "heaps below 2^63", "{v}");
+    assert_eq!(proof["scope"], "all positions", "{v}");
     verify("shriek", 8, &names(&v["program"]), &["--target", "sg"], 0);
 }

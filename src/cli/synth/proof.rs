@@ -100,12 +100,15 @@ pub(in crate::cli) fn sentence(proof: &Proof, game: &str) -> String {
     match (proof.status, statement(proof, game)) {
         (ProofStatus::Proved, Some(s)) => {
             let t = proof.theorem.as_ref();
-            let over = match (t.and_then(|t| t.bound), t.and_then(|t| t.width)) {
-                (Some(b), Some(w)) => format!("over {w}-bit words for heaps below 2^{b}"),
-                _ => "over unbounded naturals".to_string(),
+            let by = match t.map(|t| (t.bound, t.width, t.states)) {
+                Some((Some(b), Some(w), _)) => {
+                    format!("by z3 over {w}-bit words for heaps below 2^{b}")
+                }
+                Some((_, _, Some(k))) => format!("column by column at every width, {k} states"),
+                _ => "by z3 over unbounded naturals".to_string(),
             };
             format!(
-                "proved {s} (by z3 {over}, {:.2} s{on_the_way})",
+                "proved {s} ({by}, {:.2} s{on_the_way})",
                 t.map_or(0.0, |t| t.seconds)
             )
         }
