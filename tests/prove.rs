@@ -299,7 +299,16 @@ fn the_sg_target_with_no_linear_reading_states_its_scope() {
     assert_eq!(v["reading"]["words"], "x0 ^ x1");
     assert!(v["no_linear_reading"].as_str().unwrap().contains("x0 ^ x1"));
     // Asked for a bound, over 64-bit words with candidate moves, every heap below 2^64.
-    let args = ["prove", "nim:2", "--program", xor, "--target", "sg", "--bound", "64"];
+    let args = [
+        "prove",
+        "nim:2",
+        "--program",
+        xor,
+        "--target",
+        "sg",
+        "--bound",
+        "64",
+    ];
     let v = json_with_code(&args, 0);
     assert_eq!(v["scope"], "heaps below 2^64");
     assert_eq!(v["width"], 64);

@@ -16,7 +16,7 @@ use z3::ast::{Bool, Int};
 use super::clock::Clock;
 use super::formula::Style;
 use super::linear::{self, LinearMoves, Step};
-use super::{check, Options, Reading, Target, Theorem, Verdict, ZeroSet};
+use super::{check, reading, widths, Options, Reading, Target, Theorem, Verdict, ZeroSet};
 use crate::lang::Program;
 use grundy_core::catalog::HeapSum;
 use grundy_core::error::{Error, OptionKey, Setting};
@@ -123,20 +123,48 @@ pub fn prove(game: &HeapSum, program: &Program, opts: &Options) -> Result<Theore
             takes.len() * n
         )));
     }
-    let zero = super::read(program)?;
-    let reading = Reading {
-        words: zero.text(Style::Words),
-        infix: zero.text(Style::Infix),
-        latex: zero.text(Style::Latex),
-    };
     let images = super::images_under(n, game.symmetry(), opts.orbits)?;
     let automorphisms = images.len();
-    let set = ZeroSet { zero, images };
     let clock = Clock {
         deadline: opts
             .timeout
             .map(|s| start + std::time::Duration::from_secs_f64(s)),
     };
+    let theorem = |reading, verdict, no_linear_reading, states| Theorem {
+        reading,
+        scope: "all positions".into(),
+        target: Target::Zero,
+        bound: None,
+        width: None,
+        no_linear_reading,
+        states,
+        verdict,
+        automorphisms,
+        // A move plays on one heap: the heaps are the game's faces.
+        faces: n,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    let zero = match reading::zero_condition(program) {
+        Ok(zero) => zero,
+        // No linear reading: read column by column, for every width at once.
+        Err(why) => {
+            return match widths::decide_heaps(game, &takes, program, &images, &clock)? {
+                Ok((verdict, states)) => Ok(theorem(
+                    super::own_reading(program, Target::Zero),
+                    verdict,
+                    Some(why),
+                    Some(states),
+                )),
+                Err(_) => Err(super::read(program).expect_err("no linear reading")),
+            };
+        }
+    };
+    let reading = Reading {
+        words: zero.text(Style::Words),
+        infix: zero.text(Style::Infix),
+        latex: zero.text(Style::Latex),
+    };
+    let set = ZeroSet { zero, images };
     let moves = HeapTakes { n, takes: &takes };
     let verdict = linear::decide(n, &moves, &set, &clock)?;
     if let Verdict::Refuted(c) = &verdict {
@@ -145,20 +173,7 @@ pub fn prove(game: &HeapSum, program: &Program, opts: &Options) -> Result<Theore
         game.successors(&p, MoveOrder::Natural, &mut moves);
         check::confirm(program, set.images(), c, &moves)?;
     }
-    Ok(Theorem {
-        reading,
-        scope: "all positions".into(),
-        target: Target::Zero,
-        bound: None,
-        width: None,
-        no_linear_reading: None,
-        states: None,
-        verdict,
-        automorphisms,
-        // A move plays on one heap: the heaps are the game's faces.
-        faces: n,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+    Ok(theorem(reading, verdict, None, None))
 }
 
 /// Every amount of a rule taken from every heap of a sum of `n`, each a kind of move with

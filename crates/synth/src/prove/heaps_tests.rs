@@ -310,3 +310,51 @@ fn remainders_after_a_move_are_rewritten_exactly() {
         }
     }
 }
+
+/// Programs with no linear reading are read column by column: mutants of `(x0 ^ x1) & (1 -
+/// ~1)` (x0 = x1 mod 4 for S = {1, 2, 3}) are proved only where brute force agrees, and
+/// refuted by the rule's moves otherwise.
+#[test]
+fn programs_with_no_linear_reading_are_proved_only_where_brute_force_agrees() {
+    let game = sum("subtraction:1,2,3", 2);
+    let base = program("Push(0) Push(1) Xor One One Not Minus And");
+    assert_eq!(run(&game, &base), Verdict::Proved);
+    let choices = [
+        Op::Push(0),
+        Op::Push(1),
+        Op::One,
+        Op::Not,
+        Op::Xor,
+        Op::And,
+        Op::Or,
+        Op::Minus,
+        Op::Plus,
+        Op::Lt,
+        Op::Min,
+    ];
+    let (mut proved, mut refuted) = (0, 0);
+    let opts = Options::default();
+    for p in crate::testing::mutants(&base, &choices) {
+        if zero_condition(&p).is_ok() {
+            continue;
+        }
+        match prove(&game, &p, &opts).map(|t| t.verdict) {
+            Ok(Verdict::Proved) => {
+                proved += 1;
+                assert!(
+                    agrees_on_box(&game, &p, 13),
+                    "{p} proved, brute force disagrees"
+                );
+            }
+            Ok(Verdict::Refuted(c)) => {
+                refuted += 1;
+                assert_real(&game, &p, &c);
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        proved >= 1 && refuted > 10,
+        "{proved} proved, {refuted} refuted"
+    );
+}

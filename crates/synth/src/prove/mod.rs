@@ -416,18 +416,7 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
                 _ => (None, None),
             };
             let bound = asked.unwrap_or(bitvec::DEFAULT_BOUND);
-            let eq0 = |s: String| match opts.target {
-                Target::Sg => s,
-                _ => format!("{s} = 0"),
-            };
-            let reading = Reading {
-                words: eq0(program.infix()),
-                infix: match opts.target {
-                    Target::Sg => program.infix(),
-                    _ => format!("({}) == 0", program.infix()),
-                },
-                latex: eq0(program.latex()),
-            };
+            let reading = own_reading(program, opts.target);
             let zero = opts.target == Target::Zero;
             checked = every.is_some() || widest.is_some();
             if let Some((verdict, k)) = every {
@@ -478,6 +467,23 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
         faces: faces.len(),
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// The statement of a program with no linear reading: its own expression (= 0 for the zero
+/// and indicator targets).
+fn own_reading(program: &Program, target: Target) -> Reading {
+    let eq0 = |s: String| match target {
+        Target::Sg => s,
+        _ => format!("{s} = 0"),
+    };
+    Reading {
+        words: eq0(program.infix()),
+        infix: match target {
+            Target::Sg => program.infix(),
+            _ => format!("({}) == 0", program.infix()),
+        },
+        latex: eq0(program.latex()),
+    }
 }
 
 /// Re-checks a counterexample by the game's move generator and the interpreter (for the

@@ -121,8 +121,16 @@ fn sg_theorems_agree_with_brute_force() {
             16,
             "heaps below 2^4",
         ),
-        // Without a bound: candidate moves prove it at the widest bound.
-        ("nim:2", "Push(0) Push(1) Xor", None, 16, "heaps below 2^64"),
+        // Without a bound: read column by column, for every position.
+        ("nim:2", "Push(0) Push(1) Xor", None, 16, "all positions"),
+        // With the widest bound, candidate moves prove it there.
+        (
+            "nim:2",
+            "Push(0) Push(1) Xor",
+            Some(64),
+            16,
+            "heaps below 2^64",
+        ),
         (
             "nim:3",
             "Push(0) Push(1) Xor Push(2) Xor",

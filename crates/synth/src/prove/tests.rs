@@ -447,11 +447,11 @@ fn bad_input_is_refused() {
     let game = parse_hypergraph("path:3").unwrap();
     let e = prove(&game, &program("Push(3) Push(0) Xor"), &Options::default()).unwrap_err();
     assert!(matches!(e, Error::Usage(_)), "{e}");
-    // No linear reading (a comparison of a difference), and over bit-vectors the difference
-    // goes below 0: refused, naming the step.
+    // No linear reading (a quotient of a difference), not read column by column, and over
+    // bit-vectors the difference goes below 0: refused, naming the step.
     let e = prove(
         &game,
-        &program("Push(0) Push(1) Minus Push(2) Lt"),
+        &program("Push(0) Push(1) Minus Push(2) Div"),
         &Options::default(),
     )
     .unwrap_err();

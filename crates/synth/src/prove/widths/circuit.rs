@@ -47,7 +47,11 @@ enum Word {
         carry: u32,
     },
     /// ite(guess, a, b).
-    Choice { guess: u32, a: usize, b: usize },
+    Choice {
+        guess: u32,
+        a: usize,
+        b: usize,
+    },
 }
 
 /// A truth value, known once every column is read.
@@ -60,10 +64,15 @@ enum Prop {
     Iff(usize, usize),
     Ite(usize, usize, usize),
     /// Words equal: no column differed (the flag is set where one did).
-    Eq { flag: u32 },
+    Eq {
+        flag: u32,
+    },
     /// a < b (or a <= b with `or_equal`) as integers, a negative word above every natural:
     /// two state bits, 01 where the columns read make a smaller, 10 where larger.
-    Below { cmp: u32, or_equal: bool },
+    Below {
+        cmp: u32,
+        or_equal: bool,
+    },
 }
 
 /// The machine of one formula.
@@ -140,8 +149,8 @@ impl Circuit {
     /// The state after reading one column whose bit for variable k is bit k of `letter`;
     /// `bits` is scratch room for the words' bits.
     pub(super) fn step(&self, s: State, letter: u32, bits: &mut Vec<bool>) -> State {
-        let column = ((s >> self.column_at) & ((1 << (32 - self.column_top.leading_zeros())) - 1))
-            as u32;
+        let column =
+            ((s >> self.column_at) & ((1 << (32 - self.column_top.leading_zeros())) - 1)) as u32;
         let on = |bit: u32| (s >> bit) & 1 == 1;
         let mut next = s;
         bits.clear();
@@ -301,8 +310,7 @@ impl Builder {
                 let (a, b) = (arg(0, self)?, arg(1, self)?);
                 self.sum(a, b, true)
             }
-            "bvadd" | "bvand" | "bvor" | "bvxor" if !args.is_empty() =>
-            {
+            "bvadd" | "bvand" | "bvor" | "bvxor" if !args.is_empty() => {
                 let mut acc = arg(0, self)?;
                 for i in 1..args.len() {
                     let b = arg(i, self)?;
@@ -331,7 +339,13 @@ impl Builder {
         Ok(w)
     }
 
-    fn atom(&mut self, a: &Dynamic, b: &Dynamic, compare: bool, or_equal: bool) -> Result<Prop, String> {
+    fn atom(
+        &mut self,
+        a: &Dynamic,
+        b: &Dynamic,
+        compare: bool,
+        or_equal: bool,
+    ) -> Result<Prop, String> {
         let (a, b) = (self.word(a)?, self.word(b)?);
         let bit = self.bit(1 + compare as u32);
         self.atoms.push((bit, a, b, compare));
@@ -352,8 +366,16 @@ impl Builder {
             "true" => Prop::Const(true),
             "false" => Prop::Const(false),
             "not" => Prop::Not(self.prop(&args[0])?),
-            "and" => Prop::And(args.iter().map(|a| self.prop(a)).collect::<Result<_, _>>()?),
-            "or" => Prop::Or(args.iter().map(|a| self.prop(a)).collect::<Result<_, _>>()?),
+            "and" => Prop::And(
+                args.iter()
+                    .map(|a| self.prop(a))
+                    .collect::<Result<_, _>>()?,
+            ),
+            "or" => Prop::Or(
+                args.iter()
+                    .map(|a| self.prop(a))
+                    .collect::<Result<_, _>>()?,
+            ),
             "=>" => {
                 let a = self.prop(&args[0])?;
                 let na = self.push_prop(Prop::Not(a));
@@ -366,9 +388,7 @@ impl Builder {
             "=" if args.len() == 2 && is_word(&args[0]) => {
                 self.atom(&args[0], &args[1], false, false)?
             }
-            "=" | "iff" if args.len() == 2 => {
-                Prop::Iff(self.prop(&args[0])?, self.prop(&args[1])?)
-            }
+            "=" | "iff" if args.len() == 2 => Prop::Iff(self.prop(&args[0])?, self.prop(&args[1])?),
             "distinct" if args.len() == 2 && is_word(&args[0]) => {
                 let eq = self.atom(&args[0], &args[1], false, false)?;
                 let eq = self.push_prop(eq);
@@ -378,7 +398,11 @@ impl Builder {
             "bvule" => self.atom(&args[0], &args[1], true, true)?,
             "bvugt" => self.atom(&args[1], &args[0], true, false)?,
             "bvuge" => self.atom(&args[1], &args[0], true, true)?,
-            other => return Err(format!("the condition {other} is not read column by column")),
+            other => {
+                return Err(format!(
+                    "the condition {other} is not read column by column"
+                ))
+            }
         };
         let p = self.push_prop(p);
         self.prop_of.insert(e.clone(), p);
@@ -417,7 +441,9 @@ mod tests {
         let cases: Vec<(Bool, fn(u64, u64) -> bool)> = vec![
             (a.bvadd(&b).eq(k(13)), |a, b| a + b == 13),
             (a.bvsub(&b).bvult(k(5)), |a, b| a >= b && a - b < 5),
-            (a.bvsub(&b).bvxor(&b).eq(&a), |a, b| (a as i128 - b as i128) ^ b as i128 == a as i128),
+            (a.bvsub(&b).bvxor(&b).eq(&a), |a, b| {
+                (a as i128 - b as i128) ^ b as i128 == a as i128
+            }),
             (a.bvule(&b).ite(&a, &b).eq(k(3)), |a, b| a.min(b) == 3),
             (a.bvnot().bvadd(&k(1)).bvadd(&a).eq(k(0)), |_, _| true),
             (a.bvand(&b).bvor(&k(6)).eq(k(7)), |a, b| (a & b) | 6 == 7),
@@ -425,7 +451,11 @@ mod tests {
         for (f, truth) in cases {
             for x in 0..12u64 {
                 for y in 0..12u64 {
-                    assert_eq!(holds(&f, &[("a", x), ("b", y)]), truth(x, y), "{f} at {x}, {y}");
+                    assert_eq!(
+                        holds(&f, &[("a", x), ("b", y)]),
+                        truth(x, y),
+                        "{f} at {x}, {y}"
+                    );
                 }
             }
         }

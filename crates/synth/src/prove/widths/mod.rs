@@ -17,17 +17,20 @@
 mod circuit;
 mod search;
 
-use z3::ast::Bool;
+use z3::ast::{Bool, BV};
+use z3::Model;
 
 use super::bitvec::{Bits, MAX_WIDTH};
 use super::clock::Clock;
-use super::target::{joined, neither, position, Domain, Target};
+use super::heaps::Take;
+use super::target::{joined, neither, position, smallest, Domain, Target};
 use super::witness::missed;
 use super::{check, Counterexample, Reason, Verdict};
 use crate::lang::{Op, Program};
 use circuit::Circuit;
+use grundy_core::catalog::{HeapSum, Notation, Rules};
 use grundy_core::error::Error;
-use grundy_core::game::HypergraphNim;
+use grundy_core::game::{HypergraphNim, MoveOrder, Stones};
 use search::Outcome;
 
 /// Most states one condition's search may reach.
@@ -35,63 +38,149 @@ const MAX_STATES: usize = 2_000_000;
 
 /// The verdict for every position and the states the searches reached, or why there is
 /// none (a step that is not automatic, candidate moves that do not settle (B) or (S2), too
-/// many states, the time): the caller then proves below a bound.
+/// many states, the time): the caller then proves below a bound or gives up.
+pub(super) type Decided = Result<(Verdict, usize), String>;
+
+/// One condition: the formula a counterexample satisfies, and for a move's condition the
+/// position after it.
+struct Query {
+    reason: Reason,
+    formula: Bool,
+    after: Option<Vec<BV>>,
+}
+
+/// Decides `target` for `program` on hypergraph nim, the zero set unioned over `images`.
 pub(super) fn decide(
     game: &HypergraphNim,
     program: &Program,
     images: &[Vec<usize>],
     target: Target,
     clock: &Clock,
-) -> Result<Result<(Verdict, usize), String>, Error> {
+) -> Result<Decided, Error> {
     if let Some(op) = program.0.iter().find(|op| !automatic(**op)) {
         return Ok(Err(format!("{op} is not read column by column")));
     }
-    let d = Bits {
+    let d = words(program, images);
+    let n = game.graph().vertices();
+    let faces = game.graph().faces();
+    let p = position(&d, "p", n);
+    let u = d.number("u");
+    let mut queries: Vec<Query> = Vec::new();
+    let (between, reached) = match target {
+        Target::Sg => (Reason::SameValueOption, Reason::MissingValue),
+        _ => (Reason::MoveBetweenZeros, Reason::NoMoveToZero),
+    };
+    for &face in faces {
+        let (formula, q, _) = joined(&d, &p, face, between);
+        queries.push(Query {
+            reason: between,
+            formula,
+            after: Some(q),
+        });
+    }
+    let Some(formula) = missed(&d, &p, &u, faces, reached) else {
+        return Ok(Err("no candidate moves".into()));
+    };
+    queries.push(Query {
+        reason: reached,
+        formula,
+        after: None,
+    });
+    if target == Target::Indicator {
+        queries.push(Query {
+            reason: Reason::NotIndicator,
+            formula: neither(&d, &p),
+            after: None,
+        });
+    }
+    let confirm = |mut c: Counterexample| {
+        let ok = match c.reason {
+            Reason::MoveBetweenZeros | Reason::NoMoveToZero => {
+                check::recheck(game, program, images, &c).is_ok()
+            }
+            _ => check::recheck_value(game, program, &mut c).is_ok(),
+        };
+        ok.then_some(c)
+    };
+    settle(&d, &queries, &p, &u, clock, &confirm)
+}
+
+/// Decides the zero target for `program` on a sum of heaps whose moves take `takes` from one
+/// heap: finitely many moves, so (B) needs no candidates.
+pub(super) fn decide_heaps(
+    game: &HeapSum,
+    takes: &[Take],
+    program: &Program,
+    images: &[Vec<usize>],
+    clock: &Clock,
+) -> Result<Decided, Error> {
+    if let Some(op) = program.0.iter().find(|op| !automatic(**op)) {
+        return Ok(Err(format!("{op} is not read column by column")));
+    }
+    let d = words(program, images);
+    let n = game.variables();
+    let p = position(&d, "p", n);
+    let u = d.number("u");
+    let mut queries: Vec<Query> = Vec::new();
+    let mut none_reach = vec![d.zero(&p).not()];
+    for i in 0..n {
+        for t in takes {
+            let k = d.konst(t.amount as u64);
+            let legal = match (t.whole, t.part) {
+                (true, true) => d.le(&k, &p[i]),
+                (true, false) => d.eq(&p[i], &k),
+                _ => d.lt(&k, &p[i]),
+            };
+            let mut q = p.clone();
+            q[i] = d.sub(&p[i], &k);
+            let lands = Bool::and(&[legal, d.zero(&q)]);
+            none_reach.push(lands.not());
+            queries.push(Query {
+                reason: Reason::MoveBetweenZeros,
+                formula: Bool::and(&[d.zero(&p), lands]),
+                after: Some(q),
+            });
+        }
+    }
+    queries.push(Query {
+        reason: Reason::NoMoveToZero,
+        formula: Bool::and(&none_reach),
+        after: None,
+    });
+    let confirm = |c: Counterexample| {
+        let at: Stones = c.position.iter().copied().collect();
+        let mut moves = Vec::new();
+        game.successors(&at, MoveOrder::Natural, &mut moves);
+        check::confirm(program, images, &c, &moves).ok().map(|()| c)
+    };
+    settle(&d, &queries, &p, &u, clock, &confirm)
+}
+
+/// The program over words (wide enough for every constant; the circuit reads them as
+/// integers at every width).
+fn words<'a>(program: &'a Program, images: &'a [Vec<usize>]) -> Bits<'a> {
+    Bits {
         program,
         images,
         bound: MAX_WIDTH,
         width: MAX_WIDTH,
         universal: false,
-    };
-    let n = game.graph().vertices();
-    let faces = game.graph().faces();
-    let p = position(&d, "p", n);
-    let u = d.number("u");
-    // Each condition: what breaks it, and how to read its counterexample.
-    let mut queries: Vec<(Reason, Bool, Option<Vec<_>>)> = Vec::new();
-    let per_face = |reason: Reason, queries: &mut Vec<_>| {
-        for &face in faces {
-            let (bad, q, _) = joined(&d, &p, face, reason);
-            queries.push((reason, bad, Some(q)));
-        }
-    };
-    let some = |reason: Reason, queries: &mut Vec<_>| match missed(&d, &p, &u, faces, reason) {
-        Some(f) => {
-            queries.push((reason, f, None));
-            Ok(())
-        }
-        None => Err("no candidate moves".to_string()),
-    };
-    match target {
-        Target::Zero | Target::Indicator => {
-            per_face(Reason::MoveBetweenZeros, &mut queries);
-            if let Err(why) = some(Reason::NoMoveToZero, &mut queries) {
-                return Ok(Err(why));
-            }
-            if target == Target::Indicator {
-                queries.push((Reason::NotIndicator, neither(&d, &p), None));
-            }
-        }
-        Target::Sg => {
-            per_face(Reason::SameValueOption, &mut queries);
-            if let Err(why) = some(Reason::MissingValue, &mut queries) {
-                return Ok(Err(why));
-            }
-        }
     }
+}
+
+/// Searches each query in turn: proved when none has a solution, refuted by the first
+/// solution `confirm` re-checks by the rules, made small.
+fn settle(
+    d: &Bits,
+    queries: &[Query],
+    p: &[BV],
+    u: &BV,
+    clock: &Clock,
+    confirm: &dyn Fn(Counterexample) -> Option<Counterexample>,
+) -> Result<Decided, Error> {
     let mut states = 0;
-    for (reason, formula, q) in queries {
-        let c = match Circuit::of(&formula) {
+    for query in queries {
+        let c = match Circuit::of(&query.formula) {
             Ok(c) => c,
             Err(why) => return Ok(Err(why)),
         };
@@ -103,13 +192,79 @@ pub(super) fn decide(
             Outcome::Open(why) => return Ok(Err(why)),
             Outcome::Found(values) => values,
         };
-        let found = refutation(&d, &c, &values, reason, &p, &u, q.as_deref());
-        return Ok(match found.and_then(|c| confirmed(game, program, images, c)) {
-            Some(c) => Ok((Verdict::Refuted(c), states)),
-            None => Err("the candidate moves miss a position that has a move".into()),
-        });
+        let found = |m: &Model| counterexample(d, m, query, p, u).and_then(confirm);
+        let Some(first) = model_of(d, &c, &values).filter(|m| found(m).is_some()) else {
+            return Ok(Err(
+                "the candidate moves miss a position that has a move".into()
+            ));
+        };
+        let best = smaller(d, query, p, &values, clock, first, &found)?;
+        let c = found(&best).expect("a model kept only when confirmed");
+        return Ok(Ok((Verdict::Refuted(c), states)));
     }
     Ok(Ok((Verdict::Proved, states)))
+}
+
+/// The search's solution has the fewest bits, not the least total: z3 looks for smaller
+/// totals among positions of no more bits (where the 64-bit words are the integers the
+/// circuit read), keeping only models the rules confirm.
+fn smaller(
+    d: &Bits,
+    query: &Query,
+    p: &[BV],
+    values: &[u128],
+    clock: &Clock,
+    first: Model,
+    found: &dyn Fn(&Model) -> Option<Counterexample>,
+) -> Result<Model, Error> {
+    let Ok(s) = clock.solver() else {
+        return Ok(first);
+    };
+    let bits = values
+        .iter()
+        .map(|v| 128 - v.leading_zeros())
+        .max()
+        .unwrap_or(0);
+    s.assert(&query.formula);
+    for x in p {
+        s.assert(x.bvult(d.konst(1 << bits.min(32))));
+    }
+    let mut keep = |m: &Model| Ok(found(m).is_some());
+    smallest(d, &s, clock, p, first, &mut keep)
+}
+
+/// A model of the query's variables at the search's `values` (the rest 0); none past 64 bits.
+fn model_of(d: &Bits, c: &Circuit, values: &[u128]) -> Option<Model> {
+    let solver = z3::Solver::new();
+    for (name, &v) in c.vars.iter().zip(values) {
+        let v = u64::try_from(v).ok()?;
+        solver.assert(BV::new_const(name.as_str(), MAX_WIDTH).eq(d.konst(v)));
+    }
+    match solver.check() {
+        z3::SatResult::Sat => solver.get_model(),
+        _ => None,
+    }
+}
+
+/// The counterexample in `m` (none when a heap does not fit 32 bits).
+fn counterexample(d: &Bits, m: &Model, query: &Query, p: &[BV], u: &BV) -> Option<Counterexample> {
+    let read = |xs: &[BV]| -> Option<Vec<u32>> {
+        xs.iter()
+            .map(|x| d.read(m, x).ok().and_then(|v| u32::try_from(v).ok()))
+            .collect()
+    };
+    Some(Counterexample {
+        position: read(p)?,
+        reason: query.reason,
+        move_to: match &query.after {
+            Some(q) => Some(read(q)?),
+            None => None,
+        },
+        value: match query.reason {
+            Reason::MissingValue => Some(d.read(m, u).ok()?),
+            _ => None,
+        },
+    })
 }
 
 /// Whether the circuit reads the instruction column by column (at every width, the same).
@@ -118,61 +273,6 @@ fn automatic(op: Op) -> bool {
         op,
         Op::Mul | Op::Div | Op::Mod | Op::LeftShift | Op::RightShift
     )
-}
-
-/// The counterexample of the search's `values` (none when a heap does not fit 32 bits).
-fn refutation(
-    d: &Bits,
-    c: &Circuit,
-    values: &[u128],
-    reason: Reason,
-    p: &[z3::ast::BV],
-    u: &z3::ast::BV,
-    q: Option<&[z3::ast::BV]>,
-) -> Option<Counterexample> {
-    // The model: each variable at its value, the rest 0.
-    let solver = z3::Solver::new();
-    for (name, &v) in c.vars.iter().zip(values) {
-        let v = u64::try_from(v).ok()?;
-        solver.assert(z3::ast::BV::new_const(name.as_str(), MAX_WIDTH).eq(d.konst(v)));
-    }
-    if solver.check() != z3::SatResult::Sat {
-        return None;
-    }
-    let m = solver.get_model()?;
-    let read = |xs: &[z3::ast::BV]| -> Option<Vec<u32>> {
-        xs.iter()
-            .map(|x| d.read(&m, x).ok().and_then(|v| u32::try_from(v).ok()))
-            .collect()
-    };
-    Some(Counterexample {
-        position: read(p)?,
-        reason,
-        move_to: match q {
-            Some(q) => Some(read(q)?),
-            None => None,
-        },
-        value: match reason {
-            Reason::MissingValue => Some(d.read(&m, u).ok()?),
-            _ => None,
-        },
-    })
-}
-
-/// `c` if the game's moves and the interpreter confirm it.
-fn confirmed(
-    game: &HypergraphNim,
-    program: &Program,
-    images: &[Vec<usize>],
-    mut c: Counterexample,
-) -> Option<Counterexample> {
-    let ok = match c.reason {
-        Reason::MoveBetweenZeros | Reason::NoMoveToZero => {
-            check::recheck(game, program, images, &c).is_ok()
-        }
-        _ => check::recheck_value(game, program, &mut c).is_ok(),
-    };
-    ok.then_some(c)
 }
 
 #[cfg(test)]

@@ -28,10 +28,7 @@ pub(super) enum Outcome {
 /// Searches the states of `c`, up to `max_states` or the `deadline`.
 pub(super) fn search(c: &Circuit, max_states: usize, deadline: Option<Instant>) -> Outcome {
     if c.vars.len() > MAX_VARS {
-        return Outcome::Open(format!(
-            "{} variables, more than {MAX_VARS}",
-            c.vars.len()
-        ));
+        return Outcome::Open(format!("{} variables, more than {MAX_VARS}", c.vars.len()));
     }
     let letters = 1u32 << c.vars.len();
     let mut bits = Vec::new();
@@ -64,7 +61,9 @@ pub(super) fn search(c: &Circuit, max_states: usize, deadline: Option<Instant>) 
             }
         }
         if next == states.len() {
-            return Outcome::Never { states: states.len() };
+            return Outcome::Never {
+                states: states.len(),
+            };
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Outcome::Open("the time limit passed".into());

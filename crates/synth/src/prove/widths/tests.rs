@@ -97,5 +97,8 @@ fn random_programs_and_mutants_agree_with_brute_force() {
             }
         }
     }
-    assert!(proved > 4 && refuted > 50, "{proved} proved, {refuted} refuted");
+    assert!(
+        proved > 4 && refuted > 50,
+        "{proved} proved, {refuted} refuted"
+    );
 }
