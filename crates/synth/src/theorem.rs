@@ -299,7 +299,8 @@ impl Proof {
 
 /// One run of the prover within what is left of `deadline`; `Err` inside when it cannot judge
 /// this program, with the reason: no time left, no reading it proves (a heap game's program
-/// with no linear reading; over bit-vectors, a step that wraps), which leaves it unknown.
+/// that is neither linear nor read column by column; over bit-vectors, a step that wraps),
+/// which leaves it unknown.
 fn prove_once(
     game: ProverGame<'_>,
     program: &Program,
@@ -308,13 +309,6 @@ fn prove_once(
     deadline: Option<Instant>,
     bound: Option<u32>,
 ) -> Result<Result<Theorem, String>, Error> {
-    // Heap games are proved over unbounded naturals only; hypergraph nim falls back to
-    // bit-vectors inside the prover.
-    if let ProverGame::Heaps(_) = game {
-        if let Err(e) = prove::read(program) {
-            return Ok(Err(e.to_string()));
-        }
-    }
     let timeout = match deadline {
         Some(d) => match d.checked_duration_since(Instant::now()) {
             Some(left) if !left.is_zero() => Some(left.as_secs_f64()),
