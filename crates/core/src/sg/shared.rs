@@ -21,9 +21,12 @@ use crate::game::Nimber;
 /// its spare room): what the memory limit is divided by.
 const ENTRY_BYTES: u64 = 48;
 
+/// One stripe: keys to their exact values and what each cost.
+type Stripe<K> = Mutex<AHashMap<K, (Nimber, Weight)>>;
+
 /// Exact values shared between threads, with what each cost (a saved table keeps both).
 pub(crate) struct SharedValues<K> {
-    stripes: Box<[Mutex<AHashMap<K, (Nimber, Weight)>>]>,
+    stripes: Box<[Stripe<K>]>,
     hasher: ahash::RandomState,
     /// Entries held, and the most it takes.
     len: AtomicUsize,
@@ -49,7 +52,7 @@ impl<K: Hash + Eq> SharedValues<K> {
         }
     }
 
-    fn stripe(&self, key: &K) -> &Mutex<AHashMap<K, (Nimber, Weight)>> {
+    fn stripe(&self, key: &K) -> &Stripe<K> {
         let h = self.hasher.hash_one(key);
         &self.stripes[(h as usize) & (self.stripes.len() - 1)]
     }
