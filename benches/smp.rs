@@ -1,5 +1,5 @@
-//! One position on one and on two threads (Lazy SMP, `grundy sg --threads`):
-//! `cargo bench --bench smp`.
+//! One position on one and on two threads (`grundy sg --threads`: `naive` splits the options
+//! near the root, the cut family runs Lazy SMP): `cargo bench --bench smp`.
 //!
 //! Each case is searched by the engine `auto` picks, alternately on 1 and 2 threads
 //! (`SMP_RUNS` times each, default 3), and the table gives the median seconds of each and their
@@ -55,7 +55,7 @@ fn main() {
         false => words,
     };
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    println!("Lazy SMP, {runs} alternating runs each {}", args::stamp());
+    println!("{runs} alternating runs each {}", args::stamp());
     println!("load average before: {}", load.trim());
     println!();
     println!("| board | nimber | 1 thread (s) | 2 threads (s) | ratio | nodes, 1 | nodes, 2 |");

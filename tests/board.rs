@@ -294,3 +294,15 @@ fn chomp_boxes_hold_only_its_positions() {
     let s = json_ok(&["synth", "chomp:2x2", "--max", "3", "--quiet"]);
     assert_eq!(s["data_points"], 5, "{s}");
 }
+
+/// One position on two threads (naive splitting its options, cut_cEA running Lazy SMP) has
+/// one thread's nimber, and reports the nodes of both threads.
+#[test]
+fn two_threads_give_one_threads_nimber() {
+    for (board, engine) in [("chomp:6x7", "naive"), ("cram:4x5", "cut_cEA")] {
+        let one = json_ok(&["sg", board, "--engine", engine, "--threads", "1"]);
+        let two = json_ok(&["sg", board, "--engine", engine, "--threads", "2"]);
+        assert_eq!(two["nimber"], one["nimber"], "{board}");
+        assert!(two["nodes"].as_u64().unwrap() > 0, "{board}");
+    }
+}

@@ -46,7 +46,7 @@ pub enum MoveOrder {
 /// not.
 pub trait Game: Sync {
     /// A position. Engines hash it as a transposition-table key.
-    type Position: Clone + Eq + Hash + Debug + Send + Sync;
+    type Position: Clone + Eq + Hash + Debug + Send + Sync + 'static;
 
     /// Appends the successors of `p` to `out`, in a deterministic order fixed by `order`.
     fn moves(&self, p: &Self::Position, order: MoveOrder, out: &mut Vec<Self::Position>);

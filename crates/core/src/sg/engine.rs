@@ -42,6 +42,13 @@ impl SearchEngine {
     ) -> Box<dyn Searcher<G> + 'g> {
         let threads = super::smp::resolve_threads(cfg.threads);
         if threads > 1 && cfg.tt.capacity.is_none() && super::smp::searches_in_parallel(self) {
+            // naive values every option anyway, so its threads split them among them; a
+            // pool that cannot start leaves the search on this thread.
+            if self == SearchEngine::Naive {
+                if let Ok(s) = super::split::Split::new(game, cfg, threads) {
+                    return Box::new(s);
+                }
+            }
             return Box::new(super::smp::Smp::new(game, self, cfg, threads));
         }
         match self {

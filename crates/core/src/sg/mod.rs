@@ -15,6 +15,7 @@ pub(crate) mod naive;
 mod shape;
 mod shared;
 pub mod smp;
+mod split;
 pub mod table;
 pub mod tree;
 pub mod tt;

@@ -57,6 +57,17 @@ impl<'g, G: Game> Naive<'g, G> {
         self
     }
 
+    /// `p` as this searcher would search it: its theorems, parts and canonical forms, for a
+    /// parallel search that splits the nodes near the root itself ([`super::split`]).
+    pub(crate) fn shape(&mut self, p: G::Position) -> Shape<G::Position> {
+        self.shaper.shape(p)
+    }
+
+    /// Whether the search saw its stop token stopped: its values mean nothing from then on.
+    pub(crate) fn stopped(&self) -> bool {
+        self.pulse.stopped()
+    }
+
     /// Calls the hook, between two nodes: whether the search was stopped.
     fn beat(&mut self) -> bool {
         let mut pulse = std::mem::take(&mut self.pulse);
@@ -65,7 +76,8 @@ impl<'g, G: Game> Naive<'g, G> {
         stopped
     }
 
-    fn value(&mut self, p: G::Position) -> Nimber {
+    /// The value of `p`, shaped here (meaningless once [`Self::stopped`]).
+    pub(crate) fn value(&mut self, p: G::Position) -> Nimber {
         self.nodes += 1;
         match self.shaper.shape(p) {
             Shape::Known(v) => v,
@@ -114,6 +126,11 @@ impl<'g, G: Game> Naive<'g, G> {
             let mut images = Parts::new();
             self.game.images(&p, &mut images);
             for q in images {
+                // Other threads look positions up as they are too (on Chomp 12 x 12 sharing
+                // `p` alone left the two threads repeating each other's mirror images).
+                if let Some(share) = &self.share {
+                    share.publish(&q, v, w);
+                }
                 self.memo.put(q, v, w);
             }
         }

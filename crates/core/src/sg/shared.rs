@@ -1,5 +1,6 @@
-//! The exact values the threads of one parallel search share ([`super::smp`]): a hash map cut
-//! into stripes, each behind its own lock, so that two threads rarely want the same one.
+//! The exact values the threads of one parallel search share ([`super::smp`], [`super::split`]):
+//! a hash map cut into stripes, each behind its own lock, so that two threads rarely want the
+//! same one.
 //!
 //! A thread never waits on a stripe: a look-up that finds it taken counts as a miss and a store
 //! is dropped. Both are safe, since a value not found is only searched again, and the table
@@ -13,15 +14,19 @@ use std::sync::{Arc, Mutex};
 use ahash::AHashMap;
 
 use super::tt::{fixed_hasher, Weight};
+use super::Known;
 use crate::game::Nimber;
 
 /// Bytes an entry takes in a stripe, about (the key, the value, hashbrown's control byte and
 /// its spare room): what the memory limit is divided by.
 const ENTRY_BYTES: u64 = 48;
 
-/// Exact values shared between threads.
+/// One stripe: keys to their exact values and what each cost.
+type Stripe<K> = Mutex<AHashMap<K, (Nimber, Weight)>>;
+
+/// Exact values shared between threads, with what each cost (a saved table keeps both).
 pub(crate) struct SharedValues<K> {
-    stripes: Box<[Mutex<AHashMap<K, Nimber>>]>,
+    stripes: Box<[Stripe<K>]>,
     hasher: ahash::RandomState,
     /// Entries held, and the most it takes.
     len: AtomicUsize,
@@ -47,7 +52,7 @@ impl<K: Hash + Eq> SharedValues<K> {
         }
     }
 
-    fn stripe(&self, key: &K) -> &Mutex<AHashMap<K, Nimber>> {
+    fn stripe(&self, key: &K) -> &Stripe<K> {
         let h = self.hasher.hash_one(key);
         &self.stripes[(h as usize) & (self.stripes.len() - 1)]
     }
@@ -56,25 +61,42 @@ impl<K: Hash + Eq> SharedValues<K> {
     #[inline]
     pub(crate) fn get(&self, key: &K) -> Option<Nimber> {
         let map = self.stripe(key).try_lock().ok()?;
-        map.get(key).copied()
+        map.get(key).map(|&(v, _)| v)
     }
 
-    /// Stores the exact value `v` of `key`, unless its stripe is taken or the table is full.
-    pub(crate) fn put(&self, key: K, v: Nimber) {
+    /// Stores the exact value `v` of `key`, which cost `w`, unless its stripe is taken or the
+    /// table is full.
+    pub(crate) fn put(&self, key: K, v: Nimber, w: Weight) {
         if self.len.load(Ordering::Relaxed) >= self.cap {
             return;
         }
         if let Ok(mut map) = self.stripe(&key).try_lock() {
-            if map.insert(key, v).is_none() {
+            if map.insert(key, (v, w)).is_none() {
                 self.len.fetch_add(1, Ordering::Relaxed);
             }
         }
     }
 
     /// Entries held.
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len.load(Ordering::Relaxed)
+    }
+
+    /// Entries it takes before it is full.
+    pub(crate) fn room(&self) -> usize {
+        self.cap.saturating_sub(self.len())
+    }
+}
+
+/// Every value held, each stripe read under its lock (the threads that want it meanwhile miss).
+impl<K: Hash + Eq + Send> Known<K> for SharedValues<K> {
+    fn each_known(&self, f: &mut dyn FnMut(&K, Nimber, Weight)) {
+        for stripe in self.stripes.iter() {
+            let map = stripe.lock().unwrap_or_else(|e| e.into_inner());
+            for (k, &(v, w)) in map.iter() {
+                f(k, v, w);
+            }
+        }
     }
 }
 
@@ -82,8 +104,8 @@ impl<K: Hash + Eq> SharedValues<K> {
 /// thread finds them again sooner than it takes the lock.
 const PUBLISH_WEIGHT: Weight = 4;
 
-/// Plies from the root at which a helper thread takes the moves in its own order.
-const DIVERGE_PLIES: u32 = 3;
+/// Plies from the root at which a Lazy SMP helper takes the moves in its own order.
+pub(crate) const DIVERGE_PLIES: u32 = 3;
 
 /// One thread's part in a parallel search: the shared table, and which thread it is.
 pub(crate) struct Sharing<K> {
@@ -91,6 +113,9 @@ pub(crate) struct Sharing<K> {
     /// 0 for the main thread, which searches as alone; 1.. for the helpers.
     pub(crate) index: usize,
     pub(crate) threads: usize,
+    /// Plies from the root (of the thread's own search) at which it takes the moves in its
+    /// own order.
+    pub(crate) plies: u32,
 }
 
 impl<K: Hash + Eq + Clone> Sharing<K> {
@@ -104,14 +129,14 @@ impl<K: Hash + Eq + Clone> Sharing<K> {
     #[inline]
     pub(crate) fn publish(&self, key: &K, v: Nimber, w: Weight) {
         if w >= PUBLISH_WEIGHT {
-            self.table.put(key.clone(), v);
+            self.table.put(key.clone(), v, w);
         }
     }
 
     /// A helper's own order of the moves of a node `ply` moves below the root: rotated by its
     /// share of them, so that the threads start on different subtrees and meet in the table.
     pub(crate) fn diverge<T>(&self, ply: u32, moves: &mut [T]) {
-        if self.index > 0 && ply < DIVERGE_PLIES && moves.len() > 1 {
+        if self.index > 0 && ply < self.plies && moves.len() > 1 {
             let by = moves.len() * self.index / self.threads;
             moves.rotate_left(by % moves.len());
         }
@@ -126,14 +151,20 @@ mod tests {
     fn it_keeps_what_it_is_given_up_to_its_limit() {
         let t = SharedValues::new(2, None);
         for k in 0u64..1000 {
-            t.put(k, (k % 7) as Nimber);
+            t.put(k, (k % 7) as Nimber, 5);
         }
         assert_eq!(t.len(), 1000);
         assert!((0u64..1000).all(|k| t.get(&k) == Some((k % 7) as Nimber)));
         assert_eq!(t.get(&1000), None);
+        let mut seen = 0;
+        t.each_known(&mut |&k, v, w| {
+            assert_eq!((v, w), ((k % 7) as Nimber, 5));
+            seen += 1;
+        });
+        assert_eq!(seen, 1000);
         let small = SharedValues::new(2, Some(10 * ENTRY_BYTES));
         for k in 0u64..100 {
-            small.put(k, 1);
+            small.put(k, 1, 5);
         }
         assert_eq!(small.len(), 10);
     }

@@ -87,6 +87,7 @@ impl<G: Game> Team<'_, G> {
             table: Arc::clone(&self.table),
             index,
             threads: self.threads,
+            plies: super::shared::DIVERGE_PLIES,
         }
     }
 
