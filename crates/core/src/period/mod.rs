@@ -32,7 +32,7 @@ pub mod words;
 
 use crate::error::Error;
 use crate::game::heap::sparse::{rarity, Rarity};
-use crate::game::heap::{HeapRule, MoveBounds, Value, Values};
+use crate::game::heap::{HeapRule, MoveBounds, Seq, Values};
 use crate::game::Nimber;
 use crate::progress::Progress;
 use crate::with_values;
@@ -207,7 +207,7 @@ const CANDIDATE_MATCH: usize = 64;
 /// The least proved period, if any; otherwise how many values would settle the least period
 /// that repeats over [`CANDIDATE_MATCH`] heaps at the end of `values` (a hint: more values
 /// may move its preperiod).
-fn examine<V: Value>(values: &[V], criterion: Criterion) -> (Option<Period>, Option<usize>) {
+fn examine<'a, S: Seq<'a>>(values: S, criterion: Criterion) -> (Option<Period>, Option<usize>) {
     let len = values.len();
     let mut hint = None;
     // How far back from the end each period p repeats, all at once in time linear in the
@@ -289,9 +289,9 @@ pub struct Observed {
 
 /// The shortest (arithmetic) period that holds over at least the last half of `values` and
 /// repeats at least three times, if any.
-pub fn observe<V: Value>(values: &[V]) -> Option<Observed> {
+pub fn observe<'a, S: Seq<'a>>(values: S) -> Option<Observed> {
     let len = values.len();
-    let g = |n: usize| -> Nimber { values[n].into() };
+    let g = |n: usize| values.at(n);
     for p in 1..=len / 3 {
         let saltus = g(len - 1).wrapping_sub(g(len - 1 - p));
         let mut n0 = len - p;
@@ -462,7 +462,7 @@ fn analyse_from(
         let round = || values.range_to_vec(0..seen);
         let mut hint = None;
         let proved = if let (Some(c), Some(b)) = (criterion, bounds) {
-            let (proved, wanted) = with_values!(values, v => examine(&v[..seen], c));
+            let (proved, wanted) = with_values!(values, v => examine(v.prefix(seen), c));
             hint = wanted;
             // A code that leaves three heaps may grow arithmetically instead: the slices'
             // check. (Finite octal codes never do: Horrocks & Nowakowski, INTEGERS 3, 2003.)

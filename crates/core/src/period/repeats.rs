@@ -1,7 +1,7 @@
 //! How far the nim sequence repeats with each period, counted back from its last value: the
 //! candidate periods of [`super::prove`], all at once in linear time.
 
-use crate::game::heap::Value;
+use crate::game::heap::Seq;
 #[cfg(test)]
 use crate::game::Nimber;
 
@@ -9,9 +9,9 @@ use crate::game::Nimber;
 /// down from there, have G(n) = G(n + p) without a break (entry 0 unused): the Z-function of
 /// the values read backwards. Each entry reads only entries before it, so the periods a
 /// proof can have (below len / 2 for splitting games) cost a count each, not every heap.
-pub(super) fn repeats_at_end<V: Value>(values: &[V], upto: usize) -> Vec<u32> {
+pub(super) fn repeats_at_end<'a, S: Seq<'a>>(values: S, upto: usize) -> Vec<u32> {
     let len = values.len();
-    let back = |i: usize| values[len - 1 - i];
+    let back = |i: usize| values.at(len - 1 - i);
     let mut z = vec![0u32; upto.min(len)];
     // [l, r): the rightmost stretch found that matches the start of the reversed values.
     let (mut l, mut r) = (0, 0);
@@ -35,8 +35,8 @@ pub(super) fn repeats_at_end<V: Value>(values: &[V], upto: usize) -> Vec<u32> {
 /// The least p >= `from` whose repetition at the end reaches `least` heaps (the last `least`
 /// values equal the `least` before them p back), and how far it reaches: found by a
 /// Knuth-Morris-Pratt search for the last values, read backwards, in memory of `least` counts.
-pub(super) fn first_repeat_from<V: Value>(
-    values: &[V],
+pub(super) fn first_repeat_from<'a, S: Seq<'a>>(
+    values: S,
     from: usize,
     least: usize,
 ) -> Option<(usize, usize)> {
@@ -44,7 +44,7 @@ pub(super) fn first_repeat_from<V: Value>(
     if least == 0 || from + least > len {
         return None;
     }
-    let back = |i: usize| values[len - 1 - i];
+    let back = |i: usize| values.at(len - 1 - i);
     // fail[j]: the longest proper border of the pattern's first j + 1 values.
     let mut fail = vec![0usize; least];
     let mut k = 0;
@@ -89,8 +89,8 @@ mod tests {
         ];
         for values in sequences {
             let len = values.len();
-            let z = repeats_at_end(&values, len);
-            let half = repeats_at_end(&values, len / 2);
+            let z = repeats_at_end(&values[..], len);
+            let half = repeats_at_end(&values[..], len / 2);
             let count = |p: usize| {
                 (0..len - p)
                     .rev()
@@ -108,7 +108,7 @@ mod tests {
                     let want = (from..len)
                         .find(|&p| count(p) >= least)
                         .map(|p| (p, count(p)));
-                    let got = first_repeat_from(&values, from, least);
+                    let got = first_repeat_from(&values[..], from, least);
                     assert_eq!(got, want, "{values:?} from {from}, {least}");
                 }
             }

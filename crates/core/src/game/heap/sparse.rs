@@ -18,7 +18,7 @@
 //! heaps and Grundy's game.
 
 use super::scan::{scan, Scan, PARALLEL_FROM};
-use super::{Value, Values};
+use super::{Seq, Values, ESCAPE};
 use crate::game::NimSet;
 use crate::game::Nimber;
 use crate::with_values;
@@ -100,6 +100,9 @@ struct Tuning {
     min_width: u32,
     /// Pairs of a total a scan reads alone before it shares the rest out over rayon's threads.
     parallel_from: usize,
+    /// Values held a byte each keep those from this one on apart ([`ESCAPE`]: as a run does;
+    /// less in tests, which reach the side table with small values).
+    escape_from: u8,
 }
 
 impl Default for Tuning {
@@ -107,6 +110,7 @@ impl Default for Tuning {
         Tuning {
             min_width: 1,
             parallel_from: PARALLEL_FROM,
+            escape_from: ESCAPE,
         }
     }
 }
@@ -127,7 +131,14 @@ fn extend_reading<R: Splits + super::HeapRule>(
     if values.len() <= n.min(PREFIX) || values.width() < tuning.min_width {
         let mut wide = values.to_vec();
         super::by_definition(rule, &mut wide, n.min(PREFIX), stop);
-        *values = Values::from_slice_at_least(&wide, tuning.min_width);
+        *values = match tuning.escape_from {
+            ESCAPE => Values::from_slice_at_least(&wide, tuning.min_width),
+            from => {
+                let mut apart = Values::escaping_from(from);
+                apart.extend(wide);
+                apart
+            }
+        };
         values.reserve_exact((n + 1).saturating_sub(values.len()));
     }
     if values.len() > n || values.len() <= n.min(PREFIX) {
@@ -318,9 +329,9 @@ impl Sieve {
     /// heap r with a heap below the block (for heap `block.start` + i, the heap
     /// `block.start` + i - k - r). For one r these are consecutive heaps, read together.
     /// Returns the rare heaps read, for each k.
-    fn enumerate_far<V: Value>(
+    fn enumerate_far<'a, S: Seq<'a>>(
         &mut self,
-        values: &[V],
+        values: S,
         block: std::ops::Range<usize>,
         takes: &[usize],
         unequal: bool,
@@ -356,8 +367,16 @@ impl Sieve {
             let stamp = self.stamp;
             for i in (all.start..hole.start).chain(hole.end..all.end) {
                 let (r, x) = (self.rare[i], self.rare_values[i]);
-                let below = &values[start - k - r..start - k - r + rows];
-                for (row, &y) in self.seen.chunks_exact_mut(len).zip(below) {
+                let from = start - k - r;
+                let rows = self.seen.chunks_exact_mut(len).take(rows);
+                if values.escaped_from(from) < from + block.len() {
+                    // A value kept apart among them: each read exactly.
+                    for (i, row) in rows.enumerate() {
+                        row[(x ^ values.at(from + i)) as usize & last] = stamp;
+                    }
+                    continue;
+                }
+                for (row, &y) in rows.zip(&values.raw()[from..from + block.len()]) {
                     row[(x ^ y.into()) as usize & last] = stamp;
                 }
             }
@@ -368,7 +387,7 @@ impl Sieve {
 
     /// The value of a heap of the block begun by [`Sieve::enumerate_far`], over the values
     /// so far (`values`, widened to `Nimber` on read).
-    fn value<V: Value>(&mut self, values: &[V], heap: &Heap) -> Nimber {
+    fn value<'a, S: Seq<'a>>(&mut self, values: S, heap: &Heap) -> Nimber {
         let (len, stamp) = (self.common.len(), self.stamp);
         let last = len - 1;
         let row = &mut self.seen[heap.row * len..(heap.row + 1) * len];
@@ -394,7 +413,7 @@ impl Sieve {
                     if heap.unequal && 2 * r == m {
                         continue;
                     }
-                    row[(x ^ values[m - r].into()) as usize & last] = stamp;
+                    row[(x ^ values.at(m - r)) as usize & last] = stamp;
                 }
             }
         }
@@ -437,9 +456,9 @@ impl Sieve {
 
     /// Clears from `pending` the values below `candidate` that a pair remembered from the last
     /// heaps gives this heap too (each pair checked here); how many are left.
-    fn try_witnesses<V: Value>(
+    fn try_witnesses<'a, S: Seq<'a>>(
         &mut self,
-        values: &[V],
+        values: S,
         heap: &Heap,
         candidate: usize,
         mut left: u32,
@@ -454,8 +473,7 @@ impl Sieve {
                 let a = self.witnesses[w * len + y] as usize;
                 let gives = |&m: &usize| {
                     let top = if heap.unequal { (m - 1) / 2 } else { m / 2 };
-                    (1..=top).contains(&a)
-                        && (values[a].into() ^ values[m - a].into()) as usize == y
+                    (1..=top).contains(&a) && (values.at(a) ^ values.at(m - a)) as usize == y
                 };
                 heap.splits.iter().any(gives).then_some(a)
             });
@@ -491,7 +509,7 @@ pub fn rarity(values: &Values) -> Rarity {
 /// The heaps (from 1) whose values are rare under `mask`, in order.
 fn rare_heaps(values: &Values, mask: Nimber) -> Vec<usize> {
     with_values!(values, v => (1..v.len())
-        .filter(|&h| (Into::<Nimber>::into(v[h]) & mask).count_ones() % 2 == 0)
+        .filter(|&h| (v.at(h) & mask).count_ones() % 2 == 0)
         .collect())
 }
 
@@ -504,8 +522,8 @@ fn best_mask(values: &Values) -> Nimber {
     // Heaps per value first: the masks then cost one pass over the distinct values.
     let mut per_value = vec![0usize; 1 << bits];
     with_values!(values, v => {
-        for &x in &v[1.min(v.len())..] {
-            per_value[(Into::<Nimber>::into(x) as usize) & ((1 << bits) - 1)] += 1;
+        for h in 1.min(v.len())..v.len() {
+            per_value[(v.at(h) as usize) & ((1 << bits) - 1)] += 1;
         }
     });
     for (mask, c) in count.iter_mut().enumerate() {
