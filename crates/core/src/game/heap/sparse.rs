@@ -30,31 +30,30 @@ const PREFIX: usize = 2048;
 /// and have doubled since it was last chosen.
 const RECHOOSE: usize = 16;
 
-/// Bytes a heap costs this technique beyond its value ([`Values`], a byte or two a heap):
-/// its share of the rare heaps' lists (16 bytes a rare heap, twice that while a list grows).
-/// Rare heaps pass one in [`RECHOOSE`] only until the mask is chosen again, and are most of
-/// the time far fewer (Grundy's game: 1273 of 10^7 heaps; 0.354: 131 of 10^6), so an
-/// eighth of a byte a heap is generous.
-pub(super) const RARE_BYTES_PER_HEAP: f64 = 0.125;
+/// Bytes a heap costs this technique beyond its value's byte ([`Values`]): its share of the
+/// rare heaps' lists (16 bytes a rare heap) and of the values kept apart (12 bytes each, see
+/// [`super::values::LARGE_SHARE`]). Both are far fewer than one heap in a hundred wherever
+/// the technique is fast (Grundy's game to 10^7 heaps: 1 273 rare heaps and one value apart, 256 at heap 7 250 049;
+/// 0.354: 131 rare heaps of 10^6 and no value apart), so a sixteenth of a byte a heap is
+/// generous. (Rare heaps may pass one in [`RECHOOSE`] until the mask is chosen again, and
+/// values apart one in 64 before the values are widened to 2 bytes: runs that slow.)
+pub(super) const EXTRA_BYTES_PER_HEAP: f64 = 1.0 / 16.0;
 
-/// The bytes a value is assumed to need when memory is counted before a run: values reach
-/// 256 early (Grundy's game: 231 by 10^6 heaps, past 255 by 10^7), and none of the games
-/// measured comes near 65536, so two.
-pub(super) const ASSUMED_WIDTH: u32 = 2;
+/// Bytes counted once for the rare heaps of the first heaps, where they are a large share
+/// (Grundy's game: 1 195 of the first 20 000 heaps, 1 273 of 10^7): 2^16 rare heaps.
+pub(super) const EXTRA_BYTES: u64 = 16 << 16;
 
 /// Bytes [`extend_wide`] holds to value heaps 0..=n: the compact values and, at the end,
 /// the full-width copy made of them (4 bytes a heap).
 pub(super) fn wide_valuation_bytes(n: usize) -> u64 {
-    valuation_bytes(n, ASSUMED_WIDTH).saturating_add(4 * (n as u64 + 1))
+    valuation_bytes(n).saturating_add(4 * (n as u64 + 1))
 }
 
-/// Bytes this technique holds to value heaps 0..=n with values of `width` bytes: the values
-/// and the rare heaps' lists ([`RARE_BYTES_PER_HEAP`]), and while the values widen (at 256
-/// and 65536), both widths at once for the values so far.
-pub(super) fn valuation_bytes(n: usize, width: u32) -> u64 {
+/// Bytes this technique holds to value heaps 0..=n: a byte a value,
+/// [`EXTRA_BYTES_PER_HEAP`] and [`EXTRA_BYTES`].
+pub(super) fn valuation_bytes(n: usize) -> u64 {
     let heaps = n as u64 + 1;
-    let rare = (heaps as f64 * RARE_BYTES_PER_HEAP) as u64;
-    heaps * u64::from(width) + rare
+    heaps + (heaps as f64 * EXTRA_BYTES_PER_HEAP) as u64 + EXTRA_BYTES
 }
 
 /// The moves of one heap for the sparse technique: the values of its options that are not
