@@ -407,12 +407,22 @@ impl Sieve {
             };
             for range in ranges {
                 let (heaps, heap_values) = (&self.rare[range.clone()], &self.rare_values[range]);
+                let (Some(&first), Some(&last_rare)) = (heaps.first(), heaps.last()) else {
+                    continue;
+                };
+                // The other heaps, m - r, read raw unless one of them has a value apart.
+                let raw = values.escaped_from(m - last_rare) > m - first;
+                let stored = values.raw();
                 for (&r, &x) in heaps.iter().zip(heap_values) {
                     // With `unequal`, the equal split is no move.
                     if heap.unequal && 2 * r == m {
                         continue;
                     }
-                    row[(x ^ values.at(m - r)) as usize & last] = stamp;
+                    let y = match raw {
+                        true => stored[m - r].into(),
+                        false => values.at(m - r),
+                    };
+                    row[(x ^ y) as usize & last] = stamp;
                 }
             }
         }
