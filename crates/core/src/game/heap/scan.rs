@@ -111,53 +111,33 @@ fn scan_raw<V: Copy + Into<Nimber>>(
     let mut left = scan.left;
     let (pending, witnesses) = (&mut *scan.pending, &mut *scan.witnesses);
     let last = pending.len() - 1;
+    let at = |a: V, b: V| (a.into() ^ b.into()) as usize & last;
     let first = smaller.start;
     // low[i] = G(first + i) pairs with high[len - 1 - i] = G(m - first - i).
     let low = &values[smaller.clone()];
     let high = &values[m + 1 - smaller.end..m + 1 - smaller.start];
-    let mut k = 0;
     // Block k pairs low[k B..] with high[..len - k B] from its end.
-    while let Some(hit) = first_hit(low, high, pending, k) {
-        let low = &low[hit * BLOCK..((hit + 1) * BLOCK).min(low.len())];
-        let high = &high[high.len().saturating_sub((hit + 1) * BLOCK)..high.len() - hit * BLOCK];
+    for (k, (low, high)) in low.chunks(BLOCK).zip(high.rchunks(BLOCK)).enumerate() {
+        let hit = low
+            .iter()
+            .zip(high.iter().rev())
+            .fold(0, |hit, (&a, &b)| hit | pending[at(a, b)]);
+        if hit == 0 {
+            continue;
+        }
         for (i, (&a, &b)) in low.iter().zip(high.iter().rev()).enumerate() {
-            let x = (a.into() ^ b.into()) as usize & last;
+            let x = at(a, b);
             if pending[x] == 1 {
                 pending[x] = 0;
-                witnesses[x] = (first + hit * BLOCK + i) as u32;
+                witnesses[x] = (first + k * BLOCK + i) as u32;
                 left -= 1;
                 if left == 0 {
                     return 0;
                 }
             }
         }
-        k = hit + 1;
     }
     left
-}
-
-/// The first block of [`BLOCK`] pairs from block `from` on (block k pairs `low[k B..]` with
-/// `high[..len - k B]` from its end) with a pair whose xor is pending, if any. Its own
-/// function, called once a hit, so that the loop keeps its few values in registers (inlined
-/// into the scan, it reloaded the table and the mask from the stack at every pair).
-#[inline(never)]
-fn first_hit<V: Copy + Into<Nimber>>(
-    low: &[V],
-    high: &[V],
-    pending: &[u8],
-    from: usize,
-) -> Option<usize> {
-    let last = pending.len() - 1;
-    let blocks = low.chunks(BLOCK).zip(high.rchunks(BLOCK)).enumerate();
-    for (k, (low, high)) in blocks.skip(from) {
-        let hit = low.iter().zip(high.iter().rev()).fold(0, |hit, (&a, &b)| {
-            hit | pending[(a.into() ^ b.into()) as usize & last]
-        });
-        if hit != 0 {
-            return Some(k);
-        }
-    }
-    None
 }
 
 /// The pairs (a, m - a) for a in `smaller`, in chunks over rayon's threads; how many values
