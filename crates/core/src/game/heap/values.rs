@@ -221,7 +221,7 @@ impl Values {
     /// side table's paths, reached by small values in tests.
     pub(crate) fn escaping_from(from: u8) -> Values {
         let large = Large {
-            from: from.min(ESCAPE).into(),
+            from: from.into(),
             widens: false,
             ..Large::default()
         };
