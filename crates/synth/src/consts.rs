@@ -82,7 +82,7 @@ impl Consts {
                     ));
                 };
                 let values = sum.game().sequence(AUTO_VALUES - 1);
-                match observe(&values) {
+                match observe(&values[..]) {
                     Some(o) if o.saltus == 0 => vec![o.period as u64 - 1, o.period as u64],
                     _ => {
                         return Err(Error::refused(

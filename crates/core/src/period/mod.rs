@@ -32,7 +32,7 @@ pub mod words;
 
 use crate::error::Error;
 use crate::game::heap::sparse::{rarity, Rarity};
-use crate::game::heap::{HeapRule, MoveBounds, Value, Values};
+use crate::game::heap::{HeapRule, MoveBounds, Seq, Values};
 use crate::game::Nimber;
 use crate::progress::Progress;
 use crate::with_values;
@@ -157,6 +157,30 @@ impl Criterion {
         }
     }
 
+    /// The latest preperiod n0 for which the check of period p ends within `len` values
+    /// (`end(n0, p) + p <= len`), if any: values that repeat with period p from there on
+    /// prove it. Only for the criteria of a stretch ([`Criterion::Window`],
+    /// [`Criterion::GuySmith`]); `None` for the others.
+    pub fn latest_start(self, p: usize, len: usize) -> Option<usize> {
+        let n0 = match self {
+            Criterion::Window {
+                take,
+                plain_removal,
+            } => {
+                let least = if plain_removal { 0 } else { take + 1 };
+                (least + p <= len).then_some(len.checked_sub(take + p)?)?
+            }
+            Criterion::GuySmith { take, heaps } => {
+                // heaps max(n0, 1) + heaps p + t <= len.
+                let room = len.checked_sub(heaps * p + take)? / heaps;
+                (room >= 1).then_some(room)?
+            }
+            _ => return None,
+        };
+        debug_assert!(self.end(n0, p) + p <= len && self.end(n0 + 1, p) + p > len);
+        Some(n0)
+    }
+
     /// The end of the checked stretch as a formula in n0, p and t, e.g. `2 max(n0, 1) + p + t`.
     pub fn formula(self) -> String {
         match self {
@@ -207,31 +231,29 @@ const CANDIDATE_MATCH: usize = 64;
 /// The least proved period, if any; otherwise how many values would settle the least period
 /// that repeats over [`CANDIDATE_MATCH`] heaps at the end of `values` (a hint: more values
 /// may move its preperiod).
-fn examine<V: Value>(values: &[V], criterion: Criterion) -> (Option<Period>, Option<usize>) {
+fn examine<'a, S: Seq<'a>>(values: S, criterion: Criterion) -> (Option<Period>, Option<usize>) {
     let len = values.len();
-    let mut hint = None;
-    // How far back from the end each period p repeats, all at once in time linear in the
-    // values: scanning back for each p on its own is quadratic where long repetitions are
-    // near misses (subtraction:100000, whose values come in runs of 100000, spent minutes).
-    // Periods from len / h on leave no room for the check (it ends past 2 p for h >= 2
-    // heaps): their counts are not kept, and the least of them that repeats long enough for
-    // a hint is searched for apart.
-    let provable = match criterion {
-        Criterion::GuySmith { heaps, .. } => len / heaps + 1,
-        _ => len,
-    };
-    let matched = repeats::repeats_at_end(values, provable);
-    let rest = || repeats::first_repeat_from(values, matched.len().max(1), CANDIDATE_MATCH);
-    let counts = matched
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(p, &m)| (p, m as usize));
-    for (p, matched) in counts.chain(std::iter::once(()).filter_map(|_| rest())) {
-        // n0: where the repetition with period p starts, as far as the values show.
-        let n0 = len - p - matched;
-        let end = criterion.end(n0, p);
-        if end + p <= len {
+    // A period p is proved once the values repeat with it from its latest start n0 on (the
+    // check then ends within the values): the last len - p - n0 values equal those p before
+    // them. That count is the same for every p under these criteria, so one rolling hash
+    // of a window sliding back finds the least such p in time linear in the values, with no
+    // memory per period (a count per period was 2 bytes a heap).
+    let need = |p: usize| criterion.latest_start(p, len).map(|n0| len - p - n0);
+    let mut p = 1;
+    while let Some(n) = need(p) {
+        let mut last = p;
+        while need(last + 1) == Some(n) {
+            last += 1;
+        }
+        if let Some(p) = repeats::least_suffix_repeat(values, n, p..last + 1) {
+            // n0: where the repetition with period p starts, as far as the values show.
+            let matched = (0..len - p)
+                .rev()
+                .take_while(|&i| values.at(i) == values.at(i + p))
+                .count();
+            let n0 = len - p - matched;
+            let end = criterion.end(n0, p);
+            assert!(end + p <= len, "period {p} repeats far enough to be proved");
             let period = Period {
                 preperiod: n0,
                 period: p,
@@ -241,12 +263,12 @@ fn examine<V: Value>(values: &[V], criterion: Criterion) -> (Option<Period>, Opt
             };
             return (Some(period), None);
         }
-        if hint.is_none() && len - p - n0 >= CANDIDATE_MATCH {
-            // Repeats over the last CANDIDATE_MATCH heaps at least: worth values enough to
-            // check it.
-            hint = Some(end + p);
-        }
+        p = last + 1;
     }
+    // Nothing proved: the least period that repeats over the last CANDIDATE_MATCH heaps at
+    // least is worth values enough to check it.
+    let hint = repeats::first_repeat_from(values, 1, CANDIDATE_MATCH)
+        .map(|(p, matched)| criterion.end(len - p - matched, p) + p);
     (None, hint)
 }
 
@@ -289,9 +311,9 @@ pub struct Observed {
 
 /// The shortest (arithmetic) period that holds over at least the last half of `values` and
 /// repeats at least three times, if any.
-pub fn observe<V: Value>(values: &[V]) -> Option<Observed> {
+pub fn observe<'a, S: Seq<'a>>(values: S) -> Option<Observed> {
     let len = values.len();
-    let g = |n: usize| -> Nimber { values[n].into() };
+    let g = |n: usize| values.at(n);
     for p in 1..=len / 3 {
         let saltus = g(len - 1).wrapping_sub(g(len - 1 - p));
         let mut n0 = len - p;
@@ -351,19 +373,10 @@ pub fn analyse_until(
 }
 
 /// Bytes [`analyse`] holds at most to value heaps up to `max_heap`: the valuation's
-/// ([`HeapRule::compact_valuation_bytes`]), and for a rule whose periods a finite check proves, the
-/// counts of repeats kept beside the values while a round's are examined ([`repeats`]): 4
-/// bytes for each period a proof can have, one a heap when moves leave at most one heap,
-/// one in h when they leave up to h. (Measured peak: about 2.1 bytes a heap on Grundy's
-/// game to 10^7 heaps, whose values pass 255; see docs/heap-games.md.)
+/// ([`HeapRule::compact_valuation_bytes`]). Examining a round's values for a period keeps
+/// nothing per heap ([`repeats`]). (Measured peak: see docs/heap-games.md.)
 pub fn memory_needed(rule: &dyn HeapRule, max_heap: usize) -> u64 {
-    let heaps = max_heap as u64 + 1;
-    let examined = match rule.bounds() {
-        Some(b) => 4 * heaps / b.heaps.max(1) as u64,
-        None => 0,
-    };
     rule.compact_valuation_bytes(max_heap)
-        .saturating_add(examined)
 }
 
 /// Refuses, before any heap is valued, a run to `max_heap` that needs more than `limit` bytes
@@ -462,7 +475,7 @@ fn analyse_from(
         let round = || values.range_to_vec(0..seen);
         let mut hint = None;
         let proved = if let (Some(c), Some(b)) = (criterion, bounds) {
-            let (proved, wanted) = with_values!(values, v => examine(&v[..seen], c));
+            let (proved, wanted) = with_values!(values, v => examine(v.prefix(seen), c));
             hint = wanted;
             // A code that leaves three heaps may grow arithmetically instead: the slices'
             // check. (Finite octal codes never do: Horrocks & Nowakowski, INTEGERS 3, 2003.)

@@ -1,42 +1,69 @@
-//! How far the nim sequence repeats with each period, counted back from its last value: the
-//! candidate periods of [`super::prove`], all at once in linear time.
+//! Repetitions at the end of a nim sequence, the candidate periods of [`super::prove`]: found
+//! in time linear in the values and in memory independent of them.
 
-use crate::game::heap::Value;
+use crate::game::heap::Seq;
 #[cfg(test)]
 use crate::game::Nimber;
 
-/// For each p in 1..upto (at most the values' length), how many n below len - p, counted
-/// down from there, have G(n) = G(n + p) without a break (entry 0 unused): the Z-function of
-/// the values read backwards. Each entry reads only entries before it, so the periods a
-/// proof can have (below len / 2 for splitting games) cost a count each, not every heap.
-pub(super) fn repeats_at_end<V: Value>(values: &[V], upto: usize) -> Vec<u32> {
+/// The modulus of the rolling hash: a Mersenne prime, so products fit in 128 bits.
+const MODULUS: u64 = (1 << 61) - 1;
+
+/// The hash's base (any number below the modulus but 0 and 1 would do).
+const BASE: u64 = 0x1f35_a7bd_4c21_9e87 % MODULUS;
+
+fn mul(a: u64, b: u64) -> u64 {
+    ((u128::from(a) * u128::from(b)) % u128::from(MODULUS)) as u64
+}
+
+/// The least p in `periods` for which the last `n` values equal the `n` values p before them
+/// (G(i) = G(i + p) for len - n - p <= i < len - p), if any; needs `periods.end - 1 + n` at
+/// most the values' length. A rolling hash of the window sliding back one value a period is
+/// compared with the last window's, and every window whose hash agrees is compared value by
+/// value, so the answer is exact (a hash only saves reading windows that differ).
+pub(super) fn least_suffix_repeat<'a, S: Seq<'a>>(
+    values: S,
+    n: usize,
+    periods: std::ops::Range<usize>,
+) -> Option<usize> {
     let len = values.len();
-    let back = |i: usize| values[len - 1 - i];
-    let mut z = vec![0u32; upto.min(len)];
-    // [l, r): the rightmost stretch found that matches the start of the reversed values.
-    let (mut l, mut r) = (0, 0);
-    for i in 1..z.len() {
-        let mut k = if i < r {
-            (r - i).min(z[i - l] as usize)
-        } else {
-            0
-        };
-        while i + k < len && back(k) == back(i + k) {
-            k += 1;
+    if periods.is_empty() {
+        return None;
+    }
+    assert!(periods.start >= 1 && periods.end - 1 + n <= len);
+    if n == 0 {
+        return Some(periods.start);
+    }
+    // hash(w) = sum of (w[j] + 1) BASE^j.
+    let term = |i: usize| u64::from(values.at(i)) + 1;
+    let hash = |from: usize| {
+        (from..from + n)
+            .rev()
+            .fold(0, |h, i| (mul(h, BASE) + term(i)) % MODULUS)
+    };
+    let top = (1..n).fold(1, |b, _| mul(b, BASE));
+    let last = hash(len - n);
+    let equal = |p: usize| (len - n..len).all(|i| values.at(i) == values.at(i - p));
+    let mut window = hash(len - n - periods.start);
+    for p in periods.clone() {
+        if window == last && equal(p) {
+            return Some(p);
         }
-        z[i] = u32::try_from(k).expect("heaps are counted in 32 bits");
-        if i + k > r {
-            (l, r) = (i, i + k);
+        if p + 1 < periods.end {
+            // The window [s, s + n) becomes [s - 1, s + n - 1).
+            let s = len - n - p;
+            let dropped = mul(term(s + n - 1), top);
+            let kept = (window + MODULUS - dropped) % MODULUS;
+            window = (mul(kept, BASE) + term(s - 1)) % MODULUS;
         }
     }
-    z
+    None
 }
 
 /// The least p >= `from` whose repetition at the end reaches `least` heaps (the last `least`
 /// values equal the `least` before them p back), and how far it reaches: found by a
 /// Knuth-Morris-Pratt search for the last values, read backwards, in memory of `least` counts.
-pub(super) fn first_repeat_from<V: Value>(
-    values: &[V],
+pub(super) fn first_repeat_from<'a, S: Seq<'a>>(
+    values: S,
     from: usize,
     least: usize,
 ) -> Option<(usize, usize)> {
@@ -44,7 +71,7 @@ pub(super) fn first_repeat_from<V: Value>(
     if least == 0 || from + least > len {
         return None;
     }
-    let back = |i: usize| values[len - 1 - i];
+    let back = |i: usize| values.at(len - 1 - i);
     // fail[j]: the longest proper border of the pattern's first j + 1 values.
     let mut fail = vec![0usize; least];
     let mut k = 0;
@@ -78,29 +105,36 @@ pub(super) fn first_repeat_from<V: Value>(
 mod tests {
     use super::*;
 
-    /// Each entry against a count made pair by pair, on sequences with runs that nearly repeat
-    /// (where a scan that restarts at each period is quadratic).
+    /// Each answer against a count made pair by pair, on sequences with runs that nearly
+    /// repeat (where a scan that restarts at each period is quadratic).
     #[test]
-    fn repeats_are_counted_as_pair_by_pair() {
-        let sequences: [Vec<Nimber>; 3] = [
+    fn repeats_are_found_as_pair_by_pair() {
+        let sequences: [Vec<Nimber>; 4] = [
             (0..60).map(|n| n % 7).collect(),
             (0..80).map(|n| u32::from(n % 13 == 0) + n % 3).collect(),
             vec![1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1],
+            (0..300)
+                .map(|n| u32::from(n % 50 == 49) * 300 + n % 2)
+                .collect(),
         ];
         for values in sequences {
             let len = values.len();
-            let z = repeats_at_end(&values, len);
-            let half = repeats_at_end(&values, len / 2);
             let count = |p: usize| {
                 (0..len - p)
                     .rev()
                     .take_while(|&n| values[n] == values[n + p])
                     .count()
             };
-            for p in 1..len {
-                assert_eq!(z[p] as usize, count(p), "{values:?} period {p}");
-                if p < len / 2 {
-                    assert_eq!(half[p], z[p], "{values:?} period {p}, half");
+            for n in [0, 1, 4, 9, len / 3, len / 2] {
+                for start in [1, 2, 5] {
+                    for end in [start, start + 3, len - n + 1]
+                        .into_iter()
+                        .filter(|&e| e <= len - n + 1)
+                    {
+                        let want = (start..end).find(|&p| count(p) >= n);
+                        let got = least_suffix_repeat(&values[..], n, start..end);
+                        assert_eq!(got, want, "{values:?} n {n}, {start}..{end}");
+                    }
                 }
             }
             for from in 1..len {
@@ -108,7 +142,7 @@ mod tests {
                     let want = (from..len)
                         .find(|&p| count(p) >= least)
                         .map(|p| (p, count(p)));
-                    let got = first_repeat_from(&values, from, least);
+                    let got = first_repeat_from(&values[..], from, least);
                     assert_eq!(got, want, "{values:?} from {from}, {least}");
                 }
             }

@@ -151,6 +151,20 @@ fn multiples_start_where_their_divisor_does() {
         })
         .collect();
     sequences.push((seam, Criterion::GuySmith { take: 3, heaps: 2 }));
+    // The same values under the other criteria of a stretch: a window that may not start
+    // at heap 0, and the check for moves leaving three heaps.
+    let others = [
+        Criterion::Window {
+            take: 3,
+            plain_removal: false,
+        },
+        Criterion::GuySmith { take: 2, heaps: 3 },
+    ];
+    let more: Vec<(Vec<Nimber>, Criterion)> = sequences
+        .iter()
+        .flat_map(|(v, _)| others.iter().map(|&c| (v.clone(), c)))
+        .collect();
+    sequences.extend(more);
     for (v, c) in sequences {
         let got = prove(&v, c).map(|p| (p.preperiod, p.period));
         assert_eq!(got, reference(&v, c), "length {}", v.len());
@@ -280,4 +294,29 @@ fn resumed_runs_answer_as_runs_straight_through() {
     )
     .unwrap_err();
     assert!(matches!(err, crate::error::Error::Data { .. }));
+}
+
+/// The memory counted before a run covers what a run holds: the values (a byte each, the
+/// large ones apart) and the rare heaps' lists, on Grundy's game (values apart from 255 on
+/// would need far more heaps; see the valuation's tests for those) and octal codes.
+#[test]
+fn memory_needed_covers_the_values_held() {
+    let rules: Vec<Box<dyn HeapRule>> = vec![
+        Box::new(GrundysGame),
+        Box::new(TakeBreak::octal("", "0.354").unwrap()),
+        Box::new(TakeBreak::octal("", "0.16").unwrap()),
+    ];
+    for rule in rules {
+        let n = 20_000;
+        let a = analyse(rule.as_ref(), n, &Silent);
+        let rare = a.rarity.expect("valued by the rare/common technique").rare as u64;
+        let held = a.values.bytes() + 16 * rare;
+        let counted = memory_needed(rule.as_ref(), n);
+        assert!(held <= counted, "{rule:?}: {held} held, {counted} counted");
+        // And not far past it: a byte a heap and a sixteenth, and 1 MiB.
+        assert!(
+            counted <= (n as u64 + 1) * 17 / 16 + (1 << 20) + 1,
+            "{rule:?}: {counted}"
+        );
+    }
 }

@@ -22,7 +22,7 @@ use std::path::Path;
 
 use crate::error::Error;
 use crate::files::OutputFile;
-use crate::game::heap::{width_of, Value, Values};
+use crate::game::heap::{width_of, Seq, Values};
 use crate::game::Nimber;
 use crate::with_values;
 
@@ -66,7 +66,7 @@ pub fn write(path: &Path, game: &str, values: &Values) -> Result<(), Error> {
     writer
         .write_all(&header(game, w, values.len() as u64))
         .map_err(err)?;
-    with_values!(values, v => write_values(writer, v, w)).map_err(err)?;
+    with_values!(values, v => write_values(writer, v, 0, w)).map_err(err)?;
     out.commit()
 }
 
@@ -98,7 +98,7 @@ fn append(path: &Path, values: &Values, count: u64, w: u32, start: u64) -> io::R
     let mut file = OpenOptions::new().write(true).open(path)?;
     file.seek(SeekFrom::Start(start + count * u64::from(w)))?;
     let mut out = BufWriter::with_capacity(1 << 20, &mut file);
-    with_values!(values, v => write_values(&mut out, &v[count as usize..], w))?;
+    with_values!(values, v => write_values(&mut out, v, count as usize, w))?;
     out.flush()?;
     drop(out);
     file.sync_data()?;
@@ -112,9 +112,9 @@ pub fn read(path: &Path) -> Result<Sequence, Error> {
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let (game, w, count) = read_header(path, &mut file)?;
     let bytes = usize::try_from(count * u64::from(w)).map_err(|_| bad(path, "too many values"))?;
-    // Read a chunk at a time into values of the file's width: a long run's file is read
-    // back in the memory its values take, not four bytes a value.
-    let mut values = Values::from_slice_at_least(&[], w);
+    // Read a chunk at a time into values held as a run holds them (a byte each, the large
+    // ones apart): a long run's file is read back in the memory its values take.
+    let mut values = Values::new();
     values.reserve_exact(count as usize);
     let mut reader = io::BufReader::with_capacity(1 << 20, file.take(bytes as u64));
     let mut chunk = vec![0u8; (1 << 16) * w as usize];
@@ -185,16 +185,23 @@ fn read_header(path: &Path, file: &mut File) -> Result<(String, u32, u64), Error
     Ok((game, w, count))
 }
 
-/// Writes `values`, `w` bytes each.
-fn write_values<V: Value>(out: &mut dyn Write, values: &[V], w: u32) -> io::Result<()> {
+/// Writes G(from), G(from + 1), ..., `w` bytes each.
+fn write_values<'a, S: Seq<'a>>(
+    out: &mut dyn Write,
+    values: S,
+    from: usize,
+    w: u32,
+) -> io::Result<()> {
     let mut buf = Vec::with_capacity(1 << 16);
-    for chunk in values.chunks(1 << 14) {
+    let mut at = from;
+    while at < values.len() {
+        let end = (at + (1 << 14)).min(values.len());
         buf.clear();
-        for &v in chunk {
-            let v: Nimber = v.into();
-            buf.extend_from_slice(&v.to_le_bytes()[..w as usize]);
+        for i in at..end {
+            buf.extend_from_slice(&values.at(i).to_le_bytes()[..w as usize]);
         }
         out.write_all(&buf)?;
+        at = end;
     }
     Ok(())
 }

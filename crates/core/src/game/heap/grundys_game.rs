@@ -48,7 +48,7 @@ impl HeapRule for GrundysGame {
     }
 
     fn compact_valuation_bytes(&self, n: usize) -> u64 {
-        super::sparse::valuation_bytes(n, super::sparse::ASSUMED_WIDTH)
+        super::sparse::valuation_bytes(n)
     }
 
     fn bounds(&self) -> Option<MoveBounds> {

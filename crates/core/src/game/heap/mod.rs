@@ -21,7 +21,7 @@ use crate::game::NimSet;
 
 pub use grundys_game::GrundysGame;
 pub use takebreak::TakeBreak;
-pub use values::{width_of, Slice, Value, Values};
+pub use values::{width_of, Bytes, Large, Seq, Slice, Value, Values, ESCAPE};
 
 /// How one heap may be played.
 pub trait HeapRule: Send + Sync + std::fmt::Debug {

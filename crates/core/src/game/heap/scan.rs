@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
+use super::Seq;
 use crate::game::Nimber;
 
 /// Pairs the scan reads between two looks at whether any of them hit: the reads and xors of
@@ -42,8 +43,8 @@ pub(super) struct Scan<'a> {
 /// pair that gave it; stops once every value is found. Returns how many are left. One scan
 /// serves all the values at once: the pairs that give a rare value are spread thin, and one
 /// scan per value took twice as long on Grundy's game (21 s against 10 s for 10^6 heaps).
-pub(super) fn scan<V: Copy + Into<Nimber> + Sync>(
-    values: &[V],
+pub(super) fn scan<'a, S: Seq<'a>>(
+    values: S,
     splits: &[usize],
     unequal: bool,
     scan: &mut Scan,
@@ -66,7 +67,42 @@ pub(super) fn scan<V: Copy + Into<Nimber> + Sync>(
 }
 
 /// The pairs (a, m - a) for a in `smaller`, read on this thread; how many values are left.
-fn scan_range<V: Copy + Into<Nimber>>(
+/// The runs of pairs between those with a value kept apart ([`Seq::escaped_from`]) read the
+/// stored values directly; those pairs are read one by one, exactly.
+fn scan_range<'a, S: Seq<'a>>(
+    values: S,
+    m: usize,
+    smaller: std::ops::Range<usize>,
+    scan: &mut Scan,
+) -> u32 {
+    let mut a = smaller.start;
+    while a < smaller.end {
+        let low = values.escaped_from(a);
+        let high = values
+            .escaped_below(m - a + 1)
+            .map_or(usize::MAX, |h| m - h);
+        let stop = low.min(high).min(smaller.end);
+        scan.left = scan_raw(values.raw(), m, a..stop, scan);
+        if scan.left == 0 || stop == smaller.end {
+            return scan.left;
+        }
+        let x = (values.at(stop) ^ values.at(m - stop)) as usize & (scan.pending.len() - 1);
+        if scan.pending[x] == 1 {
+            scan.pending[x] = 0;
+            scan.witnesses[x] = stop as u32;
+            scan.left -= 1;
+            if scan.left == 0 {
+                return 0;
+            }
+        }
+        a = stop + 1;
+    }
+    scan.left
+}
+
+/// The pairs (a, m - a) for a in `smaller`, none with a value kept apart, read from the stored
+/// values; how many values are left.
+fn scan_raw<V: Copy + Into<Nimber>>(
     values: &[V],
     m: usize,
     smaller: std::ops::Range<usize>,
@@ -107,8 +143,8 @@ fn scan_range<V: Copy + Into<Nimber>>(
 /// The pairs (a, m - a) for a in `smaller`, in chunks over rayon's threads; how many values
 /// are left. Each chunk reads a copy of the values still looked for; a value is found once,
 /// by whichever chunk claims it first.
-fn scan_shared<V: Copy + Into<Nimber> + Sync>(
-    values: &[V],
+fn scan_shared<'a, S: Seq<'a>>(
+    values: S,
     m: usize,
     smaller: std::ops::Range<usize>,
     scan: &mut Scan,
@@ -164,51 +200,67 @@ fn scan_shared<V: Copy + Into<Nimber> + Sync>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::heap::Values;
+    use crate::with_values;
 
     /// Whatever number of values is looked for, the scan finds exactly the values some pair
-    /// gives, each with a pair that gives it, and counts the rest.
+    /// gives, each with a pair that gives it, and counts the rest: on values a byte each, on
+    /// values many of which are kept apart (from 40 on), alone and shared out.
     #[test]
     fn scans_find_exactly_the_values_of_some_pair() {
         // A fixed pseudo-random sequence of small values (no dependency on a generator).
         let mut x = 0x2545_f491_u32;
-        let values: Vec<u8> = (0..3000)
+        let values: Vec<Nimber> = (0..3000)
             .map(|_| {
                 x ^= x << 13;
                 x ^= x >> 17;
                 x ^= x << 5;
-                (x % 61) as u8
+                x % 61
             })
             .collect();
         let m = 2999;
-        let gives = |y: usize| (1..=m / 2).any(|a| usize::from(values[a] ^ values[m - a]) == y);
-        for wanted in [1usize, 2, 3, 5, 9, 20] {
-            for offset in [0usize, 7, 30] {
-                let looked: Vec<usize> = (0..wanted).map(|i| (offset + 13 * i) % 128).collect();
-                let mut pending = vec![0u8; 128];
-                for &y in &looked {
-                    pending[y] = 1;
-                }
-                let left0 = pending.iter().map(|&p| u32::from(p)).sum();
-                let mut witnesses = vec![0u32; 128];
-                let mut s = Scan {
-                    pending: &mut pending,
-                    witnesses: &mut witnesses,
-                    left: left0,
-                    parallel_from: usize::MAX,
-                };
-                let left = scan(&values, &[m], false, &mut s);
-                let mut unfound = 0;
-                for &y in &looked {
-                    if pending[y] == 1 {
-                        unfound += 1;
-                        assert!(!gives(y), "{y} has a pair ({wanted} looked for)");
-                    } else {
-                        let a = witnesses[y] as usize;
-                        assert_eq!(usize::from(values[a] ^ values[m - a]), y);
+        let gives = |y: usize| (1..=m / 2).any(|a| (values[a] ^ values[m - a]) as usize == y);
+        let apart = || {
+            let mut held = Values::escaping_from(40);
+            held.extend(values.iter().copied());
+            held
+        };
+        assert!(apart().escaped() > 500);
+        let cases = [
+            (Values::from_slice(&values), usize::MAX),
+            (apart(), usize::MAX),
+            (apart(), 100),
+        ];
+        for (held, parallel_from) in cases {
+            for wanted in [1usize, 2, 3, 5, 9, 20] {
+                for offset in [0usize, 7, 30] {
+                    let looked: Vec<usize> = (0..wanted).map(|i| (offset + 13 * i) % 128).collect();
+                    let mut pending = vec![0u8; 128];
+                    for &y in &looked {
+                        pending[y] = 1;
                     }
+                    let left0 = pending.iter().map(|&p| u32::from(p)).sum();
+                    let mut witnesses = vec![0u32; 128];
+                    let mut s = Scan {
+                        pending: &mut pending,
+                        witnesses: &mut witnesses,
+                        left: left0,
+                        parallel_from,
+                    };
+                    let left = with_values!(held, v => scan(v, &[m], false, &mut s));
+                    let mut unfound = 0;
+                    for &y in &looked {
+                        if pending[y] == 1 {
+                            unfound += 1;
+                            assert!(!gives(y), "{y} has a pair ({wanted} looked for)");
+                        } else {
+                            let a = witnesses[y] as usize;
+                            assert_eq!((values[a] ^ values[m - a]) as usize, y);
+                        }
+                    }
+                    // A scan stops once all are found; otherwise every value left has no pair.
+                    assert_eq!(left, unfound, "{wanted} looked for from {offset}");
                 }
-                // A scan stops once all are found; otherwise every value left has no pair.
-                assert_eq!(left, unfound, "{wanted} looked for from {offset}");
             }
         }
     }

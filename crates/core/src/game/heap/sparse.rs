@@ -18,7 +18,7 @@
 //! heaps and Grundy's game.
 
 use super::scan::{scan, Scan, PARALLEL_FROM};
-use super::{Value, Values};
+use super::{Seq, Values, ESCAPE};
 use crate::game::NimSet;
 use crate::game::Nimber;
 use crate::with_values;
@@ -30,31 +30,30 @@ const PREFIX: usize = 2048;
 /// and have doubled since it was last chosen.
 const RECHOOSE: usize = 16;
 
-/// Bytes a heap costs this technique beyond its value ([`Values`], a byte or two a heap):
-/// its share of the rare heaps' lists (16 bytes a rare heap, twice that while a list grows).
-/// Rare heaps pass one in [`RECHOOSE`] only until the mask is chosen again, and are most of
-/// the time far fewer (Grundy's game: 1273 of 10^7 heaps; 0.354: 131 of 10^6), so an
-/// eighth of a byte a heap is generous.
-pub(super) const RARE_BYTES_PER_HEAP: f64 = 0.125;
+/// Bytes a heap costs this technique beyond its value's byte ([`Values`]): its share of the
+/// rare heaps' lists (16 bytes a rare heap) and of the values kept apart (12 bytes each, see
+/// [`super::values::LARGE_SHARE`]). Both are far fewer than one heap in a hundred wherever
+/// the technique is fast (Grundy's game to 10^7 heaps: 1 273 rare heaps and one value apart, 256 at heap 7 250 049;
+/// 0.354: 131 rare heaps of 10^6 and no value apart), so a sixteenth of a byte a heap is
+/// generous. (Rare heaps may pass one in [`RECHOOSE`] until the mask is chosen again, and
+/// values apart one in 64 before the values are widened to 2 bytes: runs that slow.)
+pub(super) const EXTRA_BYTES_PER_HEAP: f64 = 1.0 / 16.0;
 
-/// The bytes a value is assumed to need when memory is counted before a run: values reach
-/// 256 early (Grundy's game: 231 by 10^6 heaps, past 255 by 10^7), and none of the games
-/// measured comes near 65536, so two.
-pub(super) const ASSUMED_WIDTH: u32 = 2;
+/// Bytes counted once for the rare heaps of the first heaps, where they are a large share
+/// (Grundy's game: 1 195 of the first 20 000 heaps, 1 273 of 10^7): 2^16 rare heaps.
+pub(super) const EXTRA_BYTES: u64 = 16 << 16;
 
 /// Bytes [`extend_wide`] holds to value heaps 0..=n: the compact values and, at the end,
 /// the full-width copy made of them (4 bytes a heap).
 pub(super) fn wide_valuation_bytes(n: usize) -> u64 {
-    valuation_bytes(n, ASSUMED_WIDTH).saturating_add(4 * (n as u64 + 1))
+    valuation_bytes(n).saturating_add(4 * (n as u64 + 1))
 }
 
-/// Bytes this technique holds to value heaps 0..=n with values of `width` bytes: the values
-/// and the rare heaps' lists ([`RARE_BYTES_PER_HEAP`]), and while the values widen (at 256
-/// and 65536), both widths at once for the values so far.
-pub(super) fn valuation_bytes(n: usize, width: u32) -> u64 {
+/// Bytes this technique holds to value heaps 0..=n: a byte a value,
+/// [`EXTRA_BYTES_PER_HEAP`] and [`EXTRA_BYTES`].
+pub(super) fn valuation_bytes(n: usize) -> u64 {
     let heaps = n as u64 + 1;
-    let rare = (heaps as f64 * RARE_BYTES_PER_HEAP) as u64;
-    heaps * u64::from(width) + rare
+    heaps + (heaps as f64 * EXTRA_BYTES_PER_HEAP) as u64 + EXTRA_BYTES
 }
 
 /// The moves of one heap for the sparse technique: the values of its options that are not
@@ -100,6 +99,9 @@ struct Tuning {
     min_width: u32,
     /// Pairs of a total a scan reads alone before it shares the rest out over rayon's threads.
     parallel_from: usize,
+    /// Values held a byte each keep those from this one on apart ([`ESCAPE`]: as a run does;
+    /// less in tests, which reach the side table with small values).
+    escape_from: u8,
 }
 
 impl Default for Tuning {
@@ -107,6 +109,7 @@ impl Default for Tuning {
         Tuning {
             min_width: 1,
             parallel_from: PARALLEL_FROM,
+            escape_from: ESCAPE,
         }
     }
 }
@@ -127,7 +130,14 @@ fn extend_reading<R: Splits + super::HeapRule>(
     if values.len() <= n.min(PREFIX) || values.width() < tuning.min_width {
         let mut wide = values.to_vec();
         super::by_definition(rule, &mut wide, n.min(PREFIX), stop);
-        *values = Values::from_slice_at_least(&wide, tuning.min_width);
+        *values = match tuning.escape_from {
+            ESCAPE => Values::from_slice_at_least(&wide, tuning.min_width),
+            from => {
+                let mut apart = Values::escaping_from(from);
+                apart.extend(wide);
+                apart
+            }
+        };
         values.reserve_exact((n + 1).saturating_sub(values.len()));
     }
     if values.len() > n || values.len() <= n.min(PREFIX) {
@@ -318,9 +328,9 @@ impl Sieve {
     /// heap r with a heap below the block (for heap `block.start` + i, the heap
     /// `block.start` + i - k - r). For one r these are consecutive heaps, read together.
     /// Returns the rare heaps read, for each k.
-    fn enumerate_far<V: Value>(
+    fn enumerate_far<'a, S: Seq<'a>>(
         &mut self,
-        values: &[V],
+        values: S,
         block: std::ops::Range<usize>,
         takes: &[usize],
         unequal: bool,
@@ -356,8 +366,16 @@ impl Sieve {
             let stamp = self.stamp;
             for i in (all.start..hole.start).chain(hole.end..all.end) {
                 let (r, x) = (self.rare[i], self.rare_values[i]);
-                let below = &values[start - k - r..start - k - r + rows];
-                for (row, &y) in self.seen.chunks_exact_mut(len).zip(below) {
+                let from = start - k - r;
+                let rows = self.seen.chunks_exact_mut(len).take(rows);
+                if values.escaped_from(from) < from + block.len() {
+                    // A value kept apart among them: each read exactly.
+                    for (i, row) in rows.enumerate() {
+                        row[(x ^ values.at(from + i)) as usize & last] = stamp;
+                    }
+                    continue;
+                }
+                for (row, &y) in rows.zip(&values.raw()[from..from + block.len()]) {
                     row[(x ^ y.into()) as usize & last] = stamp;
                 }
             }
@@ -368,7 +386,7 @@ impl Sieve {
 
     /// The value of a heap of the block begun by [`Sieve::enumerate_far`], over the values
     /// so far (`values`, widened to `Nimber` on read).
-    fn value<V: Value>(&mut self, values: &[V], heap: &Heap) -> Nimber {
+    fn value<'a, S: Seq<'a>>(&mut self, values: S, heap: &Heap) -> Nimber {
         let (len, stamp) = (self.common.len(), self.stamp);
         let last = len - 1;
         let row = &mut self.seen[heap.row * len..(heap.row + 1) * len];
@@ -389,12 +407,22 @@ impl Sieve {
             };
             for range in ranges {
                 let (heaps, heap_values) = (&self.rare[range.clone()], &self.rare_values[range]);
+                let (Some(&first), Some(&last_rare)) = (heaps.first(), heaps.last()) else {
+                    continue;
+                };
+                // The other heaps, m - r, read raw unless one of them has a value apart.
+                let raw = values.escaped_from(m - last_rare) > m - first;
+                let stored = values.raw();
                 for (&r, &x) in heaps.iter().zip(heap_values) {
                     // With `unequal`, the equal split is no move.
                     if heap.unequal && 2 * r == m {
                         continue;
                     }
-                    row[(x ^ values[m - r].into()) as usize & last] = stamp;
+                    let y = match raw {
+                        true => stored[m - r].into(),
+                        false => values.at(m - r),
+                    };
+                    row[(x ^ y) as usize & last] = stamp;
                 }
             }
         }
@@ -437,9 +465,9 @@ impl Sieve {
 
     /// Clears from `pending` the values below `candidate` that a pair remembered from the last
     /// heaps gives this heap too (each pair checked here); how many are left.
-    fn try_witnesses<V: Value>(
+    fn try_witnesses<'a, S: Seq<'a>>(
         &mut self,
-        values: &[V],
+        values: S,
         heap: &Heap,
         candidate: usize,
         mut left: u32,
@@ -454,8 +482,7 @@ impl Sieve {
                 let a = self.witnesses[w * len + y] as usize;
                 let gives = |&m: &usize| {
                     let top = if heap.unequal { (m - 1) / 2 } else { m / 2 };
-                    (1..=top).contains(&a)
-                        && (values[a].into() ^ values[m - a].into()) as usize == y
+                    (1..=top).contains(&a) && (values.at(a) ^ values.at(m - a)) as usize == y
                 };
                 heap.splits.iter().any(gives).then_some(a)
             });
@@ -491,7 +518,7 @@ pub fn rarity(values: &Values) -> Rarity {
 /// The heaps (from 1) whose values are rare under `mask`, in order.
 fn rare_heaps(values: &Values, mask: Nimber) -> Vec<usize> {
     with_values!(values, v => (1..v.len())
-        .filter(|&h| (Into::<Nimber>::into(v[h]) & mask).count_ones() % 2 == 0)
+        .filter(|&h| (v.at(h) & mask).count_ones() % 2 == 0)
         .collect())
 }
 
@@ -504,8 +531,8 @@ fn best_mask(values: &Values) -> Nimber {
     // Heaps per value first: the masks then cost one pass over the distinct values.
     let mut per_value = vec![0usize; 1 << bits];
     with_values!(values, v => {
-        for &x in &v[1.min(v.len())..] {
-            per_value[(Into::<Nimber>::into(x) as usize) & ((1 << bits) - 1)] += 1;
+        for h in 1.min(v.len())..v.len() {
+            per_value[(v.at(h) as usize) & ((1 << bits) - 1)] += 1;
         }
     });
     for (mask, c) in count.iter_mut().enumerate() {

@@ -70,7 +70,36 @@ fn split_takes_are_the_options_splits() {
 const WIDE: Tuning = Tuning {
     min_width: 4,
     parallel_from: PARALLEL_FROM,
+    escape_from: ESCAPE,
 };
+
+/// Values kept apart in a side table (as those of 255 and more are) read the same, on
+/// Grundy's game and octal codes whose values pass the small thresholds here early and often.
+#[test]
+fn values_kept_apart_read_as_the_definition() {
+    let apart = |from| Tuning {
+        escape_from: from,
+        ..Tuning::default()
+    };
+    for from in [3, 6, 12] {
+        let mut fast = Values::new();
+        extend_reading(&GrundysGame, &mut fast, 5000, apart(from), &never);
+        assert!(fast.escaped() > 100, "{from}");
+        let mut slow = Vec::new();
+        crate::game::heap::by_definition(&GrundysGame, &mut slow, 5000, &never);
+        assert_eq!(fast.to_vec(), slow, "Grundy's game, apart from {from}");
+        for code in ["0.354", "0.16", "0.127", "4.7"] {
+            let rule = TakeBreak::octal("", code).unwrap();
+            let mut fast = Values::new();
+            extend_reading(&rule, &mut fast, 4000, apart(from), &never);
+            assert_eq!(
+                fast.to_vec(),
+                naive(&rule, 4000),
+                "{code}, apart from {from}"
+            );
+        }
+    }
+}
 
 /// Reading the values at full width (as past 2^16) gives the same sequence.
 #[test]
@@ -119,10 +148,11 @@ fn shared_scans_value_as_the_definition_does() {
             .num_threads(threads)
             .build()
             .unwrap();
-        for min_width in [1, 4] {
+        for (min_width, escape_from) in [(1, ESCAPE), (4, ESCAPE), (1, 5)] {
             let tuning = Tuning {
                 min_width,
                 parallel_from: 40,
+                escape_from,
             };
             let mut fast = Values::new();
             pool.install(|| extend_reading(&GrundysGame, &mut fast, 3000, tuning, &never));

@@ -313,7 +313,7 @@ impl HeapRule for TakeBreak {
 
     fn compact_valuation_bytes(&self, n: usize) -> u64 {
         match self.sparse() {
-            true => super::sparse::valuation_bytes(n, super::sparse::ASSUMED_WIDTH),
+            true => super::sparse::valuation_bytes(n),
             false => self.valuation_bytes(n).saturating_add(n as u64 + 1),
         }
     }

@@ -1,6 +1,9 @@
-//! A nim sequence held in as few bytes a value as its largest value needs (1, 2 or 4),
-//! widened on the fly: long runs of heap games keep every value, and most sequences stay
-//! below 256 or 65536 for millions of heaps, so the width sets how far a run fits in memory.
+//! A nim sequence held in about a byte a heap: each value in a byte, and the few of 255 or more
+//! apart (an escape byte, and the value in a sorted side table looked up only on the escape);
+//! when such values grow common (more than one heap in [`LARGE_SHARE`]), the values are held
+//! in 2 or 4 bytes each instead, widened on the fly. Long runs of heap games keep every value,
+//! so the bytes a value takes set how far a run fits in memory: Grundy's game passes 255
+//! before 10^7 heaps, with few such values.
 
 use crate::game::Nimber;
 
@@ -11,7 +14,19 @@ impl Value for u8 {}
 impl Value for u16 {}
 impl Value for u32 {}
 
-/// G(0), G(1), ... of a heap game, each in the width of the largest so far.
+/// The byte held for a value kept apart, in the side table.
+pub const ESCAPE: u8 = u8::MAX;
+
+/// Values kept apart stay bytes while at most one heap in this many has one (beyond
+/// [`LARGE_FREE`]): each costs 12 bytes and every scan steps over it, so past that share two
+/// bytes a value are cheaper.
+pub const LARGE_SHARE: usize = 64;
+
+/// Values kept apart that never make the values wider, however few the heaps.
+const LARGE_FREE: usize = 1 << 12;
+
+/// G(0), G(1), ... of a heap game: a byte each with the large values apart, or all in the
+/// width of the largest so far.
 #[derive(Clone, Debug, Default)]
 pub struct Values {
     store: Store,
@@ -20,31 +35,162 @@ pub struct Values {
 /// The values at one width.
 #[derive(Clone, Debug)]
 enum Store {
-    U8(Vec<u8>),
+    U8(Vec<u8>, Large),
     U16(Vec<u16>),
     U32(Vec<u32>),
 }
 
 impl Default for Store {
     fn default() -> Self {
-        Store::U8(Vec::new())
+        Store::U8(Vec::new(), Large::default())
     }
 }
 
-/// The values as a slice at their width, for code generic over [`Value`] (see
+/// The values kept apart from a byte store: the heaps (in order) whose byte is [`ESCAPE`], and
+/// their values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Large {
+    heaps: Vec<usize>,
+    values: Vec<Nimber>,
+    /// Values from this one on are kept apart (255 but in tests, which reach the side table
+    /// with small values).
+    from: Nimber,
+    /// Whether many values kept apart make the store wider (always but in tests).
+    widens: bool,
+}
+
+impl Default for Large {
+    fn default() -> Self {
+        Large {
+            heaps: Vec::new(),
+            values: Vec::new(),
+            from: Nimber::from(ESCAPE),
+            widens: true,
+        }
+    }
+}
+
+impl Large {
+    /// The value of escaped heap `i`.
+    #[inline]
+    fn get(&self, i: usize) -> Nimber {
+        let k = self.heaps.partition_point(|&h| h < i);
+        debug_assert_eq!(self.heaps.get(k), Some(&i), "heap {i} is escaped");
+        self.values[k]
+    }
+
+    /// Whether values kept apart have grown too many to stay bytes, for `len` values.
+    fn crowded(&self, len: usize) -> bool {
+        self.widens && self.heaps.len() > LARGE_FREE && self.heaps.len() * LARGE_SHARE > len
+    }
+}
+
+/// Read access to a nim sequence at its width, for code generic over how it is held (see
+/// [`with_values!`](crate::with_values)): `raw` is the stored values, exact except at the
+/// escaped heaps, which `escaped_from` and `escaped_below` find so that loops read the raw
+/// values between them directly.
+pub trait Seq<'a>: Copy + Send + Sync {
+    /// A stored value.
+    type Raw: Value;
+    /// The stored values, escapes included.
+    fn raw(self) -> &'a [Self::Raw];
+    /// G(i).
+    fn at(self, i: usize) -> Nimber;
+    /// The first escaped heap at or past `i` (`usize::MAX`: none).
+    fn escaped_from(self, i: usize) -> usize;
+    /// The last escaped heap below `i`, if any.
+    fn escaped_below(self, i: usize) -> Option<usize>;
+    /// The first `len` values.
+    fn prefix(self, len: usize) -> Self;
+    /// How many values are held.
+    fn len(self) -> usize {
+        self.raw().len()
+    }
+    /// Whether no value is held.
+    fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<'a, V: Value> Seq<'a> for &'a [V] {
+    type Raw = V;
+    #[inline]
+    fn raw(self) -> &'a [V] {
+        self
+    }
+    #[inline]
+    fn at(self, i: usize) -> Nimber {
+        self[i].into()
+    }
+    #[inline]
+    fn escaped_from(self, _: usize) -> usize {
+        usize::MAX
+    }
+    #[inline]
+    fn escaped_below(self, _: usize) -> Option<usize> {
+        None
+    }
+    fn prefix(self, len: usize) -> Self {
+        &self[..len]
+    }
+}
+
+/// Values held a byte each, with the large ones apart.
+#[derive(Clone, Copy, Debug)]
+pub struct Bytes<'a> {
+    bytes: &'a [u8],
+    large: &'a Large,
+}
+
+impl<'a> Seq<'a> for Bytes<'a> {
+    type Raw = u8;
+    #[inline]
+    fn raw(self) -> &'a [u8] {
+        self.bytes
+    }
+    #[inline]
+    fn at(self, i: usize) -> Nimber {
+        match self.bytes[i] {
+            ESCAPE => self.large.get(i),
+            b => b.into(),
+        }
+    }
+    #[inline]
+    fn escaped_from(self, i: usize) -> usize {
+        let heaps = &self.large.heaps;
+        heaps
+            .get(heaps.partition_point(|&h| h < i))
+            .copied()
+            .unwrap_or(usize::MAX)
+    }
+    #[inline]
+    fn escaped_below(self, i: usize) -> Option<usize> {
+        let heaps = &self.large.heaps;
+        let k = heaps.partition_point(|&h| h < i);
+        k.checked_sub(1).map(|k| heaps[k])
+    }
+    fn prefix(self, len: usize) -> Self {
+        Bytes {
+            bytes: &self.bytes[..len],
+            large: self.large,
+        }
+    }
+}
+
+/// The values at their width, for code generic over [`Seq`] (see
 /// [`with_values!`](crate::with_values)).
 #[derive(Clone, Copy, Debug)]
 pub enum Slice<'a> {
-    /// Every value below 256.
-    U8(&'a [u8]),
+    /// A byte a value, the large ones apart.
+    U8(Bytes<'a>),
     /// Every value below 65536.
     U16(&'a [u16]),
     /// Any values.
     U32(&'a [u32]),
 }
 
-/// Runs `$body` with `$v` bound to the values of `$values` (a [`Values`]) as a slice of their
-/// width: one copy of the body per width, so its loops read the narrow values directly.
+/// Runs `$body` with `$v` bound to the values of `$values` (a [`Values`]) as a [`Seq`] of
+/// their width: one copy of the body per width, so its loops read the narrow values directly.
 #[macro_export]
 macro_rules! with_values {
     ($values:expr, $v:ident => $body:expr) => {
@@ -54,11 +200,6 @@ macro_rules! with_values {
             $crate::game::heap::Slice::U32($v) => $body,
         }
     };
-}
-
-/// A stored value as a [`Nimber`] (generic, so one body serves every width).
-fn wide<V: Value>(v: V) -> Nimber {
-    v.into()
 }
 
 /// Bytes a value needs to hold `v`: 1, 2 or 4.
@@ -76,21 +217,44 @@ impl Values {
         Values::default()
     }
 
-    /// `values`, at the narrowest width that holds them all (and at least `min_width` bytes:
-    /// 1, 2 or 4).
+    /// No values yet, values from `from` on (below 255) kept apart and never widened: the
+    /// side table's paths, reached by small values in tests.
+    pub(crate) fn escaping_from(from: u8) -> Values {
+        let large = Large {
+            from: from.into(),
+            widens: false,
+            ..Large::default()
+        };
+        Values {
+            store: Store::U8(Vec::new(), large),
+        }
+    }
+
+    /// `values`, a byte each with the large ones apart while they are few, else at the
+    /// narrowest width that holds them all; and at least `min_width` bytes (1, 2 or 4).
     pub fn from_slice_at_least(values: &[Nimber], min_width: u32) -> Values {
         let top = values.iter().copied().max().unwrap_or(0);
         let store = match width_of(top).max(min_width) {
-            1 => Store::U8(values.iter().map(|&v| v as u8).collect()),
-            2 => Store::U16(values.iter().map(|&v| v as u16).collect()),
-            _ => Store::U32(values.to_vec()),
+            1 => Store::U8(Vec::new(), Large::default()),
+            2 => Store::U16(Vec::new()),
+            _ => Store::U32(Vec::new()),
         };
-        Values { store }
+        let mut out = Values { store };
+        out.reserve_exact(values.len());
+        out.extend(values.iter().copied());
+        out
     }
 
-    /// `values`, at the narrowest width that holds them all.
+    /// `values`, as [`Values::from_slice_at_least`] holds them at one byte.
     pub fn from_slice(values: &[Nimber]) -> Values {
         Values::from_slice_at_least(values, 1)
+    }
+
+    /// Appends every value of `values`, in order.
+    pub fn extend(&mut self, values: impl IntoIterator<Item = Nimber>) {
+        for v in values {
+            self.push(v);
+        }
     }
 
     /// The values, a [`Nimber`] each.
@@ -100,13 +264,13 @@ impl Values {
 
     /// G(from), ..., G(to - 1), a [`Nimber`] each.
     pub fn range_to_vec(&self, range: std::ops::Range<usize>) -> Vec<Nimber> {
-        with_values!(self, v => v[range].iter().map(|&x| wide(x)).collect())
+        with_values!(self, v => range.map(|i| v.at(i)).collect())
     }
 
-    /// The values as a slice at their width.
+    /// The values as a [`Seq`] at their width.
     pub fn slice(&self) -> Slice<'_> {
         match &self.store {
-            Store::U8(v) => Slice::U8(v),
+            Store::U8(bytes, large) => Slice::U8(Bytes { bytes, large }),
             Store::U16(v) => Slice::U16(v),
             Store::U32(v) => Slice::U32(v),
         }
@@ -122,23 +286,33 @@ impl Values {
         self.len() == 0
     }
 
-    /// Bytes a value takes now: 1, 2 or 4.
+    /// Bytes a value takes now: 1 (the large ones apart), 2 or 4.
     pub fn width(&self) -> u32 {
         match self.store {
-            Store::U8(_) => 1,
+            Store::U8(..) => 1,
             Store::U16(_) => 2,
             Store::U32(_) => 4,
         }
     }
 
+    /// Values kept apart from the bytes (0 at other widths).
+    pub fn escaped(&self) -> usize {
+        match &self.store {
+            Store::U8(_, large) => large.heaps.len(),
+            _ => 0,
+        }
+    }
+
+    /// Bytes the values take, side table included (not the room reserved).
+    pub fn bytes(&self) -> u64 {
+        let kept = self.escaped() * (std::mem::size_of::<usize>() + 4);
+        (self.len() as u64) * u64::from(self.width()) + kept as u64
+    }
+
     /// G(i).
     #[inline]
     pub fn get(&self, i: usize) -> Nimber {
-        match &self.store {
-            Store::U8(v) => v[i].into(),
-            Store::U16(v) => v[i].into(),
-            Store::U32(v) => v[i],
-        }
+        with_values!(self, v => v.at(i))
     }
 
     /// The values in order.
@@ -148,48 +322,74 @@ impl Values {
 
     /// The largest value (0 when there is none).
     pub fn max(&self) -> Nimber {
-        with_values!(self, v => v.iter().map(|&x| wide(x)).max().unwrap_or(0))
+        match &self.store {
+            Store::U8(bytes, large) => match large.values.iter().max() {
+                // Every value kept apart is above every byte held.
+                Some(&top) if large.from == Nimber::from(ESCAPE) => top,
+                top => {
+                    let small = bytes.iter().filter(|&&b| b != ESCAPE).max();
+                    top.copied().max(small.map(|&b| b.into())).unwrap_or(0)
+                }
+            },
+            Store::U16(v) => v.iter().max().map_or(0, |&x| x.into()),
+            Store::U32(v) => v.iter().max().copied().unwrap_or(0),
+        }
     }
 
-    /// Appends `value`, widening every value first when it does not fit the width (the
-    /// room reserved is kept, at the new width).
+    /// Appends `value`: a byte, or the escape and the value apart; the values are widened
+    /// first when it does not fit their width, or when values apart grow too many (the room
+    /// reserved is kept, at the new width).
     pub fn push(&mut self, value: Nimber) {
-        if width_of(value) > self.width() {
-            self.widen(width_of(value));
-        }
         match &mut self.store {
-            Store::U8(v) => v.push(value as u8),
+            Store::U8(bytes, large) if value >= large.from => {
+                if large.crowded(bytes.len()) {
+                    self.widen(width_of(value).max(2));
+                    return self.push(value);
+                }
+                large.heaps.push(bytes.len());
+                large.values.push(value);
+                bytes.push(ESCAPE);
+            }
+            Store::U8(bytes, _) => bytes.push(value as u8),
+            Store::U16(_) if width_of(value) > 2 => {
+                self.widen(4);
+                self.push(value);
+            }
             Store::U16(v) => v.push(value as u16),
             Store::U32(v) => v.push(value),
         }
     }
 
-    /// Holds the values at `width` bytes each (1, 2 or 4; never narrower than now).
+    /// Holds the values at `width` bytes each (2 or 4; never narrower than now).
     fn widen(&mut self, width: u32) {
-        fn wider<A: Value, B: Copy>(old: &[A], room: usize, to: impl Fn(Nimber) -> B) -> Vec<B> {
+        fn wider<'a, S: Seq<'a>, B>(old: S, room: usize, to: impl Fn(Nimber) -> B) -> Vec<B> {
             let mut out = Vec::with_capacity(room);
-            out.extend(old.iter().map(|&x| to(x.into())));
+            out.extend((0..old.len()).map(|i| to(old.at(i))));
             out
         }
         let capacity = match &self.store {
-            Store::U8(v) => v.capacity(),
+            Store::U8(v, _) => v.capacity(),
             Store::U16(v) => v.capacity(),
             Store::U32(v) => v.capacity(),
         };
-        let store = std::mem::take(&mut self.store);
-        self.store = match (store, width) {
-            (Store::U8(v), 2) => Store::U16(wider(&v, capacity, |x| x as u16)),
-            (Store::U8(v), 4) => Store::U32(wider(&v, capacity, |x| x)),
-            (Store::U16(v), 4) => Store::U32(wider(&v, capacity, |x| x)),
-            (same, _) => same,
+        let store = match (&self.store, width) {
+            (Store::U8(..), 2) => {
+                Store::U16(with_values!(self, v => wider(v, capacity, |x| x as u16)))
+            }
+            (Store::U8(..) | Store::U16(_), 4) => {
+                Store::U32(with_values!(self, v => wider(v, capacity, |x| x)))
+            }
+            _ => return,
         };
+        // The old store goes before the caller pushes more.
+        self.store = store;
     }
 
     /// Makes room for `more` values past those held, exactly (a long run must not ask for
     /// half as much again as it needs).
     pub fn reserve_exact(&mut self, more: usize) {
         match &mut self.store {
-            Store::U8(v) => v.reserve_exact(more),
+            Store::U8(v, _) => v.reserve_exact(more),
             Store::U16(v) => v.reserve_exact(more),
             Store::U32(v) => v.reserve_exact(more),
         }
@@ -198,7 +398,12 @@ impl Values {
     /// Keeps the first `len` values.
     pub fn truncate(&mut self, len: usize) {
         match &mut self.store {
-            Store::U8(v) => v.truncate(len),
+            Store::U8(v, large) => {
+                v.truncate(len);
+                let keep = large.heaps.partition_point(|&h| h < len);
+                large.heaps.truncate(keep);
+                large.values.truncate(keep);
+            }
             Store::U16(v) => v.truncate(len),
             Store::U32(v) => v.truncate(len),
         }
@@ -230,28 +435,68 @@ impl serde::Serialize for Values {
 mod tests {
     use super::*;
 
-    /// Pushing values past 255 and 65535 widens without changing any value, and keeps the
-    /// room reserved.
+    /// Values of 255 and more are kept apart, exactly, and a byte store reads them back
+    /// through the escape: as G(i), through a prefix, and around them in the raw bytes.
     #[test]
-    fn widening_keeps_every_value() {
-        let want: Vec<Nimber> = vec![0, 3, 255, 256, 7, 65535, 65536, 1, 70000];
+    fn large_values_are_kept_apart() {
+        let want: Vec<Nimber> = vec![0, 3, 254, 255, 256, 7, 65535, 65536, 1, 70000];
         let mut values = Values::new();
         values.reserve_exact(want.len());
-        let mut widths = Vec::new();
         for (i, &v) in want.iter().enumerate() {
             values.push(v);
-            widths.push(values.width());
             assert_eq!(values.to_vec(), want[..=i], "after {v}");
         }
-        assert_eq!(widths, [1, 1, 1, 2, 2, 2, 4, 4, 4]);
+        assert_eq!((values.width(), values.escaped()), (1, 5));
         assert_eq!(values.max(), 70000);
-        assert_eq!(values.range_to_vec(2..4), [255, 256]);
+        assert_eq!(values.range_to_vec(2..5), [254, 255, 256]);
         assert_eq!(values, Values::from_slice(&want));
+        let Slice::U8(v) = values.slice() else {
+            panic!("a byte store")
+        };
+        assert_eq!(v.raw()[..5], [0, 3, 254, ESCAPE, ESCAPE]);
+        assert_eq!(
+            (v.escaped_from(0), v.escaped_from(5), v.escaped_from(10)),
+            (3, 6, usize::MAX)
+        );
+        assert_eq!(
+            (v.escaped_below(3), v.escaped_below(6), v.escaped_below(100)),
+            (None, Some(4), Some(9))
+        );
+        assert_eq!(v.prefix(5).len(), 5);
         assert_eq!(Values::from_slice(&[1, 2]).width(), 1);
         assert_eq!(Values::from_slice_at_least(&[1, 2], 4).width(), 4);
-        values.truncate(3);
-        assert_eq!(values.to_vec(), [0, 3, 255]);
+        values.truncate(4);
+        assert_eq!(
+            (values.to_vec(), values.escaped()),
+            (vec![0, 3, 254, 255], 1)
+        );
+        assert_eq!(values.max(), 255);
         let json = serde_json::to_string(&values).unwrap();
-        assert_eq!(json, "[0,3,255]");
+        assert_eq!(json, "[0,3,254,255]");
+    }
+
+    /// Once more than one heap in [`LARGE_SHARE`] has a value apart, the values widen to two
+    /// bytes, and to four past 65535, every value kept.
+    #[test]
+    fn many_large_values_widen() {
+        let want: Vec<Nimber> = (0..(LARGE_FREE * LARGE_SHARE) as Nimber)
+            .map(|i| if i % 32 == 0 { 300 + i % 7 } else { i % 200 })
+            .chain([70000, 5])
+            .collect();
+        let mut values = Values::new();
+        let mut widths = Vec::new();
+        for &v in &want {
+            values.push(v);
+            if widths.last() != Some(&values.width()) {
+                widths.push(values.width());
+            }
+        }
+        assert_eq!(widths, [1, 2, 4]);
+        assert_eq!(values.to_vec(), want);
+        // Kept apart from a small value on, in tests: never widened.
+        let mut small = Values::escaping_from(4);
+        small.extend(want.iter().copied());
+        assert_eq!((small.width(), small.to_vec()), (1, want.clone()));
+        assert_eq!(small.max(), 70000);
     }
 }
