@@ -102,47 +102,26 @@ fn run(doc: &str, line: &str, dir: &Path) {
     );
 }
 
-/// The document whose commands take longest (about two minutes: a synthesis that runs to its
-/// 55 s time limit, a cube solved by CaDiCaL, a star lifted from smaller ones): its commands run in
-/// a test of their own, beside the other documents' rather than after them.
-const ON_ITS_OWN: &str = "docs/synthesis.md";
-
-/// Runs the commands of the document named `name` (relative to the root) in a fresh directory,
-/// and returns how many there were.
-fn run_document(name: &str) -> usize {
-    let doc = root().join(name);
-    let text = std::fs::read_to_string(&doc).expect("a document");
-    let lines = commands(&text);
-    if name == "README.md" {
-        assert!(lines.len() >= 5, "the README's tour shows {lines:?}");
-    }
-    let dir = tempfile::tempdir().unwrap();
-    for line in &lines {
-        run(name, line, dir.path());
-    }
-    lines.len()
-}
-
 #[test]
 fn every_documented_command_runs_within_a_minute() {
     let mut total = 0;
     for doc in documents() {
         let name = relative(&doc);
-        if name == ON_ITS_OWN {
-            // Counted here, run by the test below.
-            total += commands(&std::fs::read_to_string(&doc).expect("a document")).len();
-        } else if !RUN_ELSEWHERE.contains(&name.as_str()) {
-            total += run_document(&name);
+        if RUN_ELSEWHERE.contains(&name.as_str()) {
+            continue;
         }
+        let text = std::fs::read_to_string(&doc).expect("a document");
+        let lines = commands(&text);
+        if name == "README.md" {
+            assert!(lines.len() >= 5, "the README's tour shows {lines:?}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for line in &lines {
+            run(&name, line, dir.path());
+        }
+        total += lines.len();
     }
     assert!(total >= 50, "only {total} commands found");
-}
-
-/// Named to sort first: the harness starts tests in name order, so this longest one starts at
-/// once, beside the test above.
-#[test]
-fn commands_of_synthesis_md_run_within_a_minute() {
-    assert!(run_document(ON_ITS_OWN) > 0);
 }
 
 /// The anchor GitHub gives a heading: lower case, spaces as `-`, punctuation dropped.
