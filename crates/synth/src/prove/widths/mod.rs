@@ -94,12 +94,7 @@ pub(super) fn decide(
         });
     }
     let confirm = |mut c: Counterexample| {
-        let ok = match c.reason {
-            Reason::MoveBetweenZeros | Reason::NoMoveToZero => {
-                check::recheck(game, program, images, &c).is_ok()
-            }
-            _ => check::recheck_value(game, program, &mut c).is_ok(),
-        };
+        let ok = super::recheck(game, program, images, &mut c).is_ok();
         ok.then_some(c)
     };
     settle(&d, &queries, &p, &u, clock, &confirm)
