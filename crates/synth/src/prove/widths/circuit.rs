@@ -431,6 +431,9 @@ mod tests {
         })
     }
 
+    /// What a formula says of two naturals, by Rust's own integers.
+    type Truth = fn(u64, u64) -> bool;
+
     /// Sums, differences below 0, comparisons and choices read as integers wide enough.
     #[test]
     fn words_are_read_as_integers_that_never_wrap() {
@@ -438,15 +441,15 @@ mod tests {
         let a = BV::new_const("a", w);
         let b = BV::new_const("b", w);
         let k = |c: u64| BV::from_u64(c, w);
-        let cases: Vec<(Bool, fn(u64, u64) -> bool)> = vec![
+        let cases: Vec<(Bool, Truth)> = vec![
             (a.bvadd(&b).eq(k(13)), |a, b| a + b == 13),
             (a.bvsub(&b).bvult(k(5)), |a, b| a >= b && a - b < 5),
             (a.bvsub(&b).bvxor(&b).eq(&a), |a, b| {
                 (a as i128 - b as i128) ^ b as i128 == a as i128
             }),
             (a.bvule(&b).ite(&a, &b).eq(k(3)), |a, b| a.min(b) == 3),
-            (a.bvnot().bvadd(&k(1)).bvadd(&a).eq(k(0)), |_, _| true),
-            (a.bvand(&b).bvor(&k(6)).eq(k(7)), |a, b| (a & b) | 6 == 7),
+            (a.bvnot().bvadd(k(1)).bvadd(&a).eq(k(0)), |_, _| true),
+            (a.bvand(&b).bvor(k(6)).eq(k(7)), |a, b| (a & b) | 6 == 7),
         ];
         for (f, truth) in cases {
             for x in 0..12u64 {
