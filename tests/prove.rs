@@ -190,6 +190,13 @@ fn bad_input_is_one_line_and_exit_2() {
         2,
         "wraps",
     );
+    // The refusal says why the column-by-column reading did not take it either.
+    let div = ["prove", "path:3", "--program", "(x0 - x1) / x2"];
+    one_line(
+        &div,
+        2,
+        "(column by column: Div is not read column by column)",
+    );
     one_line(
         &[
             "prove",

@@ -408,10 +408,15 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
             let why = other.and_then(Result::err);
             let asked = opts.bound.or(opts.fallback_bound);
             // Every width first, then the widest bound, each with half the time left.
+            // Why the column-by-column reading settled nothing, for a refusal below.
+            let mut unread = None;
             let (every, widest) = match (asked, opts.width) {
                 (None, None) => match every_width(game, program, &images, opts.target, &clock)? {
-                    Some(found) => (Some(found), None),
-                    None => (None, widest(game, program, &images, opts.target, &clock)),
+                    Ok(found) => (Some(found), None),
+                    Err(why) => {
+                        unread = Some(why);
+                        (None, widest(game, program, &images, opts.target, &clock))
+                    }
                 },
                 _ => (None, None),
             };
@@ -425,7 +430,14 @@ pub fn prove(game: &HypergraphNim, program: &Program, opts: &Options) -> Result<
             } else if let Some((bound, w, verdict)) = widest {
                 (reading, Some(bound), Some(w), verdict, why)
             } else {
-                match bitvec::width(program, n, bound, opts.width, zero, &clock)? {
+                let width = bitvec::width(program, n, bound, opts.width, zero, &clock);
+                let width = match (width, unread) {
+                    (Err(Error::Usage(e)), Some(why)) => {
+                        Err(Error::Usage(format!("{e} (column by column: {why})")))
+                    }
+                    (width, _) => width,
+                };
+                match width? {
                     Ok(w) => {
                         let d = bitvec::Bits {
                             program,
@@ -501,18 +513,18 @@ fn recheck(
 }
 
 /// The verdict for every position of a program with no linear reading, read column by column
-/// ([`widths`]), and the states reached; none when that does not settle it (the candidate
-/// moves miss, a step is not automatic, too many states), tried for half the time left (at
-/// most [`WIDEST_SECONDS`] without a limit).
+/// ([`widths`]), and the states reached; or why that does not settle it (the candidate moves
+/// miss, a step is not automatic, too many states), tried for half the time left (at most
+/// [`WIDEST_SECONDS`] without a limit).
 fn every_width(
     game: &HypergraphNim,
     program: &Program,
     images: &[Vec<usize>],
     target: Target,
     clock: &clock::Clock,
-) -> Result<Option<(Verdict, usize)>, Error> {
+) -> Result<widths::Decided, Error> {
     let part = clock.share(0.5, WIDEST_SECONDS);
-    Ok(widths::decide(game, program, images, target, &part)?.ok())
+    widths::decide(game, program, images, target, &part)
 }
 
 /// Seconds the attempt at the widest bound may take when the proof has no time limit.
