@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use z3::ast::{Ast, Bool, Dynamic};
+use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::AstKind;
 
 /// Most bits a state may have (carries, flags, comparisons, guesses and the column).
@@ -355,12 +355,81 @@ impl Builder {
         })
     }
 
+    /// `w = 0` (the term `e`), read without guesses where it can be: an `|` is 0 when both
+    /// sides are, and a choice when its chosen side is (so a 0/1 flag tested for 0, as
+    /// programs' `<` and `==` under `|` are, is its condition, known at the end).
+    fn zero_test(&mut self, e: &Dynamic, w: &Dynamic) -> Result<usize, String> {
+        if let Some(&p) = self.prop_of.get(e) {
+            return Ok(p);
+        }
+        let args = w.children();
+        let p = match w.decl().name().as_str() {
+            "bvor" if !args.is_empty() && w.kind() != AstKind::Numeral => {
+                let parts = (args.iter())
+                    .map(|a| self.zero_of(a))
+                    .collect::<Result<_, _>>()?;
+                Prop::And(parts)
+            }
+            "bvsub" | "bvxor" if args.len() == 2 => return self.equal(e, &args[0], &args[1]),
+            _ => {
+                let zero = BV::from_u64(0, w.as_bv().ok_or("a word")?.get_size());
+                return self.equal(e, w, &Dynamic::from_ast(&zero));
+            }
+        };
+        let p = self.push_prop(p);
+        self.prop_of.insert(e.clone(), p);
+        Ok(p)
+    }
+
+    /// `a = b` (the term `e`): a choice on either side splits on its condition, so that it
+    /// needs no guess.
+    fn equal(&mut self, e: &Dynamic, a: &Dynamic, b: &Dynamic) -> Result<usize, String> {
+        if let Some(&p) = self.prop_of.get(e) {
+            return Ok(p);
+        }
+        let choice = |d: &Dynamic| matches!(d.decl().name().as_str(), "if" | "ite");
+        let (x, y) = match (choice(a), choice(b)) {
+            (true, _) => (a, b),
+            (_, true) => (b, a),
+            _ => {
+                let p = self.atom(a, b, false, false)?;
+                let p = self.push_prop(p);
+                self.prop_of.insert(e.clone(), p);
+                return Ok(p);
+            }
+        };
+        // x = ite(c, t, f): (c and t = y) or (not c and f = y).
+        let args = x.children();
+        let c = self.prop(&args[0])?;
+        let eq = |t: &Dynamic| -> Result<Dynamic, String> {
+            let (t, y) = (t.as_bv().ok_or("a word")?, y.as_bv().ok_or("a word")?);
+            Ok(Dynamic::from_ast(&t.eq(y)))
+        };
+        let (et, ef) = (eq(&args[1])?, eq(&args[2])?);
+        let t = self.equal(&et, &args[1], y)?;
+        let f = self.equal(&ef, &args[2], y)?;
+        let not_c = self.push_prop(Prop::Not(c));
+        let then = self.push_prop(Prop::And(vec![c, t]));
+        let other = self.push_prop(Prop::And(vec![not_c, f]));
+        let p = self.push_prop(Prop::Or(vec![then, other]));
+        self.prop_of.insert(e.clone(), p);
+        Ok(p)
+    }
+
+    /// The proposition `w = 0`, through [`Builder::zero_test`].
+    fn zero_of(&mut self, w: &Dynamic) -> Result<usize, String> {
+        let bv = w.as_bv().ok_or("a word")?;
+        let test = bv.eq(BV::from_u64(0, bv.get_size()));
+        self.zero_test(&Dynamic::from_ast(&test), w)
+    }
+
     fn prop(&mut self, e: &Dynamic) -> Result<usize, String> {
         if let Some(&p) = self.prop_of.get(e) {
             return Ok(p);
         }
         let args = e.children();
         let is_word = |d: &Dynamic| d.as_bv().is_some();
+        let zero = |d: &Dynamic| d.as_bv().and_then(|v| v.as_u64()) == Some(0);
         let name = e.decl().name();
         let p = match name.as_str() {
             "true" => Prop::Const(true),
@@ -385,9 +454,11 @@ impl Builder {
                 let c = self.prop(&args[0])?;
                 Prop::Ite(c, self.prop(&args[1])?, self.prop(&args[2])?)
             }
-            "=" if args.len() == 2 && is_word(&args[0]) => {
-                self.atom(&args[0], &args[1], false, false)?
-            }
+            "=" if args.len() == 2 && is_word(&args[0]) => match (zero(&args[0]), zero(&args[1])) {
+                (false, true) => return self.zero_test(e, &args[0]),
+                (true, false) => return self.zero_test(e, &args[1]),
+                _ => return self.equal(e, &args[0], &args[1]),
+            },
             "=" | "iff" if args.len() == 2 => Prop::Iff(self.prop(&args[0])?, self.prop(&args[1])?),
             "distinct" if args.len() == 2 && is_word(&args[0]) => {
                 let eq = self.atom(&args[0], &args[1], false, false)?;
@@ -433,6 +504,27 @@ mod tests {
 
     /// What a formula says of two naturals, by Rust's own integers.
     type Truth = fn(u64, u64) -> bool;
+
+    /// A flag tested for 0 under `|`, and a choice one side of an equality, split on their
+    /// conditions: no guesses, one start state.
+    #[test]
+    fn choices_tested_for_zero_need_no_guess() {
+        let w = 64;
+        let a = BV::new_const("a", w);
+        let b = BV::new_const("b", w);
+        let flag = a.bvult(&b).ite(&BV::from_u64(1, w), &BV::from_u64(0, w));
+        let f = a.bvsub(&b).bvor(&flag).eq(BV::from_u64(0, w));
+        assert_eq!(Circuit::of(&f).unwrap().starts().len(), 1);
+        let min = a.bvule(&b).ite(&a, &b);
+        let g = b.bvsub(&min).eq(BV::from_u64(0, w));
+        assert_eq!(Circuit::of(&g).unwrap().starts().len(), 1);
+        for x in 0..12u64 {
+            for y in 0..12u64 {
+                assert_eq!(holds(&f, &[("a", x), ("b", y)]), x == y);
+                assert_eq!(holds(&g, &[("a", x), ("b", y)]), y <= x);
+            }
+        }
+    }
 
     /// Sums, differences below 0, comparisons and choices read as integers wide enough.
     #[test]
