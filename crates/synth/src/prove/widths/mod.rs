@@ -23,7 +23,7 @@ use z3::Model;
 use super::bitvec::{Bits, MAX_WIDTH};
 use super::clock::Clock;
 use super::heaps::Take;
-use super::target::{joined, neither, position, smallest, Domain, Target};
+use super::target::{joined, neither, position, read_all, smallest, Domain, Target};
 use super::witness::missed;
 use super::{check, Counterexample, Reason, Verdict};
 use crate::lang::{Op, Program};
@@ -243,11 +243,7 @@ fn model_of(d: &Bits, c: &Circuit, values: &[u128]) -> Option<Model> {
 
 /// The counterexample in `m` (none when a heap does not fit 32 bits).
 fn counterexample(d: &Bits, m: &Model, query: &Query, p: &[BV], u: &BV) -> Option<Counterexample> {
-    let read = |xs: &[BV]| -> Option<Vec<u32>> {
-        xs.iter()
-            .map(|x| d.read(m, x).ok().and_then(|v| u32::try_from(v).ok()))
-            .collect()
-    };
+    let read = |xs: &[BV]| read_all(d, m, xs).ok();
     Some(Counterexample {
         position: read(p)?,
         reason: query.reason,
