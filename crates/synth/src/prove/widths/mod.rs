@@ -14,7 +14,9 @@
 //! search finds is re-checked by the game's moves, and a position the candidate moves miss
 //! but some other move covers leaves the question open, as it does over bit-vectors.
 
+mod build;
 mod circuit;
+mod live;
 mod search;
 
 use z3::ast::{Bool, BV};

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use super::circuit::{Circuit, State};
+use super::live::Scratch;
 
 /// Most variables (each doubles the letters read per state).
 const MAX_VARS: usize = 14;
@@ -31,12 +32,12 @@ pub(super) fn search(c: &Circuit, max_states: usize, deadline: Option<Instant>) 
         return Outcome::Open(format!("{} variables, more than {MAX_VARS}", c.vars.len()));
     }
     let letters = 1u32 << c.vars.len();
-    let mut bits = Vec::new();
+    let mut r = Scratch::default();
     // Each state's index, and the state and letter it was first reached from.
     let mut seen: HashMap<State, usize> = HashMap::new();
     let mut from: Vec<Option<(usize, u32)>> = Vec::new();
     let mut states: Vec<State> = Vec::new();
-    for s in c.starts() {
+    for s in c.starts(&mut r) {
         if seen.contains_key(&s) {
             continue;
         }
@@ -49,7 +50,7 @@ pub(super) fn search(c: &Circuit, max_states: usize, deadline: Option<Instant>) 
     loop {
         // Every state found so far is checked before its successors are made.
         while checked < states.len() {
-            match c.accepts(states[checked], &mut bits) {
+            match c.accepts(states[checked], &mut r) {
                 Ok(true) => {
                     return match values(c, &from, checked) {
                         Some(v) => Outcome::Found(v),
@@ -73,7 +74,9 @@ pub(super) fn search(c: &Circuit, max_states: usize, deadline: Option<Instant>) 
         }
         let s = states[next];
         for letter in 0..letters {
-            let t = c.step(s, letter, &mut bits);
+            let Some(t) = c.next(s, letter, &mut r) else {
+                continue;
+            };
             if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(t) {
                 e.insert(states.len());
                 states.push(t);
