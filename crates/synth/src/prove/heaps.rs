@@ -42,14 +42,33 @@ pub struct Take {
     pub part: bool,
 }
 
+/// What a heap must hold for a move: the same in every arithmetic the prover reads.
+pub(super) enum Holds {
+    /// At least the amount (taken whole or in part).
+    AtLeast,
+    /// Exactly the amount (taken whole only).
+    Exactly,
+    /// More than the amount (a part, leaving some).
+    MoreThan,
+}
+
 impl Take {
+    /// What a heap must hold for the move.
+    pub(super) fn holds(&self) -> Holds {
+        match (self.whole, self.part) {
+            (true, true) => Holds::AtLeast,
+            (true, false) => Holds::Exactly,
+            _ => Holds::MoreThan,
+        }
+    }
+
     /// Whether a heap of `x` allows the move.
     fn legal(&self, x: &Int) -> Bool {
         let k = Int::from_u64(self.amount as u64);
-        match (self.whole, self.part) {
-            (true, true) => x.ge(&k),
-            (true, false) => x.eq(&k),
-            _ => x.gt(&k),
+        match self.holds() {
+            Holds::AtLeast => x.ge(&k),
+            Holds::Exactly => x.eq(&k),
+            Holds::MoreThan => x.gt(&k),
         }
     }
 }

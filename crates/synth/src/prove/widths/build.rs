@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::AstKind;
 
-use super::circuit::{Circuit, Prop, Word, STATE_BITS};
+use super::circuit::{Circuit, Prop, State, Word, STATE_BITS};
 
 /// Most guessed conditions (each doubles the start states).
 const MAX_GUESSES: usize = 12;
@@ -33,6 +33,10 @@ impl Circuit {
                 column_at + column_bits
             ));
         }
+        let mut always = State::zeros(column_at + column_bits);
+        for bit in guess_at..column_at + column_bits {
+            always.set(bit, true);
+        }
         Ok(Circuit {
             words: b.words,
             props: b.props,
@@ -44,6 +48,8 @@ impl Circuit {
             guess_at,
             column_at,
             column_top: top,
+            state_bits: column_at + column_bits,
+            always,
         })
     }
 }

@@ -16,7 +16,7 @@
 //! at the start and checked at the end.
 
 /// Most bits a state may have (carries, flags, comparisons, guesses and the column).
-pub(super) const STATE_BITS: u32 = 128;
+pub(super) const STATE_BITS: u32 = 1 << 16;
 
 /// Most zero columns read after a word before the state must be still (each level of the
 /// formula settles within one column).
@@ -88,35 +88,39 @@ pub(super) struct Circuit {
     pub(super) guess_at: u32,
     pub(super) column_at: u32,
     pub(super) column_top: u32,
+    /// The state's bits in all: the column counter's end.
+    pub(super) state_bits: u32,
+    /// The bits every state keeps: the guesses and the column.
+    pub(super) always: State,
 }
 
 use super::live::Scratch;
-
-/// A state: its bits (carries, flags, comparisons, guesses, column) in one word.
-pub(super) type State = u128;
+pub(super) use super::state::State;
 
 impl Circuit {
     /// The states before any column: one per choice of the guesses (but those already
     /// decided false).
     pub(super) fn starts(&self, r: &mut Scratch) -> Vec<State> {
-        let mut base: State = 0;
+        let mut base = State::zeros(self.state_bits);
         for &(bit, sub) in &self.carries {
-            if sub {
-                base |= 1 << bit;
-            }
+            base.set(bit, sub);
         }
-        (0..1u128 << self.guesses.len())
-            .filter_map(|g| self.reduce(base | (g << self.guess_at), r))
+        let guesses = self.guesses.len() as u32;
+        (0..1u64 << guesses)
+            .filter_map(|g| {
+                let mut s = base.clone();
+                s.set_field(self.guess_at, guesses, g);
+                self.reduce(s, r)
+            })
             .collect()
     }
 
     /// The state after reading one column whose bit for variable k is bit k of `letter`;
     /// `bits` is scratch room for the words' bits.
-    pub(super) fn step(&self, s: State, letter: u32, bits: &mut Vec<bool>) -> State {
-        let column =
-            ((s >> self.column_at) & ((1 << (32 - self.column_top.leading_zeros())) - 1)) as u32;
-        let on = |bit: u32| (s >> bit) & 1 == 1;
-        let mut next = s;
+    pub(super) fn step(&self, s: &State, letter: u32, bits: &mut Vec<bool>) -> State {
+        let column_bits = self.state_bits - self.column_at;
+        let column = s.field(self.column_at, column_bits) as u32;
+        let mut next = s.clone();
         bits.clear();
         for w in &self.words {
             let v = match *w {
@@ -127,12 +131,11 @@ impl Circuit {
                 Word::Or(a, b) => bits[a] | bits[b],
                 Word::Xor(a, b) => bits[a] ^ bits[b],
                 Word::Sum { a, b, sub, carry } => {
-                    let (x, y, c) = (bits[a], bits[b] ^ sub, on(carry));
-                    let out = (x & y) | (c & (x ^ y));
-                    next = (next & !(1 << carry)) | ((out as State) << carry);
+                    let (x, y, c) = (bits[a], bits[b] ^ sub, s.get(carry));
+                    next.set(carry, (x & y) | (c & (x ^ y)));
                     x ^ y ^ c
                 }
-                Word::Choice { guess, a, b } => match on(self.guess_at + guess) {
+                Word::Choice { guess, a, b } => match s.get(self.guess_at + guess) {
                     true => bits[a],
                     false => bits[b],
                 },
@@ -143,32 +146,31 @@ impl Circuit {
             let (x, y) = (bits[a], bits[b]);
             if !compare {
                 if x != y {
-                    next |= 1 << bit;
+                    next.set(bit, true);
                 }
             } else if x != y {
                 // This column outranks the ones below: 01 when a is smaller, 10 when larger.
-                let code: State = if y { 1 } else { 2 };
-                next = (next & !(3 << bit)) | (code << bit);
+                next.set_field(bit, 2, if y { 1 } else { 2 });
             }
         }
         if column < self.column_top {
-            next += 1 << self.column_at;
+            next.set_field(self.column_at, column_bits, column as u64 + 1);
         }
         next
     }
 
     /// Whether the formula holds once every column past those read is 0 (and the guesses
     /// were right), or an error if the state never settles.
-    pub(super) fn accepts(&self, s: State, r: &mut Scratch) -> Result<bool, String> {
-        let mut s = s;
+    pub(super) fn accepts(&self, s: &State, r: &mut Scratch) -> Result<bool, String> {
+        let mut s = s.clone();
         for _ in 0..MAX_TAIL {
-            let Some(t) = self.next(s, 0, r) else {
+            let Some(t) = self.next(&s, 0, r) else {
                 return Ok(false);
             };
             if t == s {
-                let truth = self.truths(s);
+                let truth = self.truths(&s);
                 let right = (self.guesses.iter().enumerate())
-                    .all(|(g, &c)| truth[c] == ((s >> (self.guess_at + g as u32)) & 1 == 1));
+                    .all(|(g, &c)| truth[c] == s.get(self.guess_at + g as u32));
                 return Ok(right && truth[self.goal]);
             }
             s = t;
@@ -177,7 +179,7 @@ impl Circuit {
     }
 
     /// Every proposition's truth in a settled state.
-    fn truths(&self, s: State) -> Vec<bool> {
+    fn truths(&self, s: &State) -> Vec<bool> {
         let mut t: Vec<bool> = Vec::with_capacity(self.props.len());
         for p in &self.props {
             let v = match p {
@@ -190,8 +192,8 @@ impl Circuit {
                     true => t[*a],
                     false => t[*b],
                 },
-                Prop::Eq { flag, .. } => (s >> flag) & 1 == 0,
-                Prop::Below { cmp, or_equal, .. } => match (s >> cmp) & 3 {
+                Prop::Eq { flag, .. } => !s.get(*flag),
+                Prop::Below { cmp, or_equal, .. } => match s.field(*cmp, 2) {
                     1 => true,
                     0 => *or_equal,
                     _ => false,
@@ -218,12 +220,12 @@ mod tests {
                 let letter = (c.vars.iter().enumerate())
                     .map(|(k, v)| (((value(v) >> col) & 1) as u32) << k)
                     .sum();
-                match c.next(s, letter, &mut r) {
+                match c.next(&s, letter, &mut r) {
                     Some(t) => s = t,
                     None => return false,
                 }
             }
-            c.accepts(s, &mut r).unwrap()
+            c.accepts(&s, &mut r).unwrap()
         })
     }
 

@@ -30,15 +30,15 @@ pub(super) struct Scratch {
 impl Circuit {
     /// The state after one column, with what no longer matters set to 0, or `None` when
     /// nothing read after it can be accepted.
-    pub(super) fn next(&self, s: State, letter: u32, r: &mut Scratch) -> Option<State> {
+    pub(super) fn next(&self, s: &State, letter: u32, r: &mut Scratch) -> Option<State> {
         let t = self.step(s, letter, &mut r.bits);
         self.reduce(t, r)
     }
 
     /// `s` with what no longer matters set to 0, or `None` when it is decided false.
-    pub(super) fn reduce(&self, s: State, r: &mut Scratch) -> Option<State> {
-        let on = |bit: u32| (s >> bit) & 1 == 1;
-        self.decided(s, r);
+    pub(super) fn reduce(&self, mut s: State, r: &mut Scratch) -> Option<State> {
+        let on = |bit: u32| s.get(bit);
+        self.decided(&s, r);
         if r.known[self.goal] == Some(false) {
             return None;
         }
@@ -56,7 +56,7 @@ impl Circuit {
         r.read.clear();
         r.read.resize(self.words.len(), false);
         // The guesses and the column always stay.
-        let mut keep: State = !0 << self.guess_at;
+        let mut keep = self.always.clone();
         for i in (0..self.props.len()).rev() {
             if !r.need[i] {
                 continue;
@@ -64,7 +64,7 @@ impl Circuit {
             if let Some(v) = r.known[i] {
                 // Decided: only the parts that decide it are kept.
                 match &self.props[i] {
-                    &Prop::Eq { flag, .. } => keep |= 1 << flag,
+                    &Prop::Eq { flag, .. } => keep.set(flag, true),
                     p => self.deciding(p, v, &r.known, &mut |x| r.need[x] = true),
                 }
                 continue;
@@ -78,11 +78,11 @@ impl Circuit {
                 Prop::Iff(a, b) => [*a, *b].into_iter().for_each(pass),
                 Prop::Ite(c, a, b) => [*c, *a, *b].into_iter().for_each(pass),
                 &Prop::Eq { flag, a, b } => {
-                    keep |= 1 << flag;
+                    keep.set(flag, true);
                     (r.read[a], r.read[b]) = (true, true);
                 }
                 &Prop::Below { cmp, a, b, .. } => {
-                    keep |= 3 << cmp;
+                    keep.set_field(cmp, 2, 3);
                     (r.read[a], r.read[b]) = (true, true);
                 }
             }
@@ -99,12 +99,13 @@ impl Circuit {
                 }
                 Word::Sum { a, b, carry, .. } => {
                     (r.read[a], r.read[b]) = (true, true);
-                    keep |= 1 << carry;
+                    keep.set(carry, true);
                 }
                 Word::Choice { a, b, .. } => (r.read[a], r.read[b]) = (true, true),
             }
         }
-        Some(s & keep)
+        s.keep(&keep);
+        Some(s)
     }
 
     /// The parts of `p`, decided `v`, that decide it: the first part that decides a
@@ -131,13 +132,13 @@ impl Circuit {
     }
 
     /// Which propositions the flags already decide, whatever the columns still to come.
-    fn decided(&self, s: State, r: &mut Scratch) {
+    fn decided(&self, s: &State, r: &mut Scratch) {
         let known = &mut r.known;
         known.clear();
         for p in &self.props {
             let k = match p {
                 Prop::Const(v) => Some(*v),
-                Prop::Eq { flag, .. } => ((s >> flag) & 1 == 1).then_some(false),
+                Prop::Eq { flag, .. } => s.get(*flag).then_some(false),
                 Prop::Below { .. } => None,
                 Prop::Not(a) => known[*a].map(|v| !v),
                 Prop::And(xs) => all_or_any(xs.iter().map(|&x| known[x]), false),
@@ -187,7 +188,7 @@ mod tests {
         let f = Bool::or(&[Bool::and(&[a.eq(k(2)), a.bvadd(&b).eq(k(8))]), c.eq(k(1))]);
         let circuit = Circuit::of(&f).unwrap();
         let mut r = Scratch::default();
-        let [start] = circuit.starts(&mut r)[..] else {
+        let [start] = &circuit.starts(&mut r)[..] else {
             panic!("one start state");
         };
         let letter = |x: u32, y: u32, z: u32| {
@@ -202,16 +203,16 @@ mod tests {
         let (one, zero) = (letter(1, 1, 1), letter(1, 0, 1));
         let mut bits = Vec::new();
         assert_ne!(
-            circuit.step(start, one, &mut bits),
-            circuit.step(start, zero, &mut bits)
+            circuit.step(&start, one, &mut bits),
+            circuit.step(&start, zero, &mut bits)
         );
         assert_eq!(
-            circuit.next(start, one, &mut r),
-            circuit.next(start, zero, &mut r)
+            circuit.next(&start, one, &mut r),
+            circuit.next(&start, zero, &mut r)
         );
         // c's lowest bit 0 and a's 1 decide both sides false: the state is dropped.
-        assert_eq!(circuit.next(start, letter(1, 0, 0), &mut r), None);
+        assert_eq!(circuit.next(&start, letter(1, 0, 0), &mut r), None);
         // a's lowest bit 0 keeps the conjunction open: the state stays.
-        assert!(circuit.next(start, letter(0, 0, 0), &mut r).is_some());
+        assert!(circuit.next(&start, letter(0, 0, 0), &mut r).is_some());
     }
 }

@@ -18,13 +18,14 @@ mod build;
 mod circuit;
 mod live;
 mod search;
+mod state;
 
 use z3::ast::{Bool, BV};
 use z3::Model;
 
 use super::bitvec::{Bits, MAX_WIDTH};
 use super::clock::Clock;
-use super::heaps::Take;
+use super::heaps::{Holds, Take};
 use super::target::{joined, neither, position, read_all, smallest, Domain, Target};
 use super::witness::missed;
 use super::{check, Counterexample, Reason, Verdict};
@@ -123,10 +124,10 @@ pub(super) fn decide_heaps(
     for i in 0..n {
         for t in takes {
             let k = d.konst(t.amount as u64);
-            let legal = match (t.whole, t.part) {
-                (true, true) => d.le(&k, &p[i]),
-                (true, false) => d.eq(&p[i], &k),
-                _ => d.lt(&k, &p[i]),
+            let legal = match t.holds() {
+                Holds::AtLeast => d.le(&k, &p[i]),
+                Holds::Exactly => d.eq(&p[i], &k),
+                Holds::MoreThan => d.lt(&k, &p[i]),
             };
             let mut q = p.clone();
             q[i] = d.sub(&p[i], &k);

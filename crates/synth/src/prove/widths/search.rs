@@ -15,6 +15,9 @@ use super::live::Scratch;
 /// Most variables (each doubles the letters read per state).
 const MAX_VARS: usize = 14;
 
+/// Most bytes the states may take (each is held twice: in the list and in the index).
+const MAX_BYTES: usize = 1 << 30;
+
 /// What the search found.
 #[derive(Debug)]
 pub(super) enum Outcome {
@@ -32,6 +35,7 @@ pub(super) fn search(c: &Circuit, max_states: usize, deadline: Option<Instant>) 
         return Outcome::Open(format!("{} variables, more than {MAX_VARS}", c.vars.len()));
     }
     let letters = 1u32 << c.vars.len();
+    let max_states = max_states.min(MAX_BYTES / (2 * State::bytes(c.state_bits)));
     let mut r = Scratch::default();
     // Each state's index, and the state and letter it was first reached from.
     let mut seen: HashMap<State, usize> = HashMap::new();
@@ -41,7 +45,7 @@ pub(super) fn search(c: &Circuit, max_states: usize, deadline: Option<Instant>) 
         if seen.contains_key(&s) {
             continue;
         }
-        seen.insert(s, states.len());
+        seen.insert(s.clone(), states.len());
         states.push(s);
         from.push(None);
     }
@@ -50,7 +54,7 @@ pub(super) fn search(c: &Circuit, max_states: usize, deadline: Option<Instant>) 
     loop {
         // Every state found so far is checked before its successors are made.
         while checked < states.len() {
-            match c.accepts(states[checked], &mut r) {
+            match c.accepts(&states[checked], &mut r) {
                 Ok(true) => {
                     return match values(c, &from, checked) {
                         Some(v) => Outcome::Found(v),
@@ -72,14 +76,14 @@ pub(super) fn search(c: &Circuit, max_states: usize, deadline: Option<Instant>) 
         if crate::solver::stop_requested() {
             return Outcome::Open("stopped on request".into());
         }
-        let s = states[next];
+        let s = states[next].clone();
         for letter in 0..letters {
-            let Some(t) = c.next(s, letter, &mut r) else {
+            let Some(t) = c.next(&s, letter, &mut r) else {
                 continue;
             };
             if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(t) {
-                e.insert(states.len());
-                states.push(t);
+                states.push(e.key().clone());
+                e.insert(states.len() - 1);
                 from.push(Some((next, letter)));
             }
         }
