@@ -80,12 +80,22 @@ fn proved(v: &serde_json::Value, code: Option<i32>, checked_to: &str) -> String 
             "{on_box}; not proved: {}{tried}",
             (proof["why"].as_str())
                 .or(v["note"].as_str())
-                .unwrap_or("the prover did not settle it")
-                .split(" (")
-                .next()
-                .unwrap_or("")
+                .map_or("the prover did not settle it", before_aside)
         ),
     }
+}
+
+/// `why` up to its first parenthesis outside code (`x1 - (x2 + x3)` stays whole).
+fn before_aside(why: &str) -> &str {
+    let mut code = false;
+    for (i, c) in why.char_indices() {
+        match c {
+            '`' => code = !code,
+            '(' if !code && why[..i].ends_with(' ') => return &why[..i - 1],
+            _ => {}
+        }
+    }
+    why
 }
 
 fn run(row: &Row, timeout: f64) -> String {
