@@ -49,6 +49,14 @@ impl SearchEngine {
                     return Box::new(s);
                 }
             }
+            // The cut family with ETC splits once a node's eldest successor is done.
+            if let SearchEngine::Cut(v) = self {
+                if super::ybw::suits(v) {
+                    if let Ok(s) = super::ybw::Ybw::new(game, v, cfg, threads) {
+                        return Box::new(s);
+                    }
+                }
+            }
             return Box::new(super::smp::Smp::new(game, self, cfg, threads));
         }
         match self {
