@@ -8,12 +8,13 @@
 //!
 //! The eldest goes first because it most often settles the node (the engine orders successors
 //! cheapest first): a node the eldest settles costs what it costs alone, and one it does not
-//! needs most of its other successors anyway. The younger ones are each asked about the set the
-//! node hands its successors once the eldest is done, which holds the one the engine alone
-//! would hand each of them later (that one only loses members): an answer "not in that set"
-//! removes the largest member of the node's set as the engine alone would, whatever order the
-//! answers come in. Once the answers settle the node (its set no longer meets what it was asked
-//! about), the searches of its other successors are stopped, their answers dropped.
+//! needs most of its other successors anyway. Each younger one is asked about the set the node
+//! hands its successors as the answers in when it starts leave it (on one thread, the engine's
+//! own), which holds the set the node would hand it by the time its answer is taken (sets only
+//! lose members): so an answer "not in that set" removes the largest member of the node's set
+//! as the engine alone would, whatever order the answers come in. Once the answers settle the
+//! node (its set no longer meets what it was asked about), the searches of its other successors
+//! are stopped, their answers dropped.
 //!
 //! Values are exact whoever found them, so the nimber is the same on any number of threads; the
 //! nodes and look-ups are summed over them. Only the variants with ETC split so (`cut_cEA`, which
@@ -55,7 +56,39 @@ pub struct Ybw<'g, G: Game> {
     workers: Vec<Mutex<CutSearch<'g, G>>>,
     /// Nodes of the top plies (the workers count theirs).
     nodes: AtomicU64,
+    /// The sizes of the subtrees searched whole below the top plies.
+    spread: Spread,
     stop: Stop,
+}
+
+/// How the work below the top plies came in pieces: what bounds the threads (or ranks) that
+/// can share it, and how evenly. Bucket `b` counts the subtrees of 2^b to 2^(b+1) - 1 nodes.
+#[derive(Debug)]
+pub struct Spread {
+    /// Subtrees per bucket.
+    pub count: [AtomicU64; 64],
+    /// Their nodes per bucket.
+    pub nodes: [AtomicU64; 64],
+    /// The largest subtree's nodes.
+    pub largest: AtomicU64,
+}
+
+impl Spread {
+    fn new() -> Self {
+        Spread {
+            count: std::array::from_fn(|_| AtomicU64::new(0)),
+            nodes: std::array::from_fn(|_| AtomicU64::new(0)),
+            largest: AtomicU64::new(0),
+        }
+    }
+
+    /// Counts a subtree of `nodes` nodes.
+    fn add(&self, nodes: u64) {
+        let b = nodes.max(1).ilog2() as usize;
+        self.count[b].fetch_add(1, Ordering::Relaxed);
+        self.nodes[b].fetch_add(nodes, Ordering::Relaxed);
+        self.largest.fetch_max(nodes, Ordering::Relaxed);
+    }
 }
 
 impl<'g, G: Game> Ybw<'g, G> {
@@ -99,8 +132,14 @@ impl<'g, G: Game> Ybw<'g, G> {
             table,
             workers,
             nodes: AtomicU64::new(0),
+            spread: Spread::new(),
             stop: Stop::new(),
         })
+    }
+
+    /// The sizes of the subtrees searched whole so far (every position's).
+    pub fn spread(&self) -> &Spread {
+        &self.spread
     }
 
     /// The searcher of the pool thread this runs on.
@@ -137,7 +176,10 @@ impl<'g, G: Game> Ybw<'g, G> {
         if ply >= SPLIT_PLIES {
             let mut w = self.worker();
             w.set_stop(stop.clone());
-            return w.search_parts(x, parts, r);
+            let before = w.stats().nodes;
+            let got = w.search_parts(x, parts, r);
+            self.spread.add(w.stats().nodes - before);
+            return got;
         }
         let (last, rest) = parts.split_last().expect("a sum has parts");
         for c in rest {
@@ -186,14 +228,18 @@ impl<'g, G: Game> Ybw<'g, G> {
             if disjoint(&p) {
                 return None;
             }
-            let child_r = child_set(&p, pruning, max_r);
             // Stopped once the node is settled, or with `stop`.
             let settled = stop.child();
             let state = Mutex::new((p, exact));
             younger.into_par_iter().for_each(|(x, parts)| {
-                if settled.is_stopped() {
-                    return;
-                }
+                // The set as the answers in so far leave it: on one thread, the engine's own.
+                let child_r = {
+                    let held = lock(&state);
+                    if settled.is_stopped() {
+                        return;
+                    }
+                    child_set(&held.0, pruning, max_r)
+                };
                 let got = self.sum(x, &parts, child_r.as_ref(), ply + 1, &settled);
                 // An answer of a stopped search means nothing; one found before is sound
                 // (a stop stays), though the node may no longer need it.

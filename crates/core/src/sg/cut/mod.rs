@@ -20,7 +20,7 @@ mod variant;
 
 use std::num::NonZeroU32;
 
-pub(crate) use open::{Opened, Rest};
+pub(crate) use open::Opened;
 pub use variant::Variant;
 pub(crate) use variant::{Etc, Pruning};
 

@@ -116,3 +116,20 @@ fn a_search_stopped_part_way_keeps_only_exact_values() {
         assert_eq!(alone.nimber(p), v, "{p:#b}");
     }
 }
+
+/// Every node below the split plies is counted in one subtree of the spread, and the spread
+/// adds up to the search's nodes less those of the split plies.
+#[test]
+fn the_spread_counts_every_node_below_the_split() {
+    let cram = Cram::<u64>::new("cram", 3, 7).unwrap();
+    let variant: Variant = "cut_cEA".parse().unwrap();
+    let mut s = Ybw::new(&cram, variant, SearchConfig::default(), 2).unwrap();
+    s.nimber(cram.full());
+    let spread = s.spread();
+    let below: u64 = spread.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+    let subtrees: u64 = spread.count.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+    let top = s.nodes.load(Ordering::Relaxed);
+    assert!(subtrees > 1 && top > 0);
+    assert_eq!(below + top, s.stats().nodes);
+    assert!(spread.largest.load(Ordering::Relaxed) <= below);
+}
