@@ -1,5 +1,5 @@
 //! One position on one and on two threads (`grundy sg --threads`: `naive` splits the options
-//! near the root, the cut family runs Lazy SMP): `cargo bench --bench smp`.
+//! near the root, `cut_cEA` splits them as Young Brothers Wait): `cargo bench --bench smp`.
 //!
 //! Each case is searched by the engine `auto` picks, alternately on 1 and 2 threads
 //! (`SMP_RUNS` times each, default 3), and the table gives the median seconds of each and their
@@ -18,8 +18,8 @@ mod args;
 
 use grundy_core::catalog::solve::solve;
 use grundy_core::catalog::spec;
-use grundy_core::sg::table::TableOptions;
 use grundy_core::game::board::Cram;
+use grundy_core::sg::table::TableOptions;
 use grundy_core::sg::ybw::Ybw;
 use grundy_core::sg::{Engine, SearchConfig, Searcher};
 use std::sync::atomic::Ordering;
@@ -115,7 +115,10 @@ fn spread(case: &str) {
     let nodes = s.stats().nodes;
     let spread = s.spread();
     let largest = spread.largest.load(Ordering::Relaxed);
-    println!("{case}: nimber {v}, {nodes} nodes in {secs:.2} s {}", args::stamp());
+    println!(
+        "{case}: nimber {v}, {nodes} nodes in {secs:.2} s {}",
+        args::stamp()
+    );
     println!("| subtree nodes | subtrees | their nodes | share of all nodes |");
     println!("|---|---|---|---|");
     for b in 0..64 {
@@ -123,7 +126,11 @@ fn spread(case: &str) {
         let sum = spread.nodes[b].load(Ordering::Relaxed);
         if count > 0 {
             let share = 100.0 * sum as f64 / nodes as f64;
-            println!("| {}-{} | {count} | {sum} | {share:.1}% |", 1u64 << b, (1u64 << (b + 1)) - 1);
+            println!(
+                "| {}-{} | {count} | {sum} | {share:.1}% |",
+                1u64 << b,
+                (1u64 << (b + 1)) - 1
+            );
         }
     }
     println!("largest subtree: {largest} nodes");

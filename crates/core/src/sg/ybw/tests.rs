@@ -26,14 +26,14 @@ fn agree<G: Game>(game: &G, positions: &[G::Position]) {
 
 #[test]
 fn every_thread_count_gives_the_nimbers_of_one() {
-    for (rows, cols) in [(3, 4), (4, 4), (3, 5), (2, 7), (4, 5), (3, 7)] {
+    for (rows, cols) in [(3, 4), (4, 4), (3, 5), (2, 7), (4, 5)] {
         let cram = Cram::<u64>::new("cram", rows, cols).unwrap();
         let full = cram.full();
         // The full board and boards with two cells taken, searched in turn.
         let boards: Vec<u64> = (0..10).map(|i| full & !(0b11u64 << (2 * i))).collect();
         agree(&cram, &[&[full][..], &boards].concat());
     }
-    for (rows, cols) in [(4, 5), (3, 7), (5, 5)] {
+    for (rows, cols) in [(4, 5), (3, 7)] {
         let chomp = Chomp::new("chomp", rows, cols).unwrap();
         let heights: Vec<u64> = (1..=rows as u32)
             .map(|h| chomp.pack(&vec![h; cols]))
