@@ -1,5 +1,5 @@
 //! One position on one and on two threads (`grundy sg --threads`: `naive` splits the options
-//! near the root, the cut family runs Lazy SMP): `cargo bench --bench smp`.
+//! near the root, `cut_cEA` splits them as Young Brothers Wait): `cargo bench --bench smp`.
 //!
 //! Each case is searched by the engine `auto` picks, alternately on 1 and 2 threads
 //! (`SMP_RUNS` times each, default 3), and the table gives the median seconds of each and their
@@ -7,14 +7,22 @@
 //! same nimber. `-- CASE...` (e.g. `-- cram:5x9`) measures only those; the default is issue
 //! 44's boards. The machine's load average is printed with the table: figures taken beside
 //! other work are noisy.
+//!
+//! `SMP_SPREAD=1 cargo bench --bench smp -- cram:5x8` instead searches each Cram board once on
+//! 2 threads with `cut_cEA` split as Young Brothers Wait, and prints how the work below the
+//! split plies came in pieces: the subtrees searched whole, by size (what the estimate for
+//! many ranks in docs/benchmarks.md rests on).
 
 #[path = "common/args.rs"]
 mod args;
 
 use grundy_core::catalog::solve::solve;
 use grundy_core::catalog::spec;
+use grundy_core::game::board::Cram;
 use grundy_core::sg::table::TableOptions;
-use grundy_core::sg::{Engine, SearchConfig};
+use grundy_core::sg::ybw::Ybw;
+use grundy_core::sg::{Engine, SearchConfig, Searcher};
+use std::sync::atomic::Ordering;
 
 /// Issue 44's boards: 2 threads should take at most 0.6 times the time of 1.
 const CASES: &[&str] = &["cram:5x9", "cram:4x11", "cram:5x10", "chomp:10x10"];
@@ -54,6 +62,10 @@ fn main() {
         true => CASES.iter().map(|c| c.to_string()).collect(),
         false => words,
     };
+    if args::env_or("SMP_SPREAD", 0) == 1 {
+        cases.iter().for_each(|c| spread(c));
+        return;
+    }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("{runs} alternating runs each {}", args::stamp());
     println!("load average before: {}", load.trim());
@@ -83,4 +95,44 @@ fn main() {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!();
     println!("load average after: {}", load.trim());
+}
+
+/// One search of the Cram board `case` (`cram:RxC`) on 2 threads, and the sizes of the subtrees
+/// searched whole below the split plies.
+fn spread(case: &str) {
+    let dims = case.strip_prefix("cram:").and_then(|d| d.split_once('x'));
+    let Some((rows, cols)) = dims.and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?)))
+    else {
+        println!("{case}: not a Cram board, skipped");
+        return;
+    };
+    let cram = Cram::<u64>::new(case, rows, cols).expect("a board of at most 64 cells");
+    let variant = "cut_cEA".parse().expect("a paper variant");
+    let mut s = Ybw::new(&cram, variant, SearchConfig::default(), 2).expect("2 threads start");
+    let start = std::time::Instant::now();
+    let v = s.nimber(cram.full());
+    let secs = start.elapsed().as_secs_f64();
+    let nodes = s.stats().nodes;
+    let spread = s.spread();
+    let largest = spread.largest.load(Ordering::Relaxed);
+    println!(
+        "{case}: nimber {v}, {nodes} nodes in {secs:.2} s {}",
+        args::stamp()
+    );
+    println!("| subtree nodes | subtrees | their nodes | share of all nodes |");
+    println!("|---|---|---|---|");
+    for b in 0..64 {
+        let count = spread.count[b].load(Ordering::Relaxed);
+        let sum = spread.nodes[b].load(Ordering::Relaxed);
+        if count > 0 {
+            let share = 100.0 * sum as f64 / nodes as f64;
+            println!(
+                "| {}-{} | {count} | {sum} | {share:.1}% |",
+                1u64 << b,
+                (1u64 << (b + 1)) - 1
+            );
+        }
+    }
+    println!("largest subtree: {largest} nodes");
+    println!();
 }

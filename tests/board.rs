@@ -295,7 +295,7 @@ fn chomp_boxes_hold_only_its_positions() {
     assert_eq!(s["data_points"], 5, "{s}");
 }
 
-/// One position on two threads (naive splitting its options, cut_cEA running Lazy SMP) has
+/// One position on two threads (naive splitting its options, cut_cEA as Young Brothers Wait) has
 /// one thread's nimber, and reports the nodes of both threads.
 #[test]
 fn two_threads_give_one_threads_nimber() {

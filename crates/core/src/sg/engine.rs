@@ -33,8 +33,10 @@ pub enum Engine {
 
 impl SearchEngine {
     /// A searcher over `game` with an empty table, on `cfg.threads` threads where the engine
-    /// searches in parallel ([`super::smp`]) and the table is unbounded: a bounded table (or
-    /// none) is a measurement's setting, which a shared table would change.
+    /// searches in parallel ([`super::smp::searches_in_parallel`]: `naive` splitting its
+    /// options, the cut variants with ETC as Young Brothers Wait, the others as Lazy SMP) and
+    /// the table is unbounded: a bounded table (or none) is a measurement's setting, which a
+    /// shared table would change.
     pub fn searcher<'g, G: Game>(
         self,
         game: &'g G,
@@ -47,6 +49,14 @@ impl SearchEngine {
             if self == SearchEngine::Naive {
                 if let Ok(s) = super::split::Split::new(game, cfg, threads) {
                     return Box::new(s);
+                }
+            }
+            // The cut family with ETC splits once a node's eldest successor is done.
+            if let SearchEngine::Cut(v) = self {
+                if super::ybw::suits(v) {
+                    if let Ok(s) = super::ybw::Ybw::new(game, v, cfg, threads) {
+                        return Box::new(s);
+                    }
                 }
             }
             return Box::new(super::smp::Smp::new(game, self, cfg, threads));

@@ -19,6 +19,7 @@ mod split;
 pub mod table;
 pub mod tree;
 pub mod tt;
+pub mod ybw;
 
 use crate::game::{Game, MoveOrder, Nimber};
 use crate::stop::{Stop, Stopped};

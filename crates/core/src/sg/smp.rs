@@ -8,6 +8,11 @@
 //!
 //! Helpers join only after `HELPERS_AFTER`: a search that settles sooner runs alone, as
 //! before, at the cost of two thread starts.
+//!
+//! Only the cut variants without ETC search so: `naive` splits its options ([`super::split`])
+//! and the variants with ETC split theirs as Young Brothers Wait ([`super::ybw`]), both of
+//! which add far fewer nodes than the helpers here (on Cram 5 x 8, 66% more nodes here against
+//! 11%).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -15,10 +15,12 @@
 //! nim-sum and the rest kept for the search; with splitting and the heuristic order the
 //! successors are then searched cheapest first ([`Game::part_cost`]), as igs orders Cram.
 
+mod open;
 mod variant;
 
 use std::num::NonZeroU32;
 
+pub(crate) use open::Opened;
 pub use variant::Variant;
 pub(crate) use variant::{Etc, Pruning};
 
@@ -108,7 +110,7 @@ struct Pending {
 
 /// The set handed to a successor: P without its largest member, capped at max R for `cut`;
 /// `None` for `def`, which values every successor exactly.
-fn child_set(p: &NimSet, pruning: Pruning, max_r: Option<Nimber>) -> Option<NimSet> {
+pub(crate) fn child_set(p: &NimSet, pruning: Pruning, max_r: Option<Nimber>) -> Option<NimSet> {
     let mut child = p.clone();
     child.pop_max();
     match (pruning, max_r) {
@@ -122,7 +124,7 @@ fn child_set(p: &NimSet, pruning: Pruning, max_r: Option<Nimber>) -> Option<NimS
 }
 
 /// Removes what one successor's value (or "not in R") tells about P.
-fn exclude(p: &mut NimSet, v: Option<Nimber>) {
+pub(crate) fn exclude(p: &mut NimSet, v: Option<Nimber>) {
     match v {
         Some(v) if p.contains(v) => p.remove(v),
         _ => {
