@@ -16,7 +16,9 @@
 //! - values: sums, differences, multiples by constants, quotients and remainders by constants,
 //!   and booleans through their zero condition (1 where it fails). A step with no rule (the
 //!   xor of two numbers, a product of two variables) has no reading, and neither has a
-//!   comparison of a number that may be negative (its word depends on W).
+//!   quotient or right shift of a number that may be negative (its word depends on W).
+//! - `Lt`, `Min` and `Max` of a number that may be negative compare words: at every width
+//!   that holds it, a negative value's word is above every natural's ([`word_below`]).
 //! - bitwise Xor, And and Or of two bounded naturals (remainders, booleans, constants, and
 //!   bitwise steps of those) are values too: [`Term::Bitwise`], which z3 reads digit by digit.
 //! - a remainder by 2^k (`Mod` by the constant, or `And` with 2^k - 1) keeps the low k digits,
@@ -243,13 +245,12 @@ fn binary(op: Op, a: Node, b: Node, text: String) -> Node {
     };
     // The value of a bitwise step of two bounded naturals.
     let bits = |op| vals().and_then(|(x, y)| bitwise(op, x, y).ok_or_else(String::new));
-    // Comparisons, quotients and right shifts see the whole word: of a negative ideal value
-    // (a wrapped difference) that depends on the width. A remainder by 2^k sees k digits.
+    // Quotients and right shifts see the whole word: of a negative ideal value (a wrapped
+    // difference) that depends on the width. A remainder by 2^k sees k digits; comparisons
+    // see only which word is above ([`word_below`]), the same at every width that holds it.
     let by_power_of_two = constant(&b).is_some_and(|c| c > 0 && c.count_ones() == 1);
-    let whole_word = matches!(
-        op,
-        Op::Div | Op::Mod | Op::RightShift | Op::Lt | Op::Min | Op::Max
-    ) && !(op == Op::Mod && by_power_of_two);
+    let whole_word = matches!(op, Op::Div | Op::Mod | Op::RightShift)
+        && !(op == Op::Mod && by_power_of_two);
     if whole_word && !natural {
         let neg = if a.natural { &b } else { &a };
         let why = format!(
@@ -394,27 +395,56 @@ fn binary(op: Op, a: Node, b: Node, text: String) -> Node {
             let zero = match (constant(&a), constant(&b)) {
                 (_, Some(0)) => Ok(Formula::Const(true)),
                 (Some(0), _) => zero_of(&b),
-                _ => vals().map(|(x, y)| cmp(Rel::Ge, x, y)),
+                _ => vals().map(|(x, y)| word_below(x, y, a.natural, b.natural, false).negated()),
             };
             node(zero, unknown(), true, true)
         }
         Op::Min | Op::Max => {
             let min = op == Op::Min;
+            // 0 is below every other word, a negative one above every natural.
             let zero = zeros().map(|(x, y)| match min {
                 true => or(vec![x, y]),
                 false => and(vec![x, y]),
             });
             let val = vals().map(|(x, y)| {
-                let rel = if min { Rel::Le } else { Rel::Ge };
-                let pick = cmp(rel, x.clone(), y.clone());
+                let pick = match min {
+                    true => word_below(x.clone(), y.clone(), a.natural, b.natural, true),
+                    false => word_below(y.clone(), x.clone(), b.natural, a.natural, true),
+                };
                 Term::Ite(Box::new(pick), Box::new(x), Box::new(y))
             });
             let boolean = if min { a.boolean || b.boolean } else { boolean };
-            node(zero, val, true, boolean)
+            let natural = match min {
+                true => a.natural || b.natural,
+                false => natural,
+            };
+            node(zero, val, natural, boolean)
         }
         _ => unreachable!("every binary op has a rule"),
     };
     finish(n)
+}
+
+/// `x < y` (`x <= y` with `or_equal`) as their words compare at every width that holds both
+/// without wrapping: a negative value's word (2^W less its size) is above every natural's,
+/// and two negative ones compare as the integers do.
+fn word_below(x: Term, y: Term, x_natural: bool, y_natural: bool, or_equal: bool) -> Formula {
+    let rel = if or_equal { Rel::Le } else { Rel::Lt };
+    let plain = cmp(rel, x.clone(), y.clone());
+    let negative = |t: &Term| cmp(Rel::Lt, t.clone(), Term::Const(0));
+    match (x_natural, y_natural) {
+        (true, true) => plain,
+        (true, false) => or(vec![negative(&y), plain]),
+        (false, true) => and(vec![negative(&x).negated(), plain]),
+        (false, false) => {
+            let (nx, ny) = (negative(&x), negative(&y));
+            or(vec![
+                and(vec![nx.negated(), ny.clone()]),
+                and(vec![nx.negated(), ny.negated(), plain.clone()]),
+                and(vec![nx, ny, plain]),
+            ])
+        }
+    }
 }
 
 /// `a b And`: for booleans a disjunction; with a boolean, the other's parity decides; with a
