@@ -25,6 +25,26 @@ pub(super) const PARALLEL_FROM: usize = 1 << 16;
 /// Pairs in a chunk of a shared scan.
 const CHUNK: usize = 1 << 15;
 
+/// The largest smaller heap of a split of `m` into two heaps (different ones, with
+/// `unequal`): the pairs (a, m - a) are those of 1 <= a <= this.
+pub(super) fn smaller_top(m: usize, unequal: bool) -> usize {
+    if unequal {
+        m.saturating_sub(1) / 2
+    } else {
+        m / 2
+    }
+}
+
+/// The smaller heap `a` of a split as a witness is noted (32 bits: the tables of witnesses are
+/// read for every rare value a heap looks for). A split's smaller heap is at most half its
+/// total, so every heap up to [`crate::period::MAX_HEAP`] (2^32) has its witnesses below 2^31;
+/// a heap past that is refused here rather than noted wrong.
+#[inline]
+pub(super) fn witness(a: usize) -> u32 {
+    u32::try_from(a)
+        .expect("a split's smaller heap, at most half the sequence's limit, fits 32 bits")
+}
+
 /// What a scan looks for and where it notes what it finds.
 pub(super) struct Scan<'a> {
     /// 1 at each value looked for (a power of two long, with room for every xor of two
@@ -50,7 +70,7 @@ pub(super) fn scan<'a, S: Seq<'a>>(
     scan: &mut Scan,
 ) -> u32 {
     for &m in splits {
-        let top = if unequal { (m - 1) / 2 } else { m / 2 };
+        let top = smaller_top(m, unequal);
         let alone = top.min(scan.parallel_from);
         scan.left = scan_range(values, m, 1..alone + 1, scan);
         if scan.left == 0 {
@@ -89,7 +109,7 @@ fn scan_range<'a, S: Seq<'a>>(
         let x = (values.at(stop) ^ values.at(m - stop)) as usize & (scan.pending.len() - 1);
         if scan.pending[x] == 1 {
             scan.pending[x] = 0;
-            scan.witnesses[x] = stop as u32;
+            scan.witnesses[x] = witness(stop);
             scan.left -= 1;
             if scan.left == 0 {
                 return 0;
@@ -129,7 +149,7 @@ fn scan_raw<V: Copy + Into<Nimber>>(
             let x = at(a, b);
             if pending[x] == 1 {
                 pending[x] = 0;
-                witnesses[x] = (first + k * BLOCK + i) as u32;
+                witnesses[x] = witness(first + k * BLOCK + i);
                 left -= 1;
                 if left == 0 {
                     return 0;
@@ -202,6 +222,31 @@ mod tests {
     use super::*;
     use crate::game::heap::Values;
     use crate::with_values;
+
+    /// At the sequence's limit (heap 2^32) the largest split's smaller heap is noted exactly as
+    /// a witness, with and without equal splits; a heap number past 32 bits is refused, never
+    /// wrapped.
+    #[test]
+    fn witnesses_at_the_largest_heap_are_exact() {
+        let max = crate::period::MAX_HEAP;
+        assert_eq!(max as u64, 1 << 32);
+        let half = 1usize << 31;
+        let cases = [
+            (max, false, half),
+            (max, true, half - 1),
+            (max - 1, false, half - 1),
+            (max - 1, true, half - 1),
+            (max + 1, true, half),
+            (3, true, 1),
+            (2, true, 0),
+            (1, false, 0),
+        ];
+        for (m, unequal, top) in cases {
+            assert_eq!(smaller_top(m, unequal), top, "{m} {unequal}");
+            assert_eq!(witness(top) as usize, top, "{m} {unequal}");
+        }
+        assert!(std::panic::catch_unwind(|| witness(max)).is_err());
+    }
 
     /// Whatever number of values is looked for, the scan finds exactly the values some pair
     /// gives, each with a pair that gives it, and counts the rest: on values a byte each, on
