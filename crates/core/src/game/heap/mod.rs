@@ -8,6 +8,7 @@
 
 pub(crate) mod grundys_game;
 mod scan;
+mod scan_simd;
 pub mod sparse;
 pub(crate) mod takebreak;
 mod values;

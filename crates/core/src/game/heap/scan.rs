@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::Seq;
+use super::{scan_simd, Seq, Value};
 use crate::game::Nimber;
 
 /// Pairs the scan reads between two looks at whether any of them hit: the reads and xors of
@@ -121,8 +121,66 @@ fn scan_range<'a, S: Seq<'a>>(
 }
 
 /// The pairs (a, m - a) for a in `smaller`, none with a value kept apart, read from the stored
-/// values; how many values are left.
-fn scan_raw<V: Copy + Into<Nimber>>(
+/// values; how many values are left. Bytes are tested 32 pairs at a time where the CPU can
+/// ([`scan_bytes`]); any other width, or any other CPU, a block of [`BLOCK`] at a time.
+fn scan_raw<V: Value>(
+    values: &[V],
+    m: usize,
+    smaller: std::ops::Range<usize>,
+    scan: &mut Scan,
+) -> u32 {
+    if let Some(bytes) = V::as_bytes(values).filter(|_| scan_simd::available()) {
+        return scan_bytes(bytes, m, smaller, scan);
+    }
+    scan_blocks(values, m, smaller, scan)
+}
+
+/// [`scan_raw`] on bytes with AVX2: the first block of 32 pairs that gives a value looked for
+/// is found without a branch a pair ([`scan_simd::first_hit`]), and its pairs that give one
+/// are read in order, exactly, as [`scan_blocks`] reads them: the same values are found, with
+/// the same witnesses (for each value, the first pair that gives it).
+fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &mut Scan) -> u32 {
+    let first = smaller.start;
+    let n = smaller.len();
+    let low = &values[smaller.clone()];
+    let high = &values[m + 1 - smaller.end..m + 1 - smaller.start];
+    let (pending, witnesses) = (&mut *scan.pending, &mut *scan.witnesses);
+    let last = pending.len() - 1;
+    let mut left = scan.left;
+    let mut set = scan_simd::ByteSet::of(pending);
+    // Reads pair i, noting its value when it is looked for; whether none is left.
+    let mut read = |i: usize, set: &mut scan_simd::ByteSet| {
+        let x = (low[i] ^ high[n - 1 - i]) as usize & last;
+        if pending[x] == 1 {
+            pending[x] = 0;
+            set.remove(x);
+            witnesses[x] = witness(first + i);
+            left -= 1;
+        }
+        left == 0
+    };
+    let mut o = 0;
+    while let Some((at, mut hits)) = scan_simd::first_hit(&low[o..], &high[..n - o], &set) {
+        let start = o + at;
+        while hits != 0 {
+            if read(start + hits.trailing_zeros() as usize, &mut set) {
+                return 0;
+            }
+            hits &= hits - 1;
+        }
+        o = start + 32;
+    }
+    // The pairs past the last whole block of 32.
+    for i in o + (n - o) / 32 * 32..n {
+        if read(i, &mut set) {
+            return 0;
+        }
+    }
+    left
+}
+
+/// [`scan_raw`] a block of [`BLOCK`] pairs at a time.
+fn scan_blocks<V: Value>(
     values: &[V],
     m: usize,
     smaller: std::ops::Range<usize>,
@@ -246,6 +304,51 @@ mod tests {
             assert_eq!(witness(top) as usize, top, "{m} {unequal}");
         }
         assert!(std::panic::catch_unwind(|| witness(max)).is_err());
+    }
+
+    /// Bytes tested 32 pairs at a time find the same values with the same witnesses, and
+    /// leave as many, as blocks of 16 do: over pseudo-random bytes, totals and sets looked for
+    /// (tables of 256 and of 1024 values), ranges of any length and start.
+    #[test]
+    fn byte_scans_agree_with_block_scans() {
+        if !scan_simd::available() {
+            return;
+        }
+        let mut x = 0x1234_5679_u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let values: Vec<u8> = (0..5000).map(|_| (next() % 200) as u8).collect();
+        for round in 0..300 {
+            let m = 100 + (next() % 4800) as usize;
+            let start = 1 + (next() % 40) as usize;
+            let end = (start + (next() % 3000) as usize).min(m / 2 + 1).max(start);
+            let len = if round % 2 == 0 { 256 } else { 1024 };
+            let mut pending = vec![0u8; len];
+            for _ in 0..1 + round % 40 {
+                pending[(next() % 256) as usize] = 1;
+            }
+            let left: u32 = pending.iter().map(|&p| u32::from(p)).sum();
+            let run = |bytes: bool| {
+                let mut pending = pending.clone();
+                let mut witnesses = vec![0u32; len];
+                let mut s = Scan {
+                    pending: &mut pending,
+                    witnesses: &mut witnesses,
+                    left,
+                    parallel_from: usize::MAX,
+                };
+                let left = match bytes {
+                    true => scan_bytes(&values, m, start..end, &mut s),
+                    false => scan_blocks(&values[..], m, start..end, &mut s),
+                };
+                (left, pending, witnesses)
+            };
+            assert_eq!(run(true), run(false), "round {round}: {m} {start}..{end}");
+        }
     }
 
     /// Whatever number of values is looked for, the scan finds exactly the values some pair
