@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use rayon::prelude::*;
 
 use super::{scan_simd, Seq, Value};
-use crate::game::Nimber;
 
 /// Pairs the scan reads between two looks at whether any of them hit: the reads and xors of
 /// a block run without a branch, and a hit (rare: the scan stops once every value is found)
@@ -279,6 +278,7 @@ fn scan_shared<'a, S: Seq<'a>>(
 mod tests {
     use super::*;
     use crate::game::heap::Values;
+    use crate::game::Nimber;
     use crate::with_values;
 
     /// At the sequence's limit (heap 2^32) the largest split's smaller heap is noted exactly as
