@@ -10,14 +10,25 @@ pub(super) struct ByteSet([u8; 32]);
 
 impl ByteSet {
     /// The entries of `pending` (1: looked for) below 256.
+    /// Eight entries a step: a scan builds one set for each run of pairs it reads.
     pub(super) fn of(pending: &[u8]) -> ByteSet {
         let mut bits = [0u8; 32];
-        for (v, _) in pending
+        let head = &pending[..pending.len().min(256)];
+        let mut chunks = head.chunks_exact(8);
+        for (byte, chunk) in bits.iter_mut().zip(&mut chunks) {
+            // Entries 0 or 1 at bits 8i: the product puts entry i at bit 56 + i, no two terms
+            // sharing a bit below 64.
+            let word = u64::from_le_bytes(chunk.try_into().expect("8 entries"));
+            *byte = (word.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+        }
+        let done = head.len() - chunks.remainder().len();
+        for (i, _) in chunks
+            .remainder()
             .iter()
-            .take(256)
             .enumerate()
             .filter(|(_, &p)| p == 1)
         {
+            let v = done + i;
             bits[v >> 3] |= 1 << (v & 7);
         }
         ByteSet(bits)
@@ -174,6 +185,16 @@ mod tests {
         }
         set.remove(100);
         assert!(!has(&set, 100) && has(&set, 255));
+        for len in [2, 4, 8, 64, 256, 1024] {
+            let mut pending = vec![0u8; len];
+            for v in (0..len).filter(|v| v * 7 % 5 < 2) {
+                pending[v] = 1;
+            }
+            let set = ByteSet::of(&pending);
+            for v in 0..256 {
+                assert_eq!(has(&set, v), pending.get(v) == Some(&1), "{len} {v}");
+            }
+        }
         assert_eq!(ByteSet::of(&pending[..8]), {
             let mut s = ByteSet([0; 32]);
             s.0[0] = 1 | 1 << 7;
