@@ -214,6 +214,22 @@ fn bad_heap_specs_are_one_line_and_exit_2() {
         2,
         "--max-heap",
     );
+    // The sequence's own limit, 2^32 (positions of sums stay below 2^28): past it is bad input,
+    // at it a run that does not fit the memory limit is refused before it starts.
+    one_line(
+        &["period", "grundy-game", "--max-heap", "4294967297"],
+        2,
+        "between 1 and 4294967296",
+    );
+    let (code, v) = json(&[
+        "period",
+        "grundy-game",
+        "--max-heap",
+        "4294967296",
+        "--mem-limit",
+        "1",
+    ]);
+    assert_eq!((code, &v["kind"]), (Some(2), &"resource".into()), "{v}");
     let (code, v) = json(&["period", "hex:0.G"]);
     assert_eq!(code, Some(2));
     assert_eq!(v["kind"], "bad_input", "{v}");

@@ -12,6 +12,7 @@ use super::{parse_seconds, Status};
 use crate::plot::SequenceChart;
 use grundy_core::catalog::spec;
 use grundy_core::error::Error;
+use grundy_core::period;
 use grundy_core::period::contraction::contractions;
 use grundy_core::period::words::{self, relation, text, unsettled};
 use grundy_core::period::{
@@ -91,10 +92,10 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     for (_, path) in &outputs {
         grundy_core::files::check_writable(path)?;
     }
-    if args.max_heap < 1 || args.max_heap > spec::MAX_HEAP {
+    if args.max_heap < 1 || args.max_heap > period::MAX_HEAP {
         return Err(Error::Usage(format!(
             "--max-heap must be between 1 and {}, got {}",
-            spec::MAX_HEAP,
+            period::MAX_HEAP,
             args.max_heap
         )));
     }

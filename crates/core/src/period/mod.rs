@@ -352,6 +352,14 @@ pub struct Analysis {
 /// Heaps the first round values; each further round doubles it.
 const FIRST_ROUND: usize = 256;
 
+/// The largest heap [`analyse`] values: 2^32 (heaps 0 to 2^32 inclusive). A nim sequence is
+/// one value for each heap, so it has a limit of its own, apart from the heap games' positions
+/// ([`crate::catalog::spec::MAX_HEAP`], where sums of heaps are tabled). Heap numbers are
+/// `usize` throughout the valuation, the scan notes the smaller heap of a split (at most half
+/// of this) in 32 bits, and values files count in 64 bits; a run this long is still refused
+/// when its values would not fit in memory ([`check_memory`]).
+pub const MAX_HEAP: usize = (u32::MAX as usize).saturating_add(1);
+
 /// Computes the nim sequence of `rule`, doubling its length from 256 heaps up to `max_heap`
 /// (or extending it just as far as a candidate period's check needs)
 /// until a period is proved (or, for rules no finite check applies to, to `max_heap`).

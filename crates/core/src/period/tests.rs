@@ -319,4 +319,11 @@ fn memory_needed_covers_the_values_held() {
             "{rule:?}: {counted}"
         );
     }
+    // At the sequence's limit the count is made in 64 bits, past 2^32 bytes, not wrapped:
+    // a byte for each of the 2^32 + 1 values, a sixteenth more and 1 MiB.
+    let top = MAX_HEAP as u64 + 1;
+    assert_eq!(
+        memory_needed(&GrundysGame, MAX_HEAP),
+        top + top / 16 + (1 << 20)
+    );
 }

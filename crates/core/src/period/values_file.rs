@@ -111,11 +111,13 @@ fn append(path: &Path, values: &Values, count: u64, w: u32, start: u64) -> io::R
 pub fn read(path: &Path) -> Result<Sequence, Error> {
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let (game, w, count) = read_header(path, &mut file)?;
-    let bytes = usize::try_from(count * u64::from(w)).map_err(|_| bad(path, "too many values"))?;
+    let start = (FIXED + game.len()) as u64;
+    let held = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    let bytes = value_bytes(count, w, held.saturating_sub(start)).map_err(|m| bad(path, &m))?;
     // Read a chunk at a time into values held as a run holds them (a byte each, the large
     // ones apart): a long run's file is read back in the memory its values take.
     let mut values = Values::new();
-    values.reserve_exact(count as usize);
+    values.reserve_exact(bytes / w as usize);
     let mut reader = io::BufReader::with_capacity(1 << 20, file.take(bytes as u64));
     let mut chunk = vec![0u8; (1 << 16) * w as usize];
     let mut left = bytes;
@@ -136,6 +138,23 @@ pub fn read(path: &Path) -> Result<Sequence, Error> {
         left -= part.len();
     }
     Ok(Sequence { game, values })
+}
+
+/// Bytes the `count` values of width `w` that a header announces take, when the `held` bytes
+/// after the header hold them all; checked before any room is made for them, so a header
+/// that counts more than the file holds (or than memory can address) is refused, never
+/// wrapped or reserved for.
+fn value_bytes(count: u64, w: u32, held: u64) -> Result<usize, String> {
+    let bytes = count
+        .checked_mul(u64::from(w))
+        .and_then(|b| usize::try_from(b).ok())
+        .ok_or_else(|| format!("the header counts {count} values, too many to hold"))?;
+    if bytes as u64 > held {
+        return Err(format!(
+            "the header counts {count} values, the file holds fewer"
+        ));
+    }
+    Ok(bytes)
 }
 
 /// The header of a file of `count` values of width `w`.
@@ -258,6 +277,26 @@ mod tests {
             (back.game.as_str(), &back.values.to_vec()[..]),
             ("h", &values[..10])
         );
+    }
+
+    /// Counts past 32 bits are read whole (2^32 + 1 values: heaps 0 to 2^32), never cut to
+    /// 32 bits; a count whose bytes overflow, or that the file does not hold, is refused.
+    #[test]
+    fn counts_past_32_bits_are_exact() {
+        let count = (1u64 << 32) + 1;
+        assert_eq!(value_bytes(count, 1, count), Ok(count as usize));
+        assert_eq!(value_bytes(count, 4, 4 * count), Ok(4 * count as usize));
+        assert!(value_bytes(count, 2, 2 * count - 1).is_err());
+        assert!(value_bytes(u64::MAX / 2, 4, u64::MAX).is_err());
+        assert_eq!(file_bytes("grundy-game", count, 1), 28 + 11 + (1 << 32) + 1);
+        // A header counting far more than its file holds is refused before room is made.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v");
+        write(&path, "g", &Values::from_slice(&[0, 1, 2])).unwrap();
+        let mut raw = std::fs::read(&path).unwrap();
+        raw[16..24].copy_from_slice(&(1u64 << 40).to_le_bytes());
+        std::fs::write(&path, &raw).unwrap();
+        assert!(matches!(read(&path), Err(Error::Data { .. })));
     }
 
     /// Bytes past the count (a save stopped before its count was written) are ignored; a file

@@ -8,6 +8,7 @@
 
 pub(crate) mod grundys_game;
 mod scan;
+mod scan_simd;
 pub mod sparse;
 pub(crate) mod takebreak;
 mod values;
@@ -45,7 +46,10 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
     /// Inserts into `seen` the value of every option of a heap of `n`, given the values of
     /// the smaller heaps (`values[m]` for m < n). The default plays [`HeapRule::moves`].
     fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
-        self.moves(n as u32, &mut |heaps| {
+        // [`HeapRule::moves`] names heaps in 32 bits: a rule valued past them lists its
+        // options itself (both rules here do), and this default refuses rather than wraps.
+        let n = u32::try_from(n).expect("a heap past 32 bits has its rule's own option_values");
+        self.moves(n, &mut |heaps| {
             seen.insert(heaps.iter().fold(0, |x, &h| x ^ values[h as usize]));
         });
     }

@@ -9,8 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::Seq;
-use crate::game::Nimber;
+use super::{scan_simd, Seq, Value};
 
 /// Pairs the scan reads between two looks at whether any of them hit: the reads and xors of
 /// a block run without a branch, and a hit (rare: the scan stops once every value is found)
@@ -24,6 +23,26 @@ pub(super) const PARALLEL_FROM: usize = 1 << 16;
 
 /// Pairs in a chunk of a shared scan.
 const CHUNK: usize = 1 << 15;
+
+/// The largest smaller heap of a split of `m` into two heaps (different ones, with
+/// `unequal`): the pairs (a, m - a) are those of 1 <= a <= this.
+pub(super) fn smaller_top(m: usize, unequal: bool) -> usize {
+    if unequal {
+        m.saturating_sub(1) / 2
+    } else {
+        m / 2
+    }
+}
+
+/// The smaller heap `a` of a split as a witness is noted (32 bits: the tables of witnesses are
+/// read for every rare value a heap looks for). A split's smaller heap is at most half its
+/// total, so every heap up to [`crate::period::MAX_HEAP`] (2^32) has its witnesses below 2^31;
+/// a heap past that is refused here rather than noted wrong.
+#[inline]
+pub(super) fn witness(a: usize) -> u32 {
+    u32::try_from(a)
+        .expect("a split's smaller heap, at most half the sequence's limit, fits 32 bits")
+}
 
 /// What a scan looks for and where it notes what it finds.
 pub(super) struct Scan<'a> {
@@ -50,7 +69,7 @@ pub(super) fn scan<'a, S: Seq<'a>>(
     scan: &mut Scan,
 ) -> u32 {
     for &m in splits {
-        let top = if unequal { (m - 1) / 2 } else { m / 2 };
+        let top = smaller_top(m, unequal);
         let alone = top.min(scan.parallel_from);
         scan.left = scan_range(values, m, 1..alone + 1, scan);
         if scan.left == 0 {
@@ -89,7 +108,7 @@ fn scan_range<'a, S: Seq<'a>>(
         let x = (values.at(stop) ^ values.at(m - stop)) as usize & (scan.pending.len() - 1);
         if scan.pending[x] == 1 {
             scan.pending[x] = 0;
-            scan.witnesses[x] = stop as u32;
+            scan.witnesses[x] = witness(stop);
             scan.left -= 1;
             if scan.left == 0 {
                 return 0;
@@ -101,8 +120,66 @@ fn scan_range<'a, S: Seq<'a>>(
 }
 
 /// The pairs (a, m - a) for a in `smaller`, none with a value kept apart, read from the stored
-/// values; how many values are left.
-fn scan_raw<V: Copy + Into<Nimber>>(
+/// values; how many values are left. Bytes are tested 32 pairs at a time where the CPU can
+/// ([`scan_bytes`]); any other width, or any other CPU, a block of [`BLOCK`] at a time.
+fn scan_raw<V: Value>(
+    values: &[V],
+    m: usize,
+    smaller: std::ops::Range<usize>,
+    scan: &mut Scan,
+) -> u32 {
+    if let Some(bytes) = V::as_bytes(values).filter(|_| scan_simd::available()) {
+        return scan_bytes(bytes, m, smaller, scan);
+    }
+    scan_blocks(values, m, smaller, scan)
+}
+
+/// [`scan_raw`] on bytes with AVX2: the first block of 32 pairs that gives a value looked for
+/// is found without a branch a pair ([`scan_simd::first_hit`]), and its pairs that give one
+/// are read in order, exactly, as [`scan_blocks`] reads them: the same values are found, with
+/// the same witnesses (for each value, the first pair that gives it).
+fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &mut Scan) -> u32 {
+    let first = smaller.start;
+    let n = smaller.len();
+    let low = &values[smaller.clone()];
+    let high = &values[m + 1 - smaller.end..m + 1 - smaller.start];
+    let (pending, witnesses) = (&mut *scan.pending, &mut *scan.witnesses);
+    let last = pending.len() - 1;
+    let mut left = scan.left;
+    let mut set = scan_simd::ByteSet::of(pending);
+    // Reads pair i, noting its value when it is looked for; whether none is left.
+    let mut read = |i: usize, set: &mut scan_simd::ByteSet| {
+        let x = (low[i] ^ high[n - 1 - i]) as usize & last;
+        if pending[x] == 1 {
+            pending[x] = 0;
+            set.remove(x);
+            witnesses[x] = witness(first + i);
+            left -= 1;
+        }
+        left == 0
+    };
+    let mut o = 0;
+    while let Some((at, mut hits)) = scan_simd::first_hit(&low[o..], &high[..n - o], &set) {
+        let start = o + at;
+        while hits != 0 {
+            if read(start + hits.trailing_zeros() as usize, &mut set) {
+                return 0;
+            }
+            hits &= hits - 1;
+        }
+        o = start + 32;
+    }
+    // The pairs past the last whole block of 32.
+    for i in o + (n - o) / 32 * 32..n {
+        if read(i, &mut set) {
+            return 0;
+        }
+    }
+    left
+}
+
+/// [`scan_raw`] a block of [`BLOCK`] pairs at a time.
+fn scan_blocks<V: Value>(
     values: &[V],
     m: usize,
     smaller: std::ops::Range<usize>,
@@ -129,7 +206,7 @@ fn scan_raw<V: Copy + Into<Nimber>>(
             let x = at(a, b);
             if pending[x] == 1 {
                 pending[x] = 0;
-                witnesses[x] = (first + k * BLOCK + i) as u32;
+                witnesses[x] = witness(first + k * BLOCK + i);
                 left -= 1;
                 if left == 0 {
                     return 0;
@@ -201,7 +278,78 @@ fn scan_shared<'a, S: Seq<'a>>(
 mod tests {
     use super::*;
     use crate::game::heap::Values;
+    use crate::game::Nimber;
     use crate::with_values;
+
+    /// At the sequence's limit (heap 2^32) the largest split's smaller heap is noted exactly as
+    /// a witness, with and without equal splits; a heap number past 32 bits is refused, never
+    /// wrapped.
+    #[test]
+    fn witnesses_at_the_largest_heap_are_exact() {
+        let max = crate::period::MAX_HEAP;
+        assert_eq!(max as u64, 1 << 32);
+        let half = 1usize << 31;
+        let cases = [
+            (max, false, half),
+            (max, true, half - 1),
+            (max - 1, false, half - 1),
+            (max - 1, true, half - 1),
+            (max + 1, true, half),
+            (3, true, 1),
+            (2, true, 0),
+            (1, false, 0),
+        ];
+        for (m, unequal, top) in cases {
+            assert_eq!(smaller_top(m, unequal), top, "{m} {unequal}");
+            assert_eq!(witness(top) as usize, top, "{m} {unequal}");
+        }
+        assert!(std::panic::catch_unwind(|| witness(max)).is_err());
+    }
+
+    /// Bytes tested 32 pairs at a time find the same values with the same witnesses, and
+    /// leave as many, as blocks of 16 do: over pseudo-random bytes, totals and sets looked for
+    /// (tables of 256 and of 1024 values), ranges of any length and start.
+    #[test]
+    fn byte_scans_agree_with_block_scans() {
+        if !scan_simd::available() {
+            return;
+        }
+        let mut x = 0x1234_5679_u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let values: Vec<u8> = (0..5000).map(|_| (next() % 200) as u8).collect();
+        for round in 0..300 {
+            let m = 100 + (next() % 4800) as usize;
+            let start = 1 + (next() % 40) as usize;
+            let end = (start + (next() % 3000) as usize).min(m / 2 + 1).max(start);
+            let len = if round % 2 == 0 { 256 } else { 1024 };
+            let mut pending = vec![0u8; len];
+            for _ in 0..1 + round % 40 {
+                pending[(next() % 256) as usize] = 1;
+            }
+            let left: u32 = pending.iter().map(|&p| u32::from(p)).sum();
+            let run = |bytes: bool| {
+                let mut pending = pending.clone();
+                let mut witnesses = vec![0u32; len];
+                let mut s = Scan {
+                    pending: &mut pending,
+                    witnesses: &mut witnesses,
+                    left,
+                    parallel_from: usize::MAX,
+                };
+                let left = match bytes {
+                    true => scan_bytes(&values, m, start..end, &mut s),
+                    false => scan_blocks(&values[..], m, start..end, &mut s),
+                };
+                (left, pending, witnesses)
+            };
+            assert_eq!(run(true), run(false), "round {round}: {m} {start}..{end}");
+        }
+    }
 
     /// Whatever number of values is looked for, the scan finds exactly the values some pair
     /// gives, each with a pair that gives it, and counts the rest: on values a byte each, on

@@ -17,7 +17,7 @@
 //! fewest, and chosen again when they grow many. It serves octal codes with splits into two
 //! heaps and Grundy's game.
 
-use super::scan::{scan, Scan, PARALLEL_FROM};
+use super::scan::{scan, smaller_top, witness, Scan, PARALLEL_FROM};
 use super::{Seq, Values, ESCAPE};
 use crate::game::NimSet;
 use crate::game::Nimber;
@@ -481,14 +481,14 @@ impl Sieve {
             let found = (0..WITNESSES).find_map(|w| {
                 let a = self.witnesses[w * len + y] as usize;
                 let gives = |&m: &usize| {
-                    let top = if heap.unequal { (m - 1) / 2 } else { m / 2 };
-                    (1..=top).contains(&a) && (values.at(a) ^ values.at(m - a)) as usize == y
+                    (1..=smaller_top(m, heap.unequal)).contains(&a)
+                        && (values.at(a) ^ values.at(m - a)) as usize == y
                 };
                 heap.splits.iter().any(gives).then_some(a)
             });
             if let Some(a) = found {
                 self.pending[y] = 0;
-                self.witnesses[row + y] = a as u32;
+                self.witnesses[row + y] = witness(a);
                 left -= 1;
             }
         }

@@ -8,9 +8,20 @@
 use crate::game::Nimber;
 
 /// A stored value: a byte, a 16-bit or a 32-bit word, read as a [`Nimber`].
-pub trait Value: Copy + Into<Nimber> + PartialEq + Send + Sync + 'static {}
+pub trait Value: Copy + Into<Nimber> + PartialEq + Send + Sync + 'static {
+    /// The stored values as bytes when they are bytes: the scan of pairs then tests 32 of
+    /// them at a time ([`super::scan_simd`]).
+    fn as_bytes(values: &[Self]) -> Option<&[u8]> {
+        let _ = values;
+        None
+    }
+}
 
-impl Value for u8 {}
+impl Value for u8 {
+    fn as_bytes(values: &[u8]) -> Option<&[u8]> {
+        Some(values)
+    }
+}
 impl Value for u16 {}
 impl Value for u32 {}
 
