@@ -249,8 +249,8 @@ fn binary(op: Op, a: Node, b: Node, text: String) -> Node {
     // difference) that depends on the width. A remainder by 2^k sees k digits; comparisons
     // see only which word is above ([`word_below`]), the same at every width that holds it.
     let by_power_of_two = constant(&b).is_some_and(|c| c > 0 && c.count_ones() == 1);
-    let whole_word = matches!(op, Op::Div | Op::Mod | Op::RightShift)
-        && !(op == Op::Mod && by_power_of_two);
+    let whole_word =
+        matches!(op, Op::Div | Op::Mod | Op::RightShift) && !(op == Op::Mod && by_power_of_two);
     if whole_word && !natural {
         let neg = if a.natural { &b } else { &a };
         let why = format!(

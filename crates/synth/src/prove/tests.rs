@@ -54,8 +54,13 @@ fn sums_and_differences_are_exact_over_the_naturals() {
 fn steps_without_a_linear_reading_say_why() {
     let why = words("Push(0) Push(1) Xor Push(2) Xor").unwrap_err();
     assert!(why.contains("`x0 ^ x1`"), "{why}");
-    let why = words("Push(0) Push(1) Minus Push(2) Lt").unwrap_err();
+    let why = words("Push(0) Push(1) Minus Push(2) Div").unwrap_err();
     assert!(why.contains("negative"), "{why}");
+    // A comparison of a difference reads which word is above, the same at every width.
+    assert_eq!(
+        words("Push(0) Push(1) Minus Push(2) Lt").unwrap(),
+        "x0 - x1 < 0 or x0 - x1 >= x2"
+    );
     assert!(words("Push(0) Push(1) Mul Push(2) Xor").is_err());
 }
 
@@ -64,7 +69,7 @@ fn steps_without_a_linear_reading_say_why() {
 #[derive(Debug, PartialEq)]
 enum Ideal {
     Value(i128),
-    /// A comparison, quotient or right shift of a negative number (no width-free meaning).
+    /// A quotient, remainder or right shift of a negative number (no width-free meaning).
     Negative,
     /// Too large to trust 128-bit arithmetic.
     Large,
@@ -94,10 +99,9 @@ fn ideal(p: &Program, x: &[i128]) -> (Ideal, bool) {
                 let a = stack.pop().unwrap();
                 // A remainder by 2^k sees the low k digits alone, of any integer.
                 let low_digits = op == Op::Mod && b > 0 && b.count_ones() == 1;
-                let whole = matches!(
-                    op,
-                    Op::Div | Op::Mod | Op::RightShift | Op::Lt | Op::Min | Op::Max
-                ) && !low_digits;
+                let whole = matches!(op, Op::Div | Op::Mod | Op::RightShift) && !low_digits;
+                // Comparisons see which word is above: a negative one above every natural.
+                let key = |v: i128| (v < 0, v);
                 if whole && (a < 0 || b < 0) {
                     return (Ideal::Negative, false);
                 }
@@ -135,9 +139,15 @@ fn ideal(p: &Program, x: &[i128]) -> (Ideal, bool) {
                         b => a.rem_euclid(b),
                     },
                     Op::BooleanEq => (a == b) as i128,
-                    Op::Lt => (a < b) as i128,
-                    Op::Min => a.min(b),
-                    Op::Max => a.max(b),
+                    Op::Lt => (key(a) < key(b)) as i128,
+                    Op::Min => match key(a) <= key(b) {
+                        true => a,
+                        false => b,
+                    },
+                    Op::Max => match key(b) <= key(a) {
+                        true => a,
+                        false => b,
+                    },
                     _ => unreachable!(),
                 }
             }
