@@ -203,16 +203,16 @@ mod tests {
         let (one, zero) = (letter(1, 1, 1), letter(1, 0, 1));
         let mut bits = Vec::new();
         assert_ne!(
-            circuit.step(&start, one, &mut bits),
-            circuit.step(&start, zero, &mut bits)
+            circuit.step(start, one, &mut bits),
+            circuit.step(start, zero, &mut bits)
         );
         assert_eq!(
-            circuit.next(&start, one, &mut r),
-            circuit.next(&start, zero, &mut r)
+            circuit.next(start, one, &mut r),
+            circuit.next(start, zero, &mut r)
         );
         // c's lowest bit 0 and a's 1 decide both sides false: the state is dropped.
-        assert_eq!(circuit.next(&start, letter(1, 0, 0), &mut r), None);
+        assert_eq!(circuit.next(start, letter(1, 0, 0), &mut r), None);
         // a's lowest bit 0 keeps the conjunction open: the state stays.
-        assert!(circuit.next(&start, letter(0, 0, 0), &mut r).is_some());
+        assert!(circuit.next(start, letter(0, 0, 0), &mut r).is_some());
     }
 }
