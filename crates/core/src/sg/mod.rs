@@ -90,6 +90,15 @@ pub struct Stats {
     pub tt_evictions: u64,
 }
 
+/// Threads' costs add up: what `--stats` reports for a search on several threads.
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, other: Stats) {
+        self.nodes += other.nodes;
+        self.tt_lookups += other.tt_lookups;
+        self.tt_evictions += other.tt_evictions;
+    }
+}
+
 /// A search engine that keeps its table between positions.
 pub trait Searcher<G: Game> {
     /// The nimber of `p`, or [`Stopped`] once the token given to [`Self::set_stop`] is stopped

@@ -184,9 +184,7 @@ impl<G: Game> Searcher<G> for Smp<'_, G> {
         });
         let mut answer = mine;
         for (v, stats) in theirs {
-            self.helped.nodes += stats.nodes;
-            self.helped.tt_lookups += stats.tt_lookups;
-            self.helped.tt_evictions += stats.tt_evictions;
+            self.helped += stats;
             if let Ok(v) = v {
                 debug_assert!(answer.is_err() || answer == Ok(v), "threads disagree");
                 answer = answer.or(Ok(v));

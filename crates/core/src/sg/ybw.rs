@@ -297,10 +297,7 @@ impl<G: Game> Searcher<G> for Ybw<'_, G> {
             ..Stats::default()
         };
         for w in &self.workers {
-            let s = lock(w).stats();
-            sum.nodes += s.nodes;
-            sum.tt_lookups += s.tt_lookups;
-            sum.tt_evictions += s.tt_evictions;
+            sum += lock(w).stats();
         }
         sum
     }
