@@ -15,6 +15,9 @@
 //! (`ite`) needs its condition before the columns that decide it are read, so it is guessed
 //! at the start and checked at the end.
 
+use super::live::Scratch;
+pub(super) use super::state::State;
+
 /// Most bits a state may have (carries, flags, comparisons, guesses and the column).
 pub(super) const STATE_BITS: u32 = 1 << 16;
 
@@ -93,9 +96,6 @@ pub(super) struct Circuit {
     /// The bits every state keeps: the guesses and the column.
     pub(super) always: State,
 }
-
-use super::live::Scratch;
-pub(super) use super::state::State;
 
 impl Circuit {
     /// The states before any column: one per choice of the guesses (but those already
