@@ -9,13 +9,13 @@
 
 use std::hash::Hash;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use ahash::AHashMap;
 
 use super::tt::{fixed_hasher, Weight};
-use super::Known;
-use crate::game::Nimber;
+use super::{Known, Searcher, Stats};
+use crate::game::{Game, Nimber};
 
 /// Bytes an entry takes in a stripe, about (the key, the value, hashbrown's control byte and
 /// its spare room): what the memory limit is divided by.
@@ -141,6 +141,24 @@ impl<K: Hash + Eq + Clone> Sharing<K> {
             moves.rotate_left(by % moves.len());
         }
     }
+}
+
+/// A lock, whether or not a thread panicked holding it (the panic goes on to the caller).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The cost of a search split among `workers`: theirs summed, beside the `nodes` the split
+/// plies expanded themselves.
+pub(crate) fn summed<G: Game, S: Searcher<G>>(nodes: u64, workers: &[Mutex<S>]) -> Stats {
+    let mut sum = Stats {
+        nodes,
+        ..Stats::default()
+    };
+    for w in workers {
+        sum += lock(w).stats();
+    }
+    sum
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rayon::prelude::*;
 
 use super::naive::Naive;
-use super::shared::{SharedValues, Sharing};
+use super::shared::{lock, summed, SharedValues, Sharing};
 use super::tt::{weight, Weight};
 use super::{Hook, Known, SearchConfig, Searcher, Shape, Stats, TtConfig, STACK_BYTES};
 use crate::game::{Game, NimSet, Nimber};
@@ -159,14 +159,7 @@ impl<G: Game> Searcher<G> for Split<'_, G> {
     }
 
     fn stats(&self) -> Stats {
-        let mut sum = Stats {
-            nodes: self.nodes.load(Ordering::Relaxed),
-            ..Stats::default()
-        };
-        for w in &self.workers {
-            sum += lock(w).stats();
-        }
-        sum
+        summed(self.nodes.load(Ordering::Relaxed), &self.workers)
     }
 
     fn learn(&mut self, p: G::Position, v: Nimber, w: Weight) {
@@ -194,11 +187,6 @@ impl<G: Game> Searcher<G> for Split<'_, G> {
     fn known(&self) -> &dyn Known<G::Position> {
         &*self.table
     }
-}
-
-/// A worker's searcher, between two searches.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]

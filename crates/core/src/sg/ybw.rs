@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rayon::prelude::*;
 
 use super::cut::{child_set, exclude, CutSearch, Etc, Opened, Pruning, Variant};
-use super::shared::{SharedValues, Sharing};
+use super::shared::{lock, summed, SharedValues, Sharing};
 use super::tt::{weight, Weight};
 use super::{Hook, Known, SearchConfig, Searcher, Shape, Stats, TtConfig, STACK_BYTES};
 use crate::game::{Game, NimSet, Nimber};
@@ -292,14 +292,7 @@ impl<G: Game> Searcher<G> for Ybw<'_, G> {
     }
 
     fn stats(&self) -> Stats {
-        let mut sum = Stats {
-            nodes: self.nodes.load(Ordering::Relaxed),
-            ..Stats::default()
-        };
-        for w in &self.workers {
-            sum += lock(w).stats();
-        }
-        sum
+        summed(self.nodes.load(Ordering::Relaxed), &self.workers)
     }
 
     fn learn(&mut self, p: G::Position, v: Nimber, w: Weight) {
@@ -331,11 +324,6 @@ impl<G: Game> Searcher<G> for Ybw<'_, G> {
     fn known(&self) -> &dyn Known<G::Position> {
         &*self.table
     }
-}
-
-/// A lock, whether or not a thread panicked holding it (the panic goes on to the caller).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
