@@ -108,15 +108,19 @@ fn spread(case: &str) {
     };
     let cram = Cram::<u64>::new(case, rows, cols).expect("a board of at most 64 cells");
     let variant = "cut_cEA".parse().expect("a paper variant");
-    let mut s = Ybw::new(&cram, variant, SearchConfig::default(), 2).expect("2 threads start");
-    let start = std::time::Instant::now();
+    let threads: usize = args::env_or("SMP_THREADS", 2).max(1);
+    let mut s = Ybw::new(&cram, variant, SearchConfig::default(), threads).expect("threads start");
+    let (start, cpu_before) = (std::time::Instant::now(), cpu_seconds());
     let v = s.nimber(cram.full());
     let secs = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu_before;
     let nodes = s.stats().nodes;
     let spread = s.spread();
     let largest = spread.largest.load(Ordering::Relaxed);
     println!(
-        "{case}: nimber {v}, {nodes} nodes in {secs:.2} s {}",
+        "{case}: nimber {v}, {nodes} nodes on {threads} threads in {secs:.2} s, {cpu:.2} s of \
+         processor time ({:.0} nodes a processor second) {}",
+        nodes as f64 / cpu,
         args::stamp()
     );
     println!("| subtree nodes | subtrees | their nodes | share of all nodes |");
@@ -134,5 +138,28 @@ fn spread(case: &str) {
         }
     }
     println!("largest subtree: {largest} nodes");
+    let busy = spread.busy_nanos.load(Ordering::Relaxed) as f64 * 1e-9;
+    let stopped = spread.stopped.load(Ordering::Relaxed);
+    println!(
+        "threads busy below the split plies: {busy:.2} s of {threads} x {secs:.2} s ({:.0}%); \
+         nodes of subtrees stopped unanswered: {stopped} ({:.1}%)",
+        100.0 * busy / (threads as f64 * secs),
+        100.0 * stopped as f64 / nodes as f64
+    );
     println!();
+}
+
+/// The processor time this process has used (user and system, all threads), from
+/// /proc/self/stat: unlike the wall time, it does not grow when other work takes the cores.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let ticks: u64 = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|f| f.parse::<u64>().ok())
+        .sum();
+    ticks as f64 / 100.0
 }

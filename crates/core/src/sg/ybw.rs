@@ -71,6 +71,12 @@ pub struct Spread {
     pub nodes: [AtomicU64; 64],
     /// The largest subtree's nodes.
     pub largest: AtomicU64,
+    /// Nanoseconds the threads spent searching these subtrees: against the threads times the
+    /// wall time, how much of the pool was busy below the split plies.
+    pub busy_nanos: AtomicU64,
+    /// Nodes of the subtrees whose search was stopped because their node was settled by
+    /// another successor first: the work a second thread spent for nothing.
+    pub stopped: AtomicU64,
 }
 
 impl Spread {
@@ -79,11 +85,18 @@ impl Spread {
             count: std::array::from_fn(|_| AtomicU64::new(0)),
             nodes: std::array::from_fn(|_| AtomicU64::new(0)),
             largest: AtomicU64::new(0),
+            busy_nanos: AtomicU64::new(0),
+            stopped: AtomicU64::new(0),
         }
     }
 
-    /// Counts a subtree of `nodes` nodes.
-    fn add(&self, nodes: u64) {
+    /// Counts a subtree of `nodes` nodes searched in `time`, `stopped` before its answer.
+    fn add(&self, nodes: u64, time: std::time::Duration, stopped: bool) {
+        let nanos = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX);
+        self.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
+        if stopped {
+            self.stopped.fetch_add(nodes, Ordering::Relaxed);
+        }
         let b = nodes.max(1).ilog2() as usize;
         self.count[b].fetch_add(1, Ordering::Relaxed);
         self.nodes[b].fetch_add(nodes, Ordering::Relaxed);
@@ -176,9 +189,10 @@ impl<'g, G: Game> Ybw<'g, G> {
         if ply >= SPLIT_PLIES {
             let mut w = self.worker();
             w.set_stop(stop.clone());
-            let before = w.stats().nodes;
+            let (before, start) = (w.stats().nodes, std::time::Instant::now());
             let got = w.search_parts(x, parts, r);
-            self.spread.add(w.stats().nodes - before);
+            let nodes = w.stats().nodes - before;
+            self.spread.add(nodes, start.elapsed(), stop.is_stopped());
             return got;
         }
         let (last, rest) = parts.split_last().expect("a sum has parts");
