@@ -168,9 +168,10 @@ struct SearchArgs {
     /// Do not use values known by theorem (xor of unjoined piles, equal piles on a circuit).
     #[arg(long)]
     no_shortcuts: bool,
-    /// Worker threads for box tabulation (0 or absent: every core), and for the search of
-    /// one position by `sg` and `best-move` with naive and the cut family, unbounded table
-    /// (0: every core; absent: one thread).
+    /// Worker threads for box tabulation, and for the search of one position by `sg` and
+    /// `best-move` with naive and the cut family, unbounded table (0 or absent: every core;
+    /// for a search, every core where the engine splits its work: naive and the cut variants
+    /// with ETC, `auto`'s picks for Chomp and Cram).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Memory limit in GiB (default: 80% of available memory): box tabulation stops at it with
@@ -237,11 +238,10 @@ impl SearchArgs {
         ctl: &grundy_core::catalog::solve::Control,
     ) -> Result<grundy_core::catalog::solve::Solution, Error> {
         let opts = self.table_options(show)?;
-        // One position's search takes more than one thread only when asked: on two cores the
-        // shared search does not yet beat one thread (docs/engines.md), and would take a
-        // second core for nothing.
+        // Every core by default where the engine splits its work (`SearchConfig::threads`);
+        // the engines that would race (Lazy SMP) search alone unless a number is given.
         let cfg = SearchConfig {
-            threads: self.threads.unwrap_or(1),
+            threads: self.threads(),
             ..self.config()?
         };
         grundy_core::catalog::solve::solve_kept(game, p, self.engine, cfg, &opts, moves, ctl)

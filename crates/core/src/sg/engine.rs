@@ -32,7 +32,8 @@ pub enum Engine {
 }
 
 impl SearchEngine {
-    /// A searcher over `game` with an empty table, on `cfg.threads` threads where the engine
+    /// A searcher over `game` with an empty table, on `cfg.threads` threads (0: every core
+    /// where the engine splits its work, [`super::smp::splits_work`]) where the engine
     /// searches in parallel ([`super::smp::searches_in_parallel`]: `naive` splitting its
     /// options, the cut variants with ETC as Young Brothers Wait, the others as Lazy SMP) and
     /// the table is unbounded: a bounded table (or none) is a measurement's setting, which a
@@ -42,7 +43,10 @@ impl SearchEngine {
         game: &'g G,
         cfg: SearchConfig,
     ) -> Box<dyn Searcher<G> + 'g> {
-        let threads = super::smp::resolve_threads(cfg.threads);
+        let threads = match cfg.threads {
+            0 if !super::smp::splits_work(self) => 1,
+            t => super::smp::resolve_threads(t),
+        };
         if threads > 1 && cfg.tt.capacity.is_none() && super::smp::searches_in_parallel(self) {
             // naive values every option anyway, so its threads split them among them; a
             // pool that cannot start leaves the search on this thread.

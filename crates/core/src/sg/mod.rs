@@ -45,8 +45,10 @@ pub struct SearchConfig {
     /// Use values known by theorem without search (the game's `known_value`).
     pub shortcuts: bool,
     /// Threads searching one position together ([`smp`]): 1 searches on the caller's
-    /// thread alone, 0 on every core. Engines that search alone ([`smp::searches_in_parallel`])
-    /// take no more than 1.
+    /// thread alone, N on N threads, 0 on every core where the engine splits its work
+    /// ([`smp::splits_work`]) and alone where it would race (Lazy SMP, no faster than one
+    /// thread as measured). Engines that search alone ([`smp::searches_in_parallel`]) take no
+    /// more than 1.
     pub threads: usize,
 }
 

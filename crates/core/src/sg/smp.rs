@@ -51,6 +51,19 @@ pub fn searches_in_parallel(engine: SearchEngine) -> bool {
     }
 }
 
+/// Whether `engine` splits its work among threads rather than racing them: `naive` splits
+/// the options of the top plies ([`super::split`]) and the cut variants with ETC split as
+/// Young Brothers Wait ([`super::ybw`]); the others run Lazy SMP. What `threads: 0` takes
+/// every core for: on two idle cores the splits took 0.60-0.87 of one thread's time, Lazy
+/// SMP 1.01-1.11 (docs/benchmarks.md).
+pub fn splits_work(engine: SearchEngine) -> bool {
+    match engine {
+        SearchEngine::Naive => true,
+        SearchEngine::Cut(v) => super::ybw::suits(v),
+        SearchEngine::Lv => false,
+    }
+}
+
 /// One thread's searcher: `engine` over `game`, sharing `table` as thread `index`.
 fn thread_searcher<'g, G: Game>(
     game: &'g G,
