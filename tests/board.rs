@@ -306,3 +306,21 @@ fn two_threads_give_one_threads_nimber() {
         assert!(two["nodes"].as_u64().unwrap() > 0, "{board}");
     }
 }
+
+/// Without `--threads`, an engine that would race its threads (Lazy SMP: `cut`) searches alone,
+/// expanding exactly one thread's nodes, while one that splits its work (`cut_cEA`) takes every
+/// core and gives the same nimber. (Cram 5 x 5 takes `cut` about 0.2 s: long enough for
+/// Lazy SMP's helpers to join, which add nodes of their own.)
+#[test]
+fn by_default_only_engines_that_split_take_every_core() {
+    let alone = json_ok(&["sg", "cram:5x5", "--engine", "cut", "--threads", "1"]);
+    for threads in [None, Some("0")] {
+        let mut args = vec!["sg", "cram:5x5", "--engine", "cut"];
+        args.extend(threads.map(|t| ["--threads", t]).into_iter().flatten());
+        let got = json_ok(&args);
+        assert_eq!(got["nimber"], alone["nimber"]);
+        assert_eq!(got["nodes"], alone["nodes"], "{args:?} raced");
+    }
+    let split = json_ok(&["sg", "cram:5x5", "--engine", "cut_cEA"]);
+    assert_eq!(split["nimber"], alone["nimber"]);
+}
