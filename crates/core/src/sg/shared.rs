@@ -1,6 +1,7 @@
-//! The exact values the threads of one parallel search share ([`super::smp`], [`super::split`]):
-//! a hash map cut into stripes, each behind its own lock, so that two threads rarely want the
-//! same one.
+//! The exact values the threads of one parallel search share ([`super::smp`], [`super::split`],
+//! [`super::ybw`]): a hash map cut into stripes, each behind its own lock, so that two threads
+//! rarely want the same one, and a filter of one bit per slot that answers most misses without
+//! a lock.
 //!
 //! A thread never waits on a stripe: a look-up that finds it taken counts as a miss and a store
 //! is dropped. Both are safe, since a value not found is only searched again, and the table
@@ -8,7 +9,7 @@
 //! takes no more.
 
 use std::hash::Hash;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ahash::AHashMap;
@@ -24,9 +25,21 @@ const ENTRY_BYTES: u64 = 48;
 /// One stripe: keys to their exact values and what each cost.
 type Stripe<K> = Mutex<AHashMap<K, (Nimber, Weight)>>;
 
+/// Bits of the filter (16 MiB, less under a small memory limit): a look-up of a key not held
+/// finds its bit set by others with a chance of about n / 2^27 with n entries held, one in 67
+/// at two million. Against 2^23 bits, as fast on Cram 5 x 8 and 4 x 11 (docs/benchmarks.md),
+/// and fuller boards share more.
+const FILTER_BITS_LOG: u32 = 27;
+
 /// Exact values shared between threads, with what each cost (a saved table keeps both).
 pub(crate) struct SharedValues<K> {
     stripes: Box<[Stripe<K>]>,
+    /// The bit a key's hash names is set once the key is stored (and stays set). Most look-ups
+    /// miss (the cut engines' ETC asks about every successor), and a look-up whose bit is clear
+    /// misses without the stripe's lock, whose cache line would otherwise go back and forth
+    /// between the cores at every look-up.
+    filter: Box<[AtomicU64]>,
+    filter_log: u32,
     hasher: ahash::RandomState,
     /// Entries held, and the most it takes.
     len: AtomicUsize,
@@ -41,26 +54,47 @@ impl<K: Hash + Eq> SharedValues<K> {
         let stripes = (0..count)
             .map(|_| Mutex::new(AHashMap::with_hasher(fixed_hasher())))
             .collect();
+        // Under a memory limit, the filter takes at most a sixteenth of it (m / 2 bits).
+        let filter_log = memory.map_or(FILTER_BITS_LOG, |m| {
+            (m / 2).max(64).ilog2().min(FILTER_BITS_LOG)
+        });
+        let filter_bytes = 1u64 << (filter_log - 3);
         let cap = memory.map_or(usize::MAX, |m| {
-            usize::try_from(m / ENTRY_BYTES).unwrap_or(usize::MAX)
+            usize::try_from(m.saturating_sub(filter_bytes) / ENTRY_BYTES).unwrap_or(usize::MAX)
         });
         SharedValues {
             stripes,
+            filter: (0..1usize << (filter_log - 6))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+            filter_log,
             hasher: ahash::RandomState::with_seeds(5, 6, 7, 8),
             len: AtomicUsize::new(0),
             cap,
         }
     }
 
-    fn stripe(&self, key: &K) -> &Stripe<K> {
-        let h = self.hasher.hash_one(key);
+    /// The stripe of a key's hash `h` (its low bits).
+    fn stripe(&self, h: u64) -> &Stripe<K> {
         &self.stripes[(h as usize) & (self.stripes.len() - 1)]
+    }
+
+    /// The word of the filter and the bit in it of a key's hash `h` (its high bits, so that the
+    /// filter and the stripes do not read the same ones).
+    fn filter_bit(&self, h: u64) -> (&AtomicU64, u64) {
+        let slot = (h >> (64 - self.filter_log)) as usize;
+        (&self.filter[slot / 64], 1 << (slot % 64))
     }
 
     /// The value of `key`, when held and its stripe is free.
     #[inline]
     pub(crate) fn get(&self, key: &K) -> Option<Nimber> {
-        let map = self.stripe(key).try_lock().ok()?;
+        let h = self.hasher.hash_one(key);
+        let (word, bit) = self.filter_bit(h);
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            return None;
+        }
+        let map = self.stripe(h).try_lock().ok()?;
         map.get(key).map(|&(v, _)| v)
     }
 
@@ -70,10 +104,14 @@ impl<K: Hash + Eq> SharedValues<K> {
         if self.len.load(Ordering::Relaxed) >= self.cap {
             return;
         }
-        if let Ok(mut map) = self.stripe(&key).try_lock() {
+        let h = self.hasher.hash_one(&key);
+        if let Ok(mut map) = self.stripe(h).try_lock() {
             if map.insert(key, (v, w)).is_none() {
                 self.len.fetch_add(1, Ordering::Relaxed);
             }
+            // After the entry: a look-up that sees the bit before the entry only misses.
+            let (word, bit) = self.filter_bit(h);
+            word.fetch_or(bit, Ordering::Relaxed);
         }
     }
 
@@ -180,10 +218,17 @@ mod tests {
             seen += 1;
         });
         assert_eq!(seen, 1000);
-        let small = SharedValues::new(2, Some(10 * ENTRY_BYTES));
-        for k in 0u64..100 {
+        // 4 800 bytes: a filter of 2 048 bits (256 bytes, at most a sixteenth), and entries
+        // in the rest.
+        let small = SharedValues::new(2, Some(100 * ENTRY_BYTES));
+        assert_eq!(small.filter.len() * 8, 256);
+        for k in 0u64..200 {
             small.put(k, 1, 5);
         }
-        assert_eq!(small.len(), 10);
+        assert_eq!(small.len(), (4800 - 256) / ENTRY_BYTES as usize);
+        assert_eq!(
+            (0u64..200).filter(|k| small.get(k).is_some()).count(),
+            small.len()
+        );
     }
 }
