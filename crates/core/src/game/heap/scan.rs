@@ -101,7 +101,10 @@ fn scan_range<'a, S: Seq<'a>>(
             .escaped_below(m - a + 1)
             .map_or(usize::MAX, |h| m - h);
         let stop = low.min(high).min(smaller.end);
-        scan.left = scan_raw(values.raw(), m, a..stop, scan);
+        if a < stop {
+            // (Past the stored values, when new ones are read apart, the range is empty.)
+            scan.left = scan_raw(values.raw(), m, a..stop, scan);
+        }
         if scan.left == 0 || stop == smaller.end {
             return scan.left;
         }
