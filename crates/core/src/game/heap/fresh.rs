@@ -69,6 +69,13 @@ impl<'a, S: Seq<'a>> Seq<'a> for Fresh<'a, S> {
         }
     }
 
+    fn apart_from(self) -> usize {
+        match self.fresh.is_empty() {
+            true => usize::MAX,
+            false => self.stored.len(),
+        }
+    }
+
     fn len(self) -> usize {
         self.stored.len() + self.fresh.len()
     }
@@ -97,12 +104,13 @@ mod tests {
             let want = [None, None, None, Some(2), Some(2), Some(2), Some(5)];
             assert_eq!(below[..7], want);
             assert_eq!(below[7..], [Some(6), Some(7), Some(8), Some(9)]);
-            assert_eq!(seq.raw().len(), 6);
+            assert_eq!((seq.raw().len(), seq.apart_from()), (6, 6));
             assert_eq!((seq.prefix(8).len(), seq.prefix(4).len()), (8, 4));
             assert_eq!(seq.prefix(8).at(7), 5);
             // No new values yet: exactly the stored sequence.
             let bare = Fresh::new(v, &[]);
             assert_eq!((bare.escaped_from(3), bare.escaped_below(9)), (5, Some(5)));
+            assert_eq!(bare.apart_from(), usize::MAX);
         });
     }
 }

@@ -207,7 +207,7 @@ fn extend_reading<R: Splits + super::HeapRule>(
         let next_takes = takes_at(next.start);
         let pairs = sieve.rare_count() * next.len() * next_takes.len();
         let read_ahead =
-            (!next.is_empty() && pairs >= tuning.ahead_from).then(|| (next, next_takes));
+            (!next.is_empty() && pairs >= tuning.ahead_from).then_some((next, next_takes));
         let (ended, read) =
             sieve.value_block(rule, values, &mut fresh, &block, unequal, stop, read_ahead);
         blocks.widened += usize::from(sieve.end_block(values, &mut fresh));
