@@ -105,6 +105,15 @@ pub(super) enum Ended {
     Widened,
 }
 
+/// Where a block's values are read from and put.
+enum Place<'v> {
+    /// Onto the stored values, when nothing else reads them meanwhile.
+    Stored(&'v mut Values),
+    /// Into a list of their own beside the stored values, which another thread reads
+    /// meanwhile ([`Fresh`]).
+    Apart(&'v Values, &'v mut Vec<Nimber>),
+}
+
 /// The state of the rare/common split: the mask, the rare heaps with their values, and tables
 /// over the values that fit the largest value so far.
 ///
@@ -249,19 +258,20 @@ impl Sieve {
         self.rare.len()
     }
 
-    /// Values the heaps of `block` (begun by [`Sieve::begin`] or [`Sieve::begin_read`]) onto
-    /// `fresh`, in order, until the block ends, a value passes the tables or `stop` says so.
-    /// Meanwhile, on another of rayon's threads when one is free, reads the shared pairs of
-    /// the block `ahead` (heaps and amounts) from the values below `block`, which do not
-    /// change: for [`Sieve::begin_read`], when the block was valued whole.
+    /// Values the heaps of `block` (begun by [`Sieve::begin`] or [`Sieve::begin_read`]), in
+    /// order, until the block ends, a value passes the tables or `stop` says so; returns how
+    /// it ended. With `ahead` (heaps and amounts), meanwhile, on another of rayon's threads
+    /// when one is free, reads the shared pairs of that block from the values below `block`,
+    /// which do not change: for [`Sieve::begin_read`], when the block was valued whole.
     ///
-    /// The stored values are not pushed onto meanwhile (they are read across threads):
-    /// [`Sieve::end_block`] appends the block's.
+    /// The stored values are then not pushed onto meanwhile (they are read across threads):
+    /// the block's go into `fresh` (empty), and onto `values` when it ends. Its rare heaps go
+    /// onto the sieve's at its end, and the tables widen when a value passed them.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn value_block<R: Splits>(
         &mut self,
         rule: &R,
-        values: &Values,
+        values: &mut Values,
         fresh: &mut Vec<Nimber>,
         block: &Begun,
         unequal: bool,
@@ -277,35 +287,42 @@ impl Sieve {
             ..
         } = self;
         let (rare, common, bits, len) = (&*rare, &common[..], *bits, common.len());
-        let known = values.len();
         let mut read = None;
-        let ended = rayon::in_place_scope(|s| {
-            if let Some((heaps, takes)) = ahead {
-                let read = &mut read;
-                s.spawn(move |_| {
-                    let far = with_values!(values, v => {
-                        enumerate_far(next, rare, len, v, known, heaps.clone(), takes, unequal)
+        let (ended, top) = match ahead {
+            None => valuing.value_heaps(
+                rule,
+                Place::Stored(values),
+                block,
+                unequal,
+                common,
+                rare,
+                bits,
+                stop,
+            ),
+            Some((heaps, takes)) => {
+                let stored = &*values;
+                let known = stored.len();
+                let ended = rayon::in_place_scope(|s| {
+                    let read = &mut read;
+                    s.spawn(move |_| {
+                        let far = with_values!(stored, v => {
+                            enumerate_far(next, rare, len, v, known, heaps.clone(), takes, unequal)
+                        });
+                        *read = Some(Begun { heaps, far });
                     });
-                    *read = Some(Begun { heaps, far });
+                    let place = Place::Apart(stored, fresh);
+                    valuing.value_heaps(rule, place, block, unequal, common, rare, bits, stop)
                 });
+                values.extend(fresh.drain(..));
+                ended
             }
-            valuing.value_heaps(
-                rule, values, fresh, block, unequal, common, rare, bits, stop,
-            )
-        });
-        (ended, read)
-    }
-
-    /// Ends a block valued by [`Sieve::value_block`]: its values go onto `values`, its rare
-    /// heaps onto the sieve's, and the tables widen when a value passed them (whether they
-    /// did).
-    pub(super) fn end_block(&mut self, values: &mut Values, fresh: &mut Vec<Nimber>) -> bool {
-        let top = fresh.iter().copied().max();
-        values.extend(fresh.drain(..));
+        };
         let found = std::mem::take(&mut self.valuing.found);
         self.rare.heaps.extend(found.heaps);
         self.rare.values.extend(found.values);
-        top.is_some_and(|top| self.fit(top))
+        let widened = self.fit(top);
+        debug_assert_eq!(widened, ended == Ended::Widened);
+        (ended, read)
     }
 }
 
@@ -371,51 +388,62 @@ fn enumerate_far<'a, S: Seq<'a>>(
 }
 
 impl Valuing {
-    /// [`Sieve::value_block`]'s valuation, on this thread.
+    /// [`Sieve::value_block`]'s valuation, on this thread, reading and putting the values in
+    /// `place`; how it ended, and the largest value of the block.
     #[allow(clippy::too_many_arguments)]
     fn value_heaps<R: Splits>(
         &mut self,
         rule: &R,
-        values: &Values,
-        fresh: &mut Vec<Nimber>,
+        mut place: Place,
         block: &Begun,
         unequal: bool,
         common: &[u8],
         rare: &Rare,
         bits: u32,
         stop: &dyn Fn() -> bool,
-    ) -> Ended {
+    ) -> (Ended, Nimber) {
         let (mut splits, mut plain) = (Vec::new(), NimSet::new());
         let start = block.heaps.start;
+        let mut top = 0;
         for h in block.heaps.clone() {
             if h > start && stop() {
-                return Ended::Stopped;
+                return (Ended::Stopped, top);
             }
             plain.clear();
             splits.clear();
-            let value = with_values!(values, v => {
-                let seq = Fresh::new(v, fresh);
-                rule.options(h, seq, &mut plain, &mut splits);
-                let heap = Heap {
-                    h,
-                    row: h - start,
-                    plain: &plain,
-                    splits: &splits,
-                    unequal,
-                    far: &block.far,
-                };
-                self.value(common, rare, seq, &heap)
-            });
-            fresh.push(value);
+            let heap = |plain, splits| Heap {
+                h,
+                row: h - start,
+                plain,
+                splits,
+                unequal,
+                far: &block.far,
+            };
+            let value = match &mut place {
+                Place::Apart(values, fresh) => with_values!(values, v => {
+                    let seq = Fresh::new(v, fresh);
+                    rule.options(h, seq, &mut plain, &mut splits);
+                    self.value(common, rare, seq, &heap(&plain, &splits))
+                }),
+                Place::Stored(values) => with_values!(values, v => {
+                    rule.options(h, v, &mut plain, &mut splits);
+                    self.value(common, rare, v, &heap(&plain, &splits))
+                }),
+            };
+            match &mut place {
+                Place::Apart(_, fresh) => fresh.push(value),
+                Place::Stored(values) => values.push(value),
+            }
+            top = top.max(value);
             // Every value is at most its heap's candidate, in the tables.
             if common[value as usize] == 0 {
                 self.found.push(h, value);
             }
             if value >> bits != 0 {
-                return Ended::Widened;
+                return (Ended::Widened, top);
             }
         }
-        Ended::Whole
+        (Ended::Whole, top)
     }
 
     /// The value of a heap of the block begun, over the values so far (`values`, widened to

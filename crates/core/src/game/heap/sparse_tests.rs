@@ -72,6 +72,7 @@ const WIDE: Tuning = Tuning {
     parallel_from: PARALLEL_FROM,
     escape_from: ESCAPE,
     ahead_from: AHEAD_FROM,
+    ahead_alone: false,
 };
 
 /// Values kept apart in a side table (as those of 255 and more are) read the same, on
@@ -155,6 +156,7 @@ fn shared_scans_value_as_the_definition_does() {
                 parallel_from: 40,
                 escape_from,
                 ahead_from: 0,
+                ahead_alone: true,
             };
             let mut fast = Values::new();
             pool.install(|| extend_reading(&GrundysGame, &mut fast, 3000, tuning, &never));
@@ -176,6 +178,7 @@ fn shared_scans_value_as_the_definition_does() {
 fn reads_ahead_value_as_the_definition_does() {
     let ahead = |escape_from| Tuning {
         ahead_from: 0,
+        ahead_alone: true,
         escape_from,
         ..Tuning::default()
     };
@@ -246,6 +249,7 @@ fn reads_ahead_value_as_the_definition_does() {
 fn stops_within_blocks_read_ahead_lose_nothing() {
     let tuning = Tuning {
         ahead_from: 0,
+        ahead_alone: true,
         ..Tuning::default()
     };
     let rule = TakeBreak::octal("", "0.354").unwrap();
