@@ -2,22 +2,25 @@
 
 use grundy_core::catalog::spec;
 use grundy_core::error::Error;
+use grundy_core::game::heap::HeapRule;
 use grundy_core::period::survey::{Family, Row};
-use grundy_core::period::{analyse_until, words};
+use grundy_core::period::{self, analyse_until, words};
 use pyo3::prelude::*;
 
 use crate::errors::{self, guarded, lift};
 use crate::run::{run, Outcome, Watch};
 
-/// A largest heap as the command line takes it: from 1 to the largest heap a game may have.
-fn check_max_heap(max_heap: usize) -> Result<(), Error> {
-    if (1..=spec::MAX_HEAP).contains(&max_heap) {
-        return Ok(());
+/// A largest heap as `grundy period` takes it: from 1 to the longest nim sequence valued
+/// ([`period::MAX_HEAP`], 2^32, past the positions' limit), and one whose values fit in the
+/// default memory limit (checked before any heap is valued, as the command line does).
+fn check_max_heap(rule: &dyn HeapRule, max_heap: usize) -> Result<(), Error> {
+    if !(1..=period::MAX_HEAP).contains(&max_heap) {
+        return Err(Error::Usage(format!(
+            "max_heap must be between 1 and {}, got {max_heap}",
+            period::MAX_HEAP
+        )));
     }
-    Err(Error::Usage(format!(
-        "max_heap must be between 1 and {}, got {max_heap}",
-        spec::MAX_HEAP
-    )))
+    period::check_memory(rule, max_heap, grundy_core::memory::default_limit())
 }
 
 /// A heap game's nim sequence and its period, proved, as `grundy period --json` reports it,
@@ -33,7 +36,7 @@ pub fn period(
 ) -> PyResult<String> {
     guarded(py, || {
         let g = lift(py, spec::parse_heap(game))?;
-        lift(py, check_max_heap(max_heap))?;
+        lift(py, check_max_heap(g.rule(), max_heap))?;
         let deadline =
             timeout.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
         let work = move |w: Watch| {
@@ -99,7 +102,7 @@ pub fn survey_members(
 pub fn survey_row(py: Python<'_>, game: &str, max_heap: usize) -> PyResult<String> {
     guarded(py, || {
         let g = lift(py, spec::parse_heap(game))?;
-        lift(py, check_max_heap(max_heap))?;
+        lift(py, check_max_heap(g.rule(), max_heap))?;
         let name = game.to_string();
         let work = move |w: Watch| {
             let stop = || w.cancelled();
