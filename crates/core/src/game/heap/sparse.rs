@@ -123,7 +123,7 @@ struct Tuning {
 /// Reads of pairs (rare heaps times rows) from which a block's shared reads are made ahead,
 /// as a task of their own: below this they cost less than handing them to a second thread.
 /// (At 2^12, `octal:0.56`, 45 rare heaps, 5 760 reads a block, took 0.56-0.67 s of CPU on
-/// two threads against 0.46-0.48 on one; Grundy's game reads 40 000 to 80 000 a block.)
+/// two threads against 0.45-0.48 on one; Grundy's game reads 40 000 to 80 000 a block.)
 const AHEAD_FROM: usize = 1 << 15;
 
 /// How the blocks of [`extend_reading`] went: what the tests check was exercised.
