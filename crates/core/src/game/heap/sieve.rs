@@ -302,6 +302,8 @@ impl Sieve {
             Some((heaps, takes)) => {
                 let stored = &*values;
                 let known = stored.len();
+                // A scope run in place, not `rayon::join`: the valuation asks `stop`, which
+                // need not be shared across threads. On one thread the reads run after it.
                 let ended = rayon::in_place_scope(|s| {
                     let read = &mut read;
                     s.spawn(move |_| {
