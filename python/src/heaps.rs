@@ -2,22 +2,39 @@
 
 use grundy_core::catalog::spec;
 use grundy_core::error::Error;
+use grundy_core::game::heap::HeapRule;
 use grundy_core::period::survey::{Family, Row};
-use grundy_core::period::{analyse_until, words};
+use grundy_core::period::{analyse_until, check_memory, words, MAX_HEAP};
 use pyo3::prelude::*;
 
 use crate::errors::{self, guarded, lift};
 use crate::run::{run, Outcome, Watch};
 
-/// A largest heap as the command line takes it: from 1 to the largest heap a game may have.
-fn check_max_heap(max_heap: usize) -> Result<(), Error> {
-    if (1..=spec::MAX_HEAP).contains(&max_heap) {
-        return Ok(());
+/// A largest heap as `grundy period` takes it: from 1 to the longest nim sequence valued
+/// ([`MAX_HEAP`], 2^32, past the positions' limit), and one whose values fit in the
+/// default memory limit (checked before any heap is valued, as the command line does).
+fn check_max_heap(rule: &dyn HeapRule, max_heap: usize) -> Result<(), Error> {
+    if !(1..=MAX_HEAP).contains(&max_heap) {
+        return Err(Error::Usage(format!(
+            "max_heap must be between 1 and {MAX_HEAP}, got {max_heap}"
+        )));
     }
-    Err(Error::Usage(format!(
-        "max_heap must be between 1 and {}, got {max_heap}",
-        spec::MAX_HEAP
-    )))
+    check_memory(rule, max_heap, grundy_core::memory::default_limit())
+}
+
+/// [`analyse_until`] on a pool of threads of the call's own, as `grundy period` runs it: the
+/// valuation hands work to a second thread, and a pool that ends with the call leaves no
+/// thread behind it (rayon's global pool would stay, its threads named after this one).
+fn analyse_in_own_pool(
+    rule: &dyn HeapRule,
+    max_heap: usize,
+    progress: &(dyn grundy_core::progress::Progress + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<grundy_core::period::Analysis, Error> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .build()
+        .map_err(|e| Error::Resource(format!("cannot start the worker threads: {e}")))?;
+    Ok(pool.install(|| analyse_until(rule, max_heap, progress, stop)))
 }
 
 /// A heap game's nim sequence and its period, proved, as `grundy period --json` reports it,
@@ -33,12 +50,12 @@ pub fn period(
 ) -> PyResult<String> {
     guarded(py, || {
         let g = lift(py, spec::parse_heap(game))?;
-        lift(py, check_max_heap(max_heap))?;
+        lift(py, check_max_heap(g.rule(), max_heap))?;
         let deadline =
             timeout.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
         let work = move |w: Watch| {
             let stop = || w.cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
-            let a = analyse_until(g.rule(), max_heap, w.progress.as_ref(), &stop);
+            let a = analyse_in_own_pool(g.rule(), max_heap, w.progress.as_ref(), &stop)?;
             let name = g.rule().name();
             let mut obj = words::json(name, &a);
             obj["text"] = words::text(name, &a).into();
@@ -99,11 +116,11 @@ pub fn survey_members(
 pub fn survey_row(py: Python<'_>, game: &str, max_heap: usize) -> PyResult<String> {
     guarded(py, || {
         let g = lift(py, spec::parse_heap(game))?;
-        lift(py, check_max_heap(max_heap))?;
+        lift(py, check_max_heap(g.rule(), max_heap))?;
         let name = game.to_string();
         let work = move |w: Watch| {
             let stop = || w.cancelled();
-            let a = analyse_until(g.rule(), max_heap, w.progress.as_ref(), &stop);
+            let a = analyse_in_own_pool(g.rule(), max_heap, w.progress.as_ref(), &stop)?;
             let row = Row::of(&name, &a);
             serde_json::to_string(&row).map_err(|e| Error::internal(e.to_string()))
         };

@@ -49,6 +49,15 @@ def test_a_timed_out_period_reports_what_it_has():
     assert p.status == "unsettled" and p.timed_out and p.computed >= 1
 
 
+def test_max_heap_reaches_the_sequences_limit_not_the_positions():
+    # Past the 2^28 heaps of a position, up to the 2^32 of a nim sequence, as `grundy period`.
+    p = grundy.period("grundy-game", max_heap=(1 << 28) + 1, timeout=0.2, progress=False)
+    assert p.status == "unsettled" and p.timed_out and p.computed >= 1
+    with pytest.raises(grundy.InputError) as e:
+        grundy.period("grundy-game", max_heap=(1 << 32) + 1, progress=False)
+    assert str(1 << 32) in str(e.value)
+
+
 def test_ctrl_c_raises_keyboard_interrupt_and_leaves_grundy_usable():
     # The analysis of Grundy's game never settles (no finite check applies): only the signal
     # ends it.

@@ -37,8 +37,9 @@ pub struct PeriodArgs {
     /// already prove a period).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<f64>,
-    /// Worker threads for the rare/common technique's long scans of pairs (0 or absent: every
-    /// core); the values are the same for any number.
+    /// Worker threads for the rare/common technique (0 or absent: every core): the next
+    /// block's pairs are read while a block is valued, and long scans of pairs are shared out;
+    /// the values are the same for any number.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Write the values computed, G(0) to the last heap valued, to FILE in grundy's compact

@@ -57,7 +57,13 @@ impl HeapRule for GrundysGame {
 }
 
 impl super::sparse::Splits for GrundysGame {
-    fn options(&self, h: usize, _: &super::Values, _: &mut NimSet, splits: &mut Vec<usize>) {
+    fn options<'a, S: super::Seq<'a>>(
+        &self,
+        h: usize,
+        _: S,
+        _: &mut NimSet,
+        splits: &mut Vec<usize>,
+    ) {
         if h >= 3 {
             splits.push(h);
         }

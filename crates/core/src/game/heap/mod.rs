@@ -6,9 +6,11 @@
 //! [`GrundysGame`] Grundy's game. [`HeapGame`] plays sums of heaps under a rule, for the
 //! search engines; [`nim_sequence`] values single heaps directly.
 
+mod fresh;
 pub(crate) mod grundys_game;
 mod scan;
 mod scan_simd;
+mod sieve;
 pub mod sparse;
 pub(crate) mod takebreak;
 mod values;

@@ -95,13 +95,31 @@ fn scan_range<'a, S: Seq<'a>>(
     scan: &mut Scan,
 ) -> u32 {
     let mut a = smaller.start;
+    // The pairs whose larger heap is a new value of the block ([`Seq::apart_from`]) come
+    // first (smallest a first), each read one by one.
+    let apart = (m + 1).saturating_sub(values.apart_from()).min(smaller.end);
+    while a < apart {
+        let x = (values.at(a) ^ values.at(m - a)) as usize & (scan.pending.len() - 1);
+        if scan.pending[x] == 1 {
+            scan.pending[x] = 0;
+            scan.witnesses[x] = witness(a);
+            scan.left -= 1;
+            if scan.left == 0 {
+                return 0;
+            }
+        }
+        a += 1;
+    }
     while a < smaller.end {
         let low = values.escaped_from(a);
         let high = values
             .escaped_below(m - a + 1)
             .map_or(usize::MAX, |h| m - h);
         let stop = low.min(high).min(smaller.end);
-        scan.left = scan_raw(values.raw(), m, a..stop, scan);
+        if a < stop {
+            // (Past the stored values, when new ones are read apart, the range is empty.)
+            scan.left = scan_raw(values.raw(), m, a..stop, scan);
+        }
         if scan.left == 0 || stop == smaller.end {
             return scan.left;
         }

@@ -54,7 +54,7 @@ fn split_takes_are_the_options_splits() {
         let (from, takes) = rule.split_takes();
         for h in from..values.len() {
             let (mut plain, mut splits) = (NimSet::new(), Vec::new());
-            rule.options(h, values, &mut plain, &mut splits);
+            with_values!(values, v => rule.options(h, v, &mut plain, &mut splits));
             let want: Vec<usize> = takes.iter().map(|&k| h - k).collect();
             assert_eq!(splits, want, "{rule:?} {h}");
         }
@@ -71,6 +71,8 @@ const WIDE: Tuning = Tuning {
     min_width: 4,
     parallel_from: PARALLEL_FROM,
     escape_from: ESCAPE,
+    ahead_from: AHEAD_FROM,
+    ahead_alone: false,
 };
 
 /// Values kept apart in a side table (as those of 255 and more are) read the same, on
@@ -153,6 +155,8 @@ fn shared_scans_value_as_the_definition_does() {
                 min_width,
                 parallel_from: 40,
                 escape_from,
+                ahead_from: 0,
+                ahead_alone: true,
             };
             let mut fast = Values::new();
             pool.install(|| extend_reading(&GrundysGame, &mut fast, 3000, tuning, &never));
@@ -163,5 +167,108 @@ fn shared_scans_value_as_the_definition_does() {
                 assert_eq!(&fast.to_vec(), want, "{}, {threads} threads", rule.name());
             }
         }
+    }
+}
+
+/// Blocks whose shared reads were made while the block before was valued (here every block's,
+/// on pools of one thread and of two) value as the definition does and as reading nothing
+/// ahead does: on Grundy's game past widened tables and new masks (the reads made ahead then
+/// dropped and made again), with values kept apart from small ones, and on octal codes.
+#[test]
+fn reads_ahead_value_as_the_definition_does() {
+    let ahead = |escape_from| Tuning {
+        ahead_from: 0,
+        ahead_alone: true,
+        escape_from,
+        ..Tuning::default()
+    };
+    let mut grundy = Vec::new();
+    crate::game::heap::by_definition(&GrundysGame, &mut grundy, 30000, &never);
+    let octal: Vec<(TakeBreak, Vec<Nimber>)> = ["0.04", "0.64", "0.127", "0.354", "0.56", "4.7"]
+        .iter()
+        .map(|code| {
+            let rule = TakeBreak::octal(code, code).unwrap();
+            let want = naive(&rule, 10000);
+            (rule, want)
+        })
+        .collect();
+    let mut alone = Values::new();
+    let tuning = Tuning {
+        ahead_from: usize::MAX,
+        ..Tuning::default()
+    };
+    let blocks = extend_reading(&GrundysGame, &mut alone, 30000, tuning, &never);
+    assert_eq!((alone.to_vec(), blocks.read_ahead), (grundy.clone(), 0));
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut all = Vec::new();
+        pool.install(|| {
+            for (n, escape_from) in [(30000, ESCAPE), (6000, 6)] {
+                let mut fast = Values::new();
+                all.push(extend_reading(
+                    &GrundysGame,
+                    &mut fast,
+                    n,
+                    ahead(escape_from),
+                    &never,
+                ));
+                assert_eq!(
+                    fast.to_vec(),
+                    grundy[..=n],
+                    "{threads} threads, {escape_from}"
+                );
+            }
+            for (rule, want) in &octal {
+                let mut fast = Values::new();
+                all.push(extend_reading(
+                    rule,
+                    &mut fast,
+                    10000,
+                    ahead(ESCAPE),
+                    &never,
+                ));
+                assert_eq!(&fast.to_vec(), want, "{}, {threads} threads", rule.name());
+            }
+        });
+        let sum = |count: fn(&Blocks) -> usize| all.iter().map(count).sum::<usize>();
+        assert!(sum(|b| b.read_ahead) > 1000, "{all:?}");
+        assert!(
+            sum(|b| b.widened) >= 3 && sum(|b| b.rechosen) >= 3,
+            "{all:?}"
+        );
+        assert!(sum(|b| b.dropped) >= 6, "{all:?}");
+    }
+}
+
+/// A run stopped every few heaps (within blocks, with their next blocks' reads under way) and
+/// taken up again values as one run does, on one thread and on two.
+#[test]
+fn stops_within_blocks_read_ahead_lose_nothing() {
+    let tuning = Tuning {
+        ahead_from: 0,
+        ahead_alone: true,
+        ..Tuning::default()
+    };
+    let rule = TakeBreak::octal("", "0.354").unwrap();
+    let mut once = Values::new();
+    extend_reading(&rule, &mut once, 8000, tuning, &never);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let asked = std::sync::atomic::AtomicUsize::new(1);
+        let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 37 == 0;
+        let (mut pieces, mut dropped) = (Values::new(), 0);
+        pool.install(|| {
+            while pieces.len() <= 8000 {
+                dropped += extend_reading(&rule, &mut pieces, 8000, tuning, &stop).dropped;
+            }
+        });
+        assert!(dropped > 10, "{dropped}");
+        assert_eq!(pieces, once, "{threads} threads");
     }
 }

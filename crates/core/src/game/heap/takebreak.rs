@@ -447,8 +447,14 @@ impl TakeBreak {
 }
 
 impl super::sparse::Splits for TakeBreak {
-    fn options(&self, h: usize, values: &Values, plain: &mut NimSet, splits: &mut Vec<usize>) {
-        self.plain_options(h, |m| values.get(m), plain, splits);
+    fn options<'a, S: super::Seq<'a>>(
+        &self,
+        h: usize,
+        values: S,
+        plain: &mut NimSet,
+        splits: &mut Vec<usize>,
+    ) {
+        self.plain_options(h, |m| values.at(m), plain, splits);
     }
 
     fn unequal(&self) -> bool {

@@ -113,6 +113,11 @@ pub trait Seq<'a>: Copy + Send + Sync {
     fn escaped_below(self, i: usize) -> Option<usize>;
     /// The first `len` values.
     fn prefix(self, len: usize) -> Self;
+    /// The first heap from which every value is kept apart (`usize::MAX`: none): a block's
+    /// new values ([`super::fresh`]), which loops read one by one without asking.
+    fn apart_from(self) -> usize {
+        usize::MAX
+    }
     /// How many values are held.
     fn len(self) -> usize {
         self.raw().len()

@@ -1,0 +1,578 @@
+//! The state of the rare/common technique ([`super::sparse`]) while a sequence is extended:
+//! the mask, the rare heaps, the tables of a block's options, and the valuation of one block
+//! of consecutive heaps, with the next block's shared reads made meanwhile on another thread.
+
+use super::fresh::Fresh;
+use super::scan::{scan, smaller_top, witness, Scan};
+use super::sparse::{best_mask, rare_heaps, Splits, RECHOOSE};
+use super::{Seq, Values};
+use crate::game::NimSet;
+use crate::game::Nimber;
+use crate::with_values;
+
+/// Heaps in order with their values: the rare heaps.
+#[derive(Debug, Default)]
+pub(super) struct Rare {
+    heaps: Vec<usize>,
+    values: Vec<Nimber>,
+}
+
+impl Rare {
+    /// Index of the first heap at or past `heap`.
+    fn from(&self, heap: usize) -> usize {
+        self.heaps.partition_point(|&r| r < heap)
+    }
+
+    fn push(&mut self, heap: usize, value: Nimber) {
+        self.heaps.push(heap);
+        self.values.push(value);
+    }
+
+    /// How many heaps are held.
+    pub(super) fn len(&self) -> usize {
+        self.heaps.len()
+    }
+}
+
+/// One row of `len` entries per heap of a block; `stamp` at v in row i: v is an option of the
+/// block's heap i. A new stamp for each block forgets the last block's options without a
+/// clear.
+#[derive(Debug)]
+struct Table {
+    seen: Vec<u8>,
+    stamp: u8,
+}
+
+impl Table {
+    fn new(rows: usize, len: usize) -> Table {
+        Table {
+            seen: vec![0; rows * len],
+            stamp: 0,
+        }
+    }
+
+    /// A new stamp, for a new block.
+    fn restamp(&mut self) {
+        if self.stamp == u8::MAX {
+            self.seen.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+    }
+}
+
+/// The rare heaps whose pairs [`enumerate_far`] read for a whole block, for one amount k
+/// (split totals h - k): indices `all` of the rare heaps, less `hole`, whose heaps each block
+/// heap enumerates itself.
+#[derive(Clone, Debug)]
+pub(super) struct Far {
+    take: usize,
+    all: std::ops::Range<usize>,
+    hole: std::ops::Range<usize>,
+}
+
+/// The shared reads of a block: the heaps, and the rare heaps read for each amount.
+#[derive(Debug)]
+pub(super) struct Begun {
+    pub(super) heaps: std::ops::Range<usize>,
+    far: Vec<Far>,
+}
+
+/// One heap of a block, as [`Valuing::value`] needs it.
+struct Heap<'a> {
+    /// The heap.
+    h: usize,
+    /// Its place in its block.
+    row: usize,
+    /// The values of its options that are not splits.
+    plain: &'a NimSet,
+    /// The totals it may split.
+    splits: &'a [usize],
+    /// Whether a split's two heaps must differ.
+    unequal: bool,
+    /// The pairs already read for its block.
+    far: &'a [Far],
+}
+
+/// How a block's valuation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ended {
+    /// Every heap of the block was valued.
+    Whole,
+    /// Asked to stop, before the block's end.
+    Stopped,
+    /// A value passed the tables, which must be made anew (the block ends there).
+    Widened,
+}
+
+/// Where a block's values are read from and put.
+enum Place<'v> {
+    /// Onto the stored values, when nothing else reads them meanwhile.
+    Stored(&'v mut Values),
+    /// Into a list of their own beside the stored values, which another thread reads
+    /// meanwhile ([`Fresh`]).
+    Apart(&'v Values, &'v mut Vec<Nimber>),
+}
+
+/// The state of the rare/common split: the mask, the rare heaps with their values, and tables
+/// over the values that fit the largest value so far.
+///
+/// The tables hold a byte per value, not a bit: the hot loops then store and load without
+/// reading back a word they just wrote, and none of them is cleared whole per heap.
+pub(super) struct Sieve {
+    mask: Nimber,
+    /// Rare heaps from 1 below the block being valued, in order, and their values.
+    rare: Rare,
+    /// Rare heaps when the mask was last chosen.
+    chosen_with: usize,
+    /// Every value so far is below `1 << bits`, so is every option (a xor of two values), and
+    /// the mask is below it too. The tables cover twice that (`2 << bits` values): the upper
+    /// half has common values, none of them an option, so the least common value missing is
+    /// always there.
+    bits: u32,
+    /// 1 at v: v is common.
+    common: Vec<u8>,
+    /// Heaps in a block: as many as keep a table near 32 KiB, from 4 to 64.
+    pub(super) rows: usize,
+    /// The next block's table, filled while a block is valued.
+    next: Table,
+    /// What valuing a block changes.
+    valuing: Valuing,
+}
+
+/// The part of the [`Sieve`] that valuing a block writes (the rest it only reads).
+struct Valuing {
+    /// The options of the block's heaps.
+    table: Table,
+    /// The rare heaps of the block, appended to the sieve's at its end.
+    found: Rare,
+    /// 1 at v: v is a rare value below the candidate that no enumerated option has, not yet
+    /// found; all 0 between heaps.
+    pending: Vec<u8>,
+    /// Row h mod [`WITNESSES`], entry v: the smaller heap of a pair that gave v as an option
+    /// of heap h (0: none yet). Tried before the scan: where the values repeat locally with a
+    /// short period, heap h's pair often serves heap h + 1, 2 or 3 as well.
+    witnesses: Vec<u32>,
+    /// Pairs of a total a scan reads alone before sharing the rest out.
+    parallel_from: usize,
+}
+
+/// Recent heaps whose pairs [`Valuing::try_witnesses`] tries again.
+const WITNESSES: usize = 4;
+
+impl Sieve {
+    /// The sieve for `values`, its scans reading `parallel_from` pairs of a total alone.
+    pub(super) fn new(values: &Values, parallel_from: usize) -> Sieve {
+        let mut sieve = Sieve {
+            mask: 1,
+            rare: Rare::default(),
+            chosen_with: 0,
+            bits: 0,
+            common: Vec::new(),
+            rows: 1,
+            next: Table::new(0, 0),
+            valuing: Valuing {
+                table: Table::new(0, 0),
+                found: Rare::default(),
+                pending: Vec::new(),
+                witnesses: Vec::new(),
+                parallel_from,
+            },
+        };
+        sieve.choose(values);
+        sieve
+    }
+
+    /// Chooses the mask for `values` and classifies them again.
+    fn choose(&mut self, values: &Values) {
+        self.mask = best_mask(values);
+        let heaps = rare_heaps(values, self.mask);
+        let values_of = heaps.iter().map(|&r| values.get(r)).collect();
+        self.rare = Rare {
+            heaps,
+            values: values_of,
+        };
+        self.chosen_with = self.rare.len();
+        let top = values.max();
+        // The common table follows the new mask.
+        (self.bits, self.common) = (0, Vec::new());
+        self.fit(top);
+    }
+
+    /// Chooses the mask again when rare heaps have grown many; whether it did.
+    pub(super) fn rechoose_if_crowded(&mut self, values: &Values) -> bool {
+        let rare = self.rare.len();
+        let crowded = rare * RECHOOSE > values.len() && rare >= 2 * self.chosen_with.max(1);
+        if crowded {
+            self.choose(values);
+        }
+        crowded
+    }
+
+    /// Widens the tables to hold `v`; whether they were made anew.
+    fn fit(&mut self, v: Nimber) -> bool {
+        let bits = Nimber::BITS - v.leading_zeros();
+        if bits <= self.bits && !self.common.is_empty() {
+            return false;
+        }
+        self.bits = bits.max(self.bits);
+        let len = 2usize << self.bits;
+        self.common = (0..len)
+            .map(|v| u8::from((v as Nimber & self.mask).count_ones() % 2 == 1))
+            .collect();
+        self.rows = ((32 << 10) / len).clamp(4, 64);
+        self.next = Table::new(self.rows, len);
+        let valuing = &mut self.valuing;
+        valuing.table = Table::new(self.rows, len);
+        valuing.pending = vec![0; len];
+        valuing.witnesses = vec![0; WITNESSES * len];
+        true
+    }
+
+    /// Starts a block of the heaps `heaps`, whose splits are of totals h - k for k in
+    /// `takes`: reads the pairs of the rare heaps with heaps below it
+    /// ([`enumerate_far`]).
+    pub(super) fn begin(
+        &mut self,
+        values: &Values,
+        heaps: std::ops::Range<usize>,
+        takes: &[usize],
+        unequal: bool,
+    ) -> Begun {
+        let (table, len, known) = (&mut self.valuing.table, self.common.len(), values.len());
+        let far = with_values!(values, v => {
+            enumerate_far(table, &self.rare, len, v, known, heaps.clone(), takes, unequal)
+        });
+        Begun { heaps, far }
+    }
+
+    /// Starts the block `ahead` read while the last one was valued ([`Sieve::value_block`]):
+    /// its table becomes the block's.
+    pub(super) fn begin_read(&mut self, ahead: Begun) -> Begun {
+        std::mem::swap(&mut self.next, &mut self.valuing.table);
+        ahead
+    }
+
+    /// Rare heaps below the block being valued.
+    pub(super) fn rare_count(&self) -> usize {
+        self.rare.len()
+    }
+
+    /// Values the heaps of `block` (begun by [`Sieve::begin`] or [`Sieve::begin_read`]), in
+    /// order, until the block ends, a value passes the tables or `stop` says so; returns how
+    /// it ended. With `ahead` (heaps and amounts), meanwhile, on another of rayon's threads
+    /// when one is free, reads the shared pairs of that block from the values below `block`,
+    /// which do not change: for [`Sieve::begin_read`], when the block was valued whole.
+    ///
+    /// The stored values are then not pushed onto meanwhile (they are read across threads):
+    /// the block's go into `fresh` (empty), and onto `values` when it ends. Its rare heaps go
+    /// onto the sieve's at its end, and the tables widen when a value passed them.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn value_block<R: Splits>(
+        &mut self,
+        rule: &R,
+        values: &mut Values,
+        fresh: &mut Vec<Nimber>,
+        block: &Begun,
+        unequal: bool,
+        stop: &dyn Fn() -> bool,
+        ahead: Option<(std::ops::Range<usize>, &[usize])>,
+    ) -> (Ended, Option<Begun>) {
+        let Sieve {
+            rare,
+            bits,
+            common,
+            next,
+            valuing,
+            ..
+        } = self;
+        let (rare, common, bits, len) = (&*rare, &common[..], *bits, common.len());
+        let mut read = None;
+        let (ended, top) = match ahead {
+            None => valuing.value_heaps(
+                rule,
+                Place::Stored(values),
+                block,
+                unequal,
+                common,
+                rare,
+                bits,
+                stop,
+            ),
+            Some((heaps, takes)) => {
+                let stored = &*values;
+                let known = stored.len();
+                // A scope run in place, not `rayon::join`: the valuation asks `stop`, which
+                // need not be shared across threads. On one thread the reads run after it.
+                let ended = rayon::in_place_scope(|s| {
+                    let read = &mut read;
+                    s.spawn(move |_| {
+                        let far = with_values!(stored, v => {
+                            enumerate_far(next, rare, len, v, known, heaps.clone(), takes, unequal)
+                        });
+                        *read = Some(Begun { heaps, far });
+                    });
+                    let place = Place::Apart(stored, fresh);
+                    valuing.value_heaps(rule, place, block, unequal, common, rare, bits, stop)
+                });
+                values.extend(fresh.drain(..));
+                ended
+            }
+        };
+        let found = std::mem::take(&mut self.valuing.found);
+        self.rare.heaps.extend(found.heaps);
+        self.rare.values.extend(found.values);
+        let widened = self.fit(top);
+        debug_assert_eq!(widened, ended == Ended::Widened);
+        (ended, read)
+    }
+}
+
+/// Marks in `table`, with a new stamp, for each heap `heaps.start` + i of a block whose splits
+/// are of totals h - k for k in `takes`, the options of the pairs of a rare heap r with the
+/// heap `heaps.start` + i - k - r, for those r (below `known`) whose other heaps all lie below
+/// `known` (the values read): for one r these are consecutive heaps, read together. Returns
+/// the rare heaps read, for each k.
+#[allow(clippy::too_many_arguments)]
+fn enumerate_far<'a, S: Seq<'a>>(
+    table: &mut Table,
+    rare: &Rare,
+    len: usize,
+    values: S,
+    known: usize,
+    heaps: std::ops::Range<usize>,
+    takes: &[usize],
+    unequal: bool,
+) -> Vec<Far> {
+    table.restamp();
+    let (start, rows) = (heaps.start, heaps.len());
+    let last = len - 1;
+    let mut far = Vec::with_capacity(takes.len());
+    for &k in takes {
+        // The other heap of the last row, start + rows - 1 - k - r, below `known`; that of
+        // the first, start - k - r, at least 1; r itself below `known`.
+        let lo = (start + rows).saturating_sub(k + known).max(1);
+        let hi = start.saturating_sub(k).min(known);
+        if hi <= lo {
+            // No rare heap qualifies: each heap reads all of its pairs itself.
+            continue;
+        }
+        let all = rare.from(lo)..rare.from(hi);
+        // With `unequal`, the rare heaps that are half of a block heap's total are left to
+        // that heap, which skips the equal split.
+        let hole = match unequal {
+            true => {
+                let (a, b) = ((start - k).div_ceil(2), (start - k + rows - 1) / 2 + 1);
+                let h0 = rare.from(a).clamp(all.start, all.end);
+                h0..rare.from(b).clamp(h0, all.end)
+            }
+            false => all.start..all.start,
+        };
+        let stamp = table.stamp;
+        for i in (all.start..hole.start).chain(hole.end..all.end) {
+            let (r, x) = (rare.heaps[i], rare.values[i]);
+            let from = start - k - r;
+            let rows = table.seen.chunks_exact_mut(len).take(rows);
+            if values.escaped_from(from) < from + heaps.len() {
+                // A value kept apart among them: each read exactly.
+                for (i, row) in rows.enumerate() {
+                    row[(x ^ values.at(from + i)) as usize & last] = stamp;
+                }
+                continue;
+            }
+            for (row, &y) in rows.zip(&values.raw()[from..from + heaps.len()]) {
+                row[(x ^ y.into()) as usize & last] = stamp;
+            }
+        }
+        far.push(Far { take: k, all, hole });
+    }
+    far
+}
+
+impl Valuing {
+    /// [`Sieve::value_block`]'s valuation, on this thread, reading and putting the values in
+    /// `place`; how it ended, and the largest value of the block.
+    #[allow(clippy::too_many_arguments)]
+    fn value_heaps<R: Splits>(
+        &mut self,
+        rule: &R,
+        mut place: Place,
+        block: &Begun,
+        unequal: bool,
+        common: &[u8],
+        rare: &Rare,
+        bits: u32,
+        stop: &dyn Fn() -> bool,
+    ) -> (Ended, Nimber) {
+        let (mut splits, mut plain) = (Vec::new(), NimSet::new());
+        let start = block.heaps.start;
+        let mut top = 0;
+        for h in block.heaps.clone() {
+            if h > start && stop() {
+                return (Ended::Stopped, top);
+            }
+            plain.clear();
+            splits.clear();
+            let heap = |plain, splits| Heap {
+                h,
+                row: h - start,
+                plain,
+                splits,
+                unequal,
+                far: &block.far,
+            };
+            let value = match &mut place {
+                Place::Apart(values, fresh) => with_values!(values, v => {
+                    let seq = Fresh::new(v, fresh);
+                    rule.options(h, seq, &mut plain, &mut splits);
+                    self.value(common, rare, seq, &heap(&plain, &splits))
+                }),
+                Place::Stored(values) => with_values!(values, v => {
+                    rule.options(h, v, &mut plain, &mut splits);
+                    self.value(common, rare, v, &heap(&plain, &splits))
+                }),
+            };
+            match &mut place {
+                Place::Apart(_, fresh) => fresh.push(value),
+                Place::Stored(values) => values.push(value),
+            }
+            top = top.max(value);
+            // Every value is at most its heap's candidate, in the tables.
+            if common[value as usize] == 0 {
+                self.found.push(h, value);
+            }
+            if value >> bits != 0 {
+                return (Ended::Widened, top);
+            }
+        }
+        (Ended::Whole, top)
+    }
+
+    /// The value of a heap of the block begun, over the values so far (`values`, widened to
+    /// `Nimber` on read), with the rare heaps `rare` and those of the block so far.
+    fn value<'a, S: Seq<'a>>(
+        &mut self,
+        common: &[u8],
+        rare: &Rare,
+        values: S,
+        heap: &Heap,
+    ) -> Nimber {
+        let (len, stamp) = (common.len(), self.table.stamp);
+        let last = len - 1;
+        let row = &mut self.table.seen[heap.row * len..(heap.row + 1) * len];
+        for v in heap.plain.iter() {
+            // A plain option past the tables cannot be the mex, which is at most 1 << bits.
+            if let Some(s) = row.get_mut(v as usize) {
+                *s = stamp;
+            }
+        }
+        // Every pair with a rare heap (either side): all common options, exactly. The block
+        // read those of the rare heaps in `far`; the others are read here, from the rare
+        // heaps below the block and then those in it (indices past `rare`'s).
+        let found = &self.found;
+        for &m in heap.splits {
+            let below = rare.from(m) + found.from(m);
+            let read = heap.far.iter().find(|f| f.take + m == heap.h);
+            let ranges = match read {
+                Some(f) => [0..f.all.start, f.hole.clone(), f.all.end..below],
+                None => [0..below, 0..0, 0..0],
+            };
+            let split = rare.len();
+            for range in ranges {
+                // The part of the range in `rare`, then the part past it, in `found`.
+                let old = range.start.min(split)..range.end.min(split);
+                let new = range.start.max(split) - split..range.end.max(split) - split;
+                let parts = [
+                    (&rare.heaps[old.clone()], &rare.values[old]),
+                    (&found.heaps[new.clone()], &found.values[new]),
+                ];
+                for (heaps, heap_values) in parts {
+                    let (Some(&first), Some(&last_rare)) = (heaps.first(), heaps.last()) else {
+                        continue;
+                    };
+                    // The other heaps, m - r, read raw unless one of them has a value apart.
+                    let raw = values.escaped_from(m - last_rare) > m - first;
+                    let stored = values.raw();
+                    for (&r, &x) in heaps.iter().zip(heap_values) {
+                        // With `unequal`, the equal split is no move.
+                        if heap.unequal && 2 * r == m {
+                            continue;
+                        }
+                        let y = match raw {
+                            true => stored[m - r].into(),
+                            false => values.at(m - r),
+                        };
+                        row[(x ^ y) as usize & last] = stamp;
+                    }
+                }
+            }
+        }
+        debug_assert!(heap
+            .far
+            .iter()
+            .all(|f| heap.splits.contains(&(heap.h - f.take))));
+        // The least common value missing, and the rare values below it that no enumerated
+        // option has: one scan of the pairs looks for all of them at once.
+        let candidate = (0..len)
+            .find(|&v| common[v] == 1 && row[v] != stamp)
+            .expect("the tables hold a common value past every option");
+        let mut left = 0;
+        let below = common[..candidate].iter().zip(&row[..candidate]);
+        for (pending, (&common, &seen)) in self.pending.iter_mut().zip(below) {
+            *pending = u8::from(common == 0 && seen != stamp);
+            left += u32::from(*pending);
+        }
+        let mut value = candidate as Nimber;
+        if left > 0 {
+            left = self.try_witnesses(values, heap, candidate, left);
+        }
+        if left > 0 {
+            let row = heap.h % WITNESSES * len;
+            let witnesses = &mut self.witnesses[row..row + len];
+            let mut found = Scan {
+                pending: &mut self.pending,
+                witnesses,
+                left,
+                parallel_from: self.parallel_from,
+            };
+            scan(values, heap.splits, heap.unequal, &mut found);
+            if let Some(v) = self.pending[..candidate].iter().position(|&p| p == 1) {
+                value = v as Nimber;
+            }
+            self.pending[..candidate].fill(0);
+        }
+        value
+    }
+
+    /// Clears from `pending` the values below `candidate` that a pair remembered from the last
+    /// heaps gives this heap too (each pair checked here); how many are left.
+    fn try_witnesses<'a, S: Seq<'a>>(
+        &mut self,
+        values: S,
+        heap: &Heap,
+        candidate: usize,
+        mut left: u32,
+    ) -> u32 {
+        let len = self.pending.len();
+        let row = heap.h % WITNESSES * len;
+        for y in 0..candidate {
+            if self.pending[y] == 0 {
+                continue;
+            }
+            let found = (0..WITNESSES).find_map(|w| {
+                let a = self.witnesses[w * len + y] as usize;
+                let gives = |&m: &usize| {
+                    (1..=smaller_top(m, heap.unequal)).contains(&a)
+                        && (values.at(a) ^ values.at(m - a)) as usize == y
+                };
+                heap.splits.iter().any(gives).then_some(a)
+            });
+            if let Some(a) = found {
+                self.pending[y] = 0;
+                self.witnesses[row + y] = witness(a);
+                left -= 1;
+            }
+        }
+        left
+    }
+}
