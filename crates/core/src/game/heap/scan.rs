@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use rayon::prelude::*;
 
 use super::{scan_simd, Seq, Value};
+use crate::game::Nimber;
 
 /// Pairs the scan reads between two looks at whether any of them hit: the reads and xors of
 /// a block run without a branch, and a hit (rare: the scan stops once every value is found)
@@ -57,6 +58,21 @@ pub(super) struct Scan<'a> {
     pub parallel_from: usize,
 }
 
+impl Scan<'_> {
+    /// Reads one pair, of smaller heap `a` and xor `x`, exactly: notes its value when it is
+    /// looked for. Whether none is left.
+    #[inline]
+    fn read_pair(&mut self, x: Nimber, a: usize) -> bool {
+        let x = x as usize & (self.pending.len() - 1);
+        if self.pending[x] == 1 {
+            self.pending[x] = 0;
+            self.witnesses[x] = witness(a);
+            self.left -= 1;
+        }
+        self.left == 0
+    }
+}
+
 /// Clears from `scan.pending` every value that a split of one of the totals `splits` into two
 /// heaps (different ones, with `unequal`) has, noting in `witnesses` the smaller heap of a
 /// pair that gave it; stops once every value is found. Returns how many are left. One scan
@@ -99,14 +115,8 @@ fn scan_range<'a, S: Seq<'a>>(
     // first (smallest a first), each read one by one.
     let apart = (m + 1).saturating_sub(values.apart_from()).min(smaller.end);
     while a < apart {
-        let x = (values.at(a) ^ values.at(m - a)) as usize & (scan.pending.len() - 1);
-        if scan.pending[x] == 1 {
-            scan.pending[x] = 0;
-            scan.witnesses[x] = witness(a);
-            scan.left -= 1;
-            if scan.left == 0 {
-                return 0;
-            }
+        if scan.read_pair(values.at(a) ^ values.at(m - a), a) {
+            return 0;
         }
         a += 1;
     }
@@ -123,14 +133,8 @@ fn scan_range<'a, S: Seq<'a>>(
         if scan.left == 0 || stop == smaller.end {
             return scan.left;
         }
-        let x = (values.at(stop) ^ values.at(m - stop)) as usize & (scan.pending.len() - 1);
-        if scan.pending[x] == 1 {
-            scan.pending[x] = 0;
-            scan.witnesses[x] = witness(stop);
-            scan.left -= 1;
-            if scan.left == 0 {
-                return 0;
-            }
+        if scan.read_pair(values.at(stop) ^ values.at(m - stop), stop) {
+            return 0;
         }
         a = stop + 1;
     }
