@@ -32,8 +32,8 @@ pub enum Engine {
 }
 
 impl SearchEngine {
-    /// A searcher over `game` with an empty table, on `cfg.threads` threads (0: every core
-    /// where the engine splits its work, [`super::smp::splits_work`]) where the engine
+    /// A searcher over `game` with an empty table, on `cfg.threads` threads (0: every core,
+    /// but only where the engine splits its work, [`super::smp::splits_work`]) where it
     /// searches in parallel ([`super::smp::searches_in_parallel`]: `naive` splitting its
     /// options, the cut variants with ETC as Young Brothers Wait, the others as Lazy SMP) and
     /// the table is unbounded: a bounded table (or none) is a measurement's setting, which a
