@@ -161,5 +161,6 @@ fn cpu_seconds() -> f64 {
         .take(2)
         .filter_map(|f| f.parse::<u64>().ok())
         .sum();
+    // In clock ticks of USER_HZ, which Linux fixes at 100 a second for /proc.
     ticks as f64 / 100.0
 }
