@@ -95,8 +95,15 @@ impl Plan {
 /// ([`OutputFile`]: beside it first, renamed over it once complete). A table of `game` with
 /// more entries than `known` holds is never replaced: that save is refused, and the file kept.
 pub fn save<P: Record>(path: &Path, game: &str, known: &dyn Known<P>) -> Result<Saved, Error> {
+    let mut saved = None;
+    known.held_still(&mut |still| saved = Some(save_still(path, game, still)));
+    saved.expect("a table held still calls back once")
+}
+
+/// [`save`], of a table that does not change meanwhile.
+fn save_still<P: Record>(path: &Path, game: &str, known: &dyn Known<P>) -> Result<Saved, Error> {
     let start = Instant::now();
-    // Counted first, so that the header can say it: the table does not change meanwhile.
+    // Counted first, so that the header can say it.
     let mut entries = 0u64;
     known.each_known(&mut |_, _, _| entries += 1);
     if let Some(held) = entries_held::<P>(path, game).filter(|&held| held > entries) {

@@ -181,4 +181,8 @@ impl<G: Game> Known<G::Position> for Lv<'_, G> {
     fn each_known(&self, f: &mut dyn FnMut(&G::Position, Nimber, Weight)) {
         self.tt.for_each(|p, &v, w| f(p, v, w));
     }
+
+    fn held_still(&self, f: &mut dyn FnMut(&dyn Known<G::Position>)) {
+        f(self)
+    }
 }

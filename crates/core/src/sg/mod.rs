@@ -135,6 +135,10 @@ pub trait Known<P> {
     /// Calls `f` on each position the table values exactly, as the table keys it, with the
     /// value's weight.
     fn each_known(&self, f: &mut dyn FnMut(&P, Nimber, tt::Weight));
+    /// Calls `f` with the table held still, so that two passes over it (a save counts, then
+    /// writes) see the same entries. A table only the caller's thread writes to is still
+    /// already (`f(self)`); one that other threads write to is locked meanwhile.
+    fn held_still(&self, f: &mut dyn FnMut(&dyn Known<P>));
 }
 
 /// What a search calls now and then with what its table knows: how a search of hours saves its

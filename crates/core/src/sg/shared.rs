@@ -130,11 +130,36 @@ impl<K: Hash + Eq> SharedValues<K> {
 impl<K: Hash + Eq + Send> Known<K> for SharedValues<K> {
     fn each_known(&self, f: &mut dyn FnMut(&K, Nimber, Weight)) {
         for stripe in self.stripes.iter() {
-            let map = stripe.lock().unwrap_or_else(|e| e.into_inner());
-            for (k, &(v, w)) in map.iter() {
-                f(k, v, w);
-            }
+            each_entry(&lock(stripe), f);
         }
+    }
+
+    /// Every stripe locked at once: the other threads go on, missing the table meanwhile as
+    /// at any stripe taken, and store nothing in it.
+    fn held_still(&self, f: &mut dyn FnMut(&dyn Known<K>)) {
+        f(&Still(self.stripes.iter().map(lock).collect()))
+    }
+}
+
+/// A table's stripes, all locked: it does not change while held.
+struct Still<'t, K>(Vec<MutexGuard<'t, AHashMap<K, (Nimber, Weight)>>>);
+
+impl<K> Known<K> for Still<'_, K> {
+    fn each_known(&self, f: &mut dyn FnMut(&K, Nimber, Weight)) {
+        for map in &self.0 {
+            each_entry(map, f);
+        }
+    }
+
+    fn held_still(&self, f: &mut dyn FnMut(&dyn Known<K>)) {
+        f(self)
+    }
+}
+
+/// Calls `f` on each entry of one stripe.
+fn each_entry<K>(map: &AHashMap<K, (Nimber, Weight)>, f: &mut dyn FnMut(&K, Nimber, Weight)) {
+    for (k, &(v, w)) in map {
+        f(k, v, w);
     }
 }
 

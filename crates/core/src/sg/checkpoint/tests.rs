@@ -36,6 +36,51 @@ fn a_plan_saves_when_asked() {
     );
 }
 
+/// Saves made while other threads write to the shared table (Young Brothers Wait and the
+/// naive split, on 2 threads) are whole: each header counts the entries written, and every
+/// entry of the last file is the position's nimber.
+#[test]
+fn saves_while_other_threads_search_are_whole() {
+    let game = Cram::<u64>::new("cram:5x5", 5, 5).unwrap();
+    let mut naive = crate::sg::naive::Naive::new(&game, SearchConfig::default());
+    for engine in ["cut_cEA", "naive"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.table");
+        let mut plan = Plan::new(&path, Duration::ZERO);
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&heard);
+        plan.on_save = Arc::new(move |s: &Result<Saved, Error>, _| {
+            log.lock()
+                .unwrap()
+                .push(s.as_ref().map(|s| s.entries).map_err(|e| e.to_string()))
+        });
+        let engine: crate::sg::SearchEngine = engine.parse().unwrap();
+        let cfg = SearchConfig {
+            threads: 2,
+            ..SearchConfig::default()
+        };
+        let mut s = engine.searcher(&game, cfg);
+        keep(s.as_mut(), "cram:5x5", &plan).unwrap();
+        assert_eq!(s.nimber(game.full()), naive.nimber(game.full()));
+        let heard = heard.lock().unwrap();
+        assert!(
+            heard.len() > 1,
+            "{engine}: {} saves {:?}",
+            heard.len(),
+            s.stats()
+        );
+        for saved in heard.iter() {
+            assert!(saved.is_ok(), "{engine}: {saved:?}");
+        }
+        let mut entries = Vec::new();
+        load(&path, "cram:5x5", &mut |p: u64, v, _| entries.push((p, v))).unwrap();
+        assert!(!entries.is_empty());
+        for (p, v) in entries {
+            assert_eq!(v, naive.nimber(p), "{engine}: {p:#x}");
+        }
+    }
+}
+
 /// A table as a list, for the tests.
 struct List<P>(Vec<(P, Nimber, Weight)>);
 
@@ -49,6 +94,10 @@ impl<P> Known<P> for List<P> {
         for (p, v, w) in &self.0 {
             f(p, *v, *w);
         }
+    }
+
+    fn held_still(&self, f: &mut dyn FnMut(&dyn Known<P>)) {
+        f(self)
     }
 }
 

@@ -490,6 +490,10 @@ impl<G: Game> Known<G::Position> for CutSearch<'_, G> {
             }
         });
     }
+
+    fn held_still(&self, f: &mut dyn FnMut(&dyn Known<G::Position>)) {
+        f(self)
+    }
 }
 
 #[cfg(test)]
