@@ -150,7 +150,7 @@ fn grundys_game() {
     println!(
         "\nGrundy's game, heaps 0..={n}: {secs:.1} s; {} rare heaps (mask {:#x}); largest value {} (ogs has no Grundy's game).",
         r.rare,
-        r.mask,
+        r.classes.mask,
         a.values.max()
     );
 }

@@ -66,10 +66,15 @@ pub fn run() {
         let top = a.values.max();
         let at = a.values.iter().position(|v| v == top).unwrap_or(0);
         println!(
-            "| {code} | {} | {period} | {} ({:#x}) | {top} ({at}) | {took:.1} s |",
+            "| {code} | {} | {period} | {} ({:#x}{}) | {top} ({at}) | {took:.1} s |",
             a.values.len(),
             rarity.rare,
-            rarity.mask,
+            rarity.classes.mask,
+            // The heaps' parity joins the mask: docs/heap-games.md.
+            rarity
+                .classes
+                .shift
+                .map_or(String::new(), |s| format!(" and h + {s}")),
         );
     }
     println!("\nSolved codes, valued until the period is proved, against the published ones:\n");

@@ -31,7 +31,7 @@ pub mod values_file;
 pub mod words;
 
 use crate::error::Error;
-use crate::game::heap::sparse::{rarity, Rarity};
+use crate::game::heap::classes::Rarity;
 use crate::game::heap::{HeapRule, MoveBounds, Seq, Values};
 use crate::game::Nimber;
 use crate::progress::Progress;
@@ -506,7 +506,7 @@ fn analyse_from(
             save(&values)?;
             values.truncate(seen);
             return Ok(Analysis {
-                rarity: rule.sparse().then(|| rarity(&values)),
+                rarity: rule.rarity(&values),
                 values,
                 proved: Some(proved),
                 observed: None,
@@ -528,7 +528,7 @@ fn analyse_from(
     save(&values)?;
     values.truncate(seen);
     Ok(Analysis {
-        rarity: rule.sparse().then(|| rarity(&values)),
+        rarity: rule.rarity(&values),
         observed: with_values!(values, v => observe(v)),
         values,
         proved: None,

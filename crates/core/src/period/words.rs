@@ -78,11 +78,15 @@ pub fn text(name: &str, a: &Analysis) -> String {
         }
     }
     if let Some(r) = &a.rarity {
+        let mask = r.classes.mask;
+        let which = match r.classes.shift {
+            None => format!("values with an even number of bits in mask {mask:#x}"),
+            Some(s) => format!("heaps h with popcount(G(h) & {mask:#x}) + h + {s} even"),
+        };
         s += &format!(
-            "rare heaps: {} of heaps 1..{} (values with an even number of bits in mask {:#x})\n",
+            "rare heaps: {} of heaps 1..{} ({which})\n",
             r.rare,
             a.values.len() - 1,
-            r.mask
         );
     }
     s

@@ -39,6 +39,11 @@ impl HeapRule for GrundysGame {
         super::sparse::extend(self, values, n, stop);
     }
 
+    fn rarity(&self, values: &super::Values) -> Option<super::classes::Rarity> {
+        use super::sparse::Splits;
+        Some(super::classes::rarity(values, self.split_parity()))
+    }
+
     fn sparse(&self) -> bool {
         true
     }

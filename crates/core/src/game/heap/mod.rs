@@ -6,6 +6,7 @@
 //! [`GrundysGame`] Grundy's game. [`HeapGame`] plays sums of heaps under a rule, for the
 //! search engines; [`nim_sequence`] values single heaps directly.
 
+pub mod classes;
 mod fresh;
 pub(crate) mod grundys_game;
 mod scan;
@@ -90,6 +91,12 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
     /// rare heaps are worth reporting.
     fn sparse(&self) -> bool {
         false
+    }
+
+    /// The rare heaps of `values` under the classes that make them fewest, when
+    /// [`HeapRule::sparse`].
+    fn rarity(&self, _values: &Values) -> Option<classes::Rarity> {
+        None
     }
 
     /// The amounts, when the rule is a finite subtraction set (for its contractions).

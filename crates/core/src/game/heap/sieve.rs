@@ -2,9 +2,10 @@
 //! the mask, the rare heaps, the tables of a block's options, and the valuation of one block
 //! of consecutive heaps, with the next block's shared reads made meanwhile on another thread.
 
+use super::classes::{self, rare_heaps, Classes};
 use super::fresh::Fresh;
 use super::scan::{scan, smaller_top, witness, Scan};
-use super::sparse::{best_mask, rare_heaps, Splits, RECHOOSE};
+use super::sparse::{Splits, RECHOOSE};
 use super::{Seq, Values};
 use crate::game::NimSet;
 use crate::game::Nimber;
@@ -105,6 +106,20 @@ pub(super) enum Ended {
     Widened,
 }
 
+/// The common tables, and the classes that pick one for each heap.
+#[derive(Clone, Copy)]
+struct Common<'t> {
+    tables: &'t [Vec<u8>; 2],
+    classes: Classes,
+}
+
+impl<'t> Common<'t> {
+    /// Heap `h`'s table: 1 at v when v is common as its value (or its option's).
+    fn of(self, h: usize) -> &'t [u8] {
+        &self.tables[self.classes.flip(h)]
+    }
+}
+
 /// Where a block's values are read from and put.
 enum Place<'v> {
     /// Onto the stored values, when nothing else reads them meanwhile.
@@ -114,13 +129,16 @@ enum Place<'v> {
     Apart(&'v Values, &'v mut Vec<Nimber>),
 }
 
-/// The state of the rare/common split: the mask, the rare heaps with their values, and tables
-/// over the values that fit the largest value so far.
+/// The state of the rare/common split: the classes, the rare heaps with their values, and
+/// tables over the values that fit the largest value so far.
 ///
 /// The tables hold a byte per value, not a bit: the hot loops then store and load without
 /// reading back a word they just wrote, and none of them is cleared whole per heap.
 pub(super) struct Sieve {
-    mask: Nimber,
+    classes: Classes,
+    /// The parity of every amount a split takes, when they share one: whether the heaps'
+    /// parity may join the classes.
+    split_parity: Option<usize>,
     /// Rare heaps from 1 below the block being valued, in order, and their values.
     rare: Rare,
     /// Rare heaps when the mask was last chosen.
@@ -130,8 +148,9 @@ pub(super) struct Sieve {
     /// half has common values, none of them an option, so the least common value missing is
     /// always there.
     bits: u32,
-    /// 1 at v: v is common.
-    common: Vec<u8>,
+    /// 1 at v: v is common, as the value of a heap whose parity flips the count
+    /// ([`Classes::flip`]) or not.
+    common: [Vec<u8>; 2],
     /// Heaps in a block: as many as keep a table near 32 KiB, from 4 to 64.
     pub(super) rows: usize,
     /// The next block's table, filled while a block is valued.
@@ -161,14 +180,20 @@ struct Valuing {
 const WITNESSES: usize = 4;
 
 impl Sieve {
-    /// The sieve for `values`, its scans reading `parallel_from` pairs of a total alone.
-    pub(super) fn new(values: &Values, parallel_from: usize) -> Sieve {
+    /// The sieve for `values`, of a rule whose splits take amounts of the parity
+    /// `split_parity` (`None`: of both), its scans reading `parallel_from` pairs of a total
+    /// alone.
+    pub(super) fn new(values: &Values, split_parity: Option<usize>, parallel_from: usize) -> Sieve {
         let mut sieve = Sieve {
-            mask: 1,
+            classes: Classes {
+                mask: 1,
+                shift: None,
+            },
+            split_parity,
             rare: Rare::default(),
             chosen_with: 0,
             bits: 0,
-            common: Vec::new(),
+            common: [Vec::new(), Vec::new()],
             rows: 1,
             next: Table::new(0, 0),
             valuing: Valuing {
@@ -183,10 +208,10 @@ impl Sieve {
         sieve
     }
 
-    /// Chooses the mask for `values` and classifies them again.
+    /// Chooses the classes for `values` and classifies them again.
     fn choose(&mut self, values: &Values) {
-        self.mask = best_mask(values);
-        let heaps = rare_heaps(values, self.mask);
+        self.classes = classes::best(values, self.split_parity);
+        let heaps = rare_heaps(values, self.classes);
         let values_of = heaps.iter().map(|&r| values.get(r)).collect();
         self.rare = Rare {
             heaps,
@@ -194,8 +219,8 @@ impl Sieve {
         };
         self.chosen_with = self.rare.len();
         let top = values.max();
-        // The common table follows the new mask.
-        (self.bits, self.common) = (0, Vec::new());
+        // The common tables follow the new classes.
+        (self.bits, self.common) = (0, [Vec::new(), Vec::new()]);
         self.fit(top);
     }
 
@@ -212,14 +237,21 @@ impl Sieve {
     /// Widens the tables to hold `v`; whether they were made anew.
     fn fit(&mut self, v: Nimber) -> bool {
         let bits = Nimber::BITS - v.leading_zeros();
-        if bits <= self.bits && !self.common.is_empty() {
+        if bits <= self.bits && !self.common[0].is_empty() {
             return false;
         }
-        self.bits = bits.max(self.bits);
+        // The mask's bits are below the top value's, so that the upper half of the tables has
+        // values of both classes.
+        self.bits = bits
+            .max(self.bits)
+            .max(Nimber::BITS - self.classes.mask.leading_zeros());
         let len = 2usize << self.bits;
-        self.common = (0..len)
-            .map(|v| u8::from((v as Nimber & self.mask).count_ones() % 2 == 1))
-            .collect();
+        let mask = self.classes.mask;
+        self.common = [0, 1].map(|flip| {
+            (0..len)
+                .map(|v| u8::from(((v as Nimber & mask).count_ones() + flip) % 2 == 1))
+                .collect()
+        });
         self.rows = ((32 << 10) / len).clamp(4, 64);
         self.next = Table::new(self.rows, len);
         let valuing = &mut self.valuing;
@@ -239,7 +271,7 @@ impl Sieve {
         takes: &[usize],
         unequal: bool,
     ) -> Begun {
-        let (table, len, known) = (&mut self.valuing.table, self.common.len(), values.len());
+        let (table, len, known) = (&mut self.valuing.table, self.common[0].len(), values.len());
         let far = with_values!(values, v => {
             enumerate_far(table, &self.rare, len, v, known, heaps.clone(), takes, unequal)
         });
@@ -251,6 +283,11 @@ impl Sieve {
     pub(super) fn begin_read(&mut self, ahead: Begun) -> Begun {
         std::mem::swap(&mut self.next, &mut self.valuing.table);
         ahead
+    }
+
+    /// Whether the classes count the heaps' parity.
+    pub(super) fn by_parity(&self) -> bool {
+        self.classes.shift.is_some()
     }
 
     /// Rare heaps below the block being valued.
@@ -279,6 +316,7 @@ impl Sieve {
         ahead: Option<(std::ops::Range<usize>, &[usize])>,
     ) -> (Ended, Option<Begun>) {
         let Sieve {
+            classes,
             rare,
             bits,
             common,
@@ -286,7 +324,11 @@ impl Sieve {
             valuing,
             ..
         } = self;
-        let (rare, common, bits, len) = (&*rare, &common[..], *bits, common.len());
+        let (rare, bits, len) = (&*rare, *bits, common[0].len());
+        let common = Common {
+            tables: common,
+            classes: *classes,
+        };
         let mut read = None;
         let (ended, top) = match ahead {
             None => valuing.value_heaps(
@@ -399,7 +441,7 @@ impl Valuing {
         mut place: Place,
         block: &Begun,
         unequal: bool,
-        common: &[u8],
+        common: Common,
         rare: &Rare,
         bits: u32,
         stop: &dyn Fn() -> bool,
@@ -425,20 +467,25 @@ impl Valuing {
                 Place::Apart(values, fresh) => with_values!(values, v => {
                     let seq = Fresh::new(v, fresh);
                     rule.options(h, seq, &mut plain, &mut splits);
-                    self.value(common, rare, seq, &heap(&plain, &splits))
+                    self.value(common.of(h), rare, seq, &heap(&plain, &splits))
                 }),
                 Place::Stored(values) => with_values!(values, v => {
                     rule.options(h, v, &mut plain, &mut splits);
-                    self.value(common, rare, v, &heap(&plain, &splits))
+                    self.value(common.of(h), rare, v, &heap(&plain, &splits))
                 }),
             };
+            // The classes count the heap's parity only for splits of one parity of amounts.
+            debug_assert!(common
+                .classes
+                .shift
+                .is_none_or(|k| splits.iter().all(|&m| (h - m) & 1 == k)));
             match &mut place {
                 Place::Apart(_, fresh) => fresh.push(value),
                 Place::Stored(values) => values.push(value),
             }
             top = top.max(value);
             // Every value is at most its heap's candidate, in the tables.
-            if common[value as usize] == 0 {
+            if common.of(h)[value as usize] == 0 {
                 self.found.push(h, value);
             }
             if value >> bits != 0 {

@@ -12,7 +12,7 @@
 //!
 //! The value is then the least common value no enumerated option has (the candidate), unless
 //! a smaller rare value has no pair at all (the scan ends without it): that rare value is the
-//! heap's. The mask
+//! heap's. The mask (with the heap's parity, where the splits allow it: [`super::classes`])
 //! decides only the speed, never the result: it is chosen on a prefix to make rare heaps
 //! fewest, and chosen again when they grow many. It serves octal codes with splits into two
 //! heaps and Grundy's game.
@@ -22,7 +22,6 @@ use super::sieve::{Begun, Ended, Sieve};
 use super::{Seq, Values, ESCAPE};
 use crate::game::NimSet;
 use crate::game::Nimber;
-use crate::with_values;
 
 /// Heaps valued by the definition before a mask is chosen.
 const PREFIX: usize = 2048;
@@ -75,6 +74,14 @@ pub(super) trait Splits: Sync {
     /// pushes onto `splits` are exactly h - k for these k, in this order: the pairs of a block
     /// of consecutive heaps are then read together ([`Sieve::begin`]).
     fn split_takes(&self) -> (usize, Vec<usize>);
+    /// The parity of every amount a split takes, when they all have one (below `from`, the
+    /// totals are h - k for some of the amounts): the heaps' parity may then join the mask
+    /// ([`super::classes`]).
+    fn split_parity(&self) -> Option<usize> {
+        let (_, takes) = self.split_takes();
+        let parity = takes.first()? & 1;
+        takes.iter().all(|k| k & 1 == parity).then_some(parity)
+    }
 }
 
 /// Extends `values` to G(0..=n) for a rule whose moves split into at most two heaps (less
@@ -138,6 +145,8 @@ struct Blocks {
     widened: usize,
     /// Times the mask was chosen again.
     rechosen: usize,
+    /// Blocks valued under classes that count the heaps' parity.
+    by_parity: usize,
 }
 
 impl Default for Tuning {
@@ -190,7 +199,7 @@ fn extend_reading<R: Splits + super::HeapRule>(
     let (from, takes) = rule.split_takes();
     let takes_at = |start: usize| if start >= from { &takes[..] } else { &[][..] };
     let threads = rayon::current_num_threads();
-    let mut sieve = Sieve::new(values, tuning.parallel_from);
+    let mut sieve = Sieve::new(values, rule.split_parity(), tuning.parallel_from);
     let mut fresh = Vec::new();
     // The next block's shared reads, made while the last block was valued.
     let mut ahead: Option<Begun> = None;
@@ -202,6 +211,7 @@ fn extend_reading<R: Splits + super::HeapRule>(
         }
         let start = values.len();
         let heaps = start..(start + sieve.rows).min(n + 1);
+        blocks.by_parity += usize::from(sieve.by_parity());
         let block = match ahead.take() {
             Some(read) if read.heaps == heaps => {
                 blocks.read_ahead += 1;
@@ -231,56 +241,6 @@ fn extend_reading<R: Splits + super::HeapRule>(
         };
     }
     blocks
-}
-
-/// Rare heaps and the mask that makes them fewest, over `values`: how sparse the sequence is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Rarity {
-    /// The mask under which the fewest heaps are rare: a heap is rare when its value and the mask
-    ///  share an even number of bits.
-    pub mask: Nimber,
-    /// Heaps from 1 whose values are rare under the mask.
-    pub rare: usize,
-}
-
-/// The rarity of a computed sequence.
-pub fn rarity(values: &Values) -> Rarity {
-    let mask = best_mask(values);
-    Rarity {
-        mask,
-        rare: rare_heaps(values, mask).len(),
-    }
-}
-
-/// The heaps (from 1) whose values are rare under `mask`, in order.
-pub(super) fn rare_heaps(values: &Values, mask: Nimber) -> Vec<usize> {
-    with_values!(values, v => (1..v.len())
-        .filter(|&h| (v.at(h) & mask).count_ones() % 2 == 0)
-        .collect())
-}
-
-/// The mask under which the fewest heaps are rare (ties: the smallest mask), over the masks
-/// below the next power of two above the largest value.
-pub(super) fn best_mask(values: &Values) -> Nimber {
-    let top = values.max();
-    let bits = (Nimber::BITS - top.leading_zeros()).min(12);
-    let mut count = vec![0usize; 1 << bits];
-    // Heaps per value first: the masks then cost one pass over the distinct values.
-    let mut per_value = vec![0usize; 1 << bits];
-    with_values!(values, v => {
-        for h in 1.min(v.len())..v.len() {
-            per_value[(v.at(h) as usize) & ((1 << bits) - 1)] += 1;
-        }
-    });
-    for (mask, c) in count.iter_mut().enumerate() {
-        *c = per_value
-            .iter()
-            .enumerate()
-            .filter(|&(v, _)| (v & mask).count_ones() % 2 == 0)
-            .map(|(_, &k)| k)
-            .sum();
-    }
-    (1..count.len()).min_by_key(|&m| count[m]).unwrap_or(1) as Nimber
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Tests of the rare/common valuation against the definition.
 
 use super::*;
+use crate::with_values;
 
 use crate::game::heap::{never, nim_sequence, GrundysGame, HeapRule, TakeBreak};
 
@@ -42,6 +43,33 @@ fn blocks_value_as_the_definition_does() {
         let mut fast = Values::new();
         extend(&rule, &mut fast, 4000, &never);
         assert_eq!(fast.to_vec(), naive(&rule, 4000), "{code}");
+    }
+}
+
+/// Where every split takes an odd amount, the heaps' parity joins the classes (0.127 and
+/// 0.137, whose rare heaps it makes fewer), and the values are still the definition's; where
+/// the amounts' parities differ (0.74, 0.64) it never does.
+#[test]
+fn the_heaps_parity_serves_splits_of_one_parity() {
+    for (code, parity) in [("0.127", Some(1)), ("0.137", Some(1)), ("0.16", Some(0))] {
+        assert_eq!(TakeBreak::octal("", code).unwrap().split_parity(), parity);
+    }
+    assert_eq!(GrundysGame.split_parity(), Some(0));
+    for code in ["0.127", "0.137"] {
+        let rule = TakeBreak::octal("", code).unwrap();
+        let mut fast = Values::new();
+        let blocks = extend_reading(&rule, &mut fast, 5000, Tuning::default(), &never);
+        assert!(blocks.by_parity > 0, "{code}: {blocks:?}");
+        assert_eq!(fast.to_vec(), naive(&rule, 5000), "{code}");
+        let rarity = rule.rarity(&fast).unwrap();
+        assert_eq!(rarity.classes.shift, Some(1), "{code}");
+    }
+    for code in ["0.74", "0.64"] {
+        let rule = TakeBreak::octal("", code).unwrap();
+        assert_eq!(rule.split_parity(), None, "{code}");
+        let mut fast = Values::new();
+        let blocks = extend_reading(&rule, &mut fast, 3000, Tuning::default(), &never);
+        assert_eq!(blocks.by_parity, 0, "{code}");
     }
 }
 

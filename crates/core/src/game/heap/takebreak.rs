@@ -361,6 +361,13 @@ impl HeapRule for TakeBreak {
     }
 
     /// A finite code whose moves split into two heaps and never three.
+    fn rarity(&self, values: &Values) -> Option<super::classes::Rarity> {
+        use super::sparse::Splits;
+        let parity = self.split_parity();
+        self.sparse()
+            .then(|| super::classes::rarity(values, parity))
+    }
+
     fn sparse(&self) -> bool {
         self.tail == 0
             && self.digits.iter().any(|&d| d & 4 != 0)
