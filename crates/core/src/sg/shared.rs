@@ -25,11 +25,14 @@ const ENTRY_BYTES: u64 = 48;
 /// One stripe: keys to their exact values and what each cost.
 type Stripe<K> = Mutex<AHashMap<K, (Nimber, Weight)>>;
 
-/// Bits of the filter (16 MiB, less under a small memory limit): a look-up of a key not held
-/// finds its bit set by others with a chance of about n / 2^27 with n entries held, one in 67
-/// at two million. Against 2^23 bits, as fast on Cram 5 x 8 and 4 x 11 (docs/benchmarks.md),
-/// and fuller boards share more.
-const FILTER_BITS_LOG: u32 = 27;
+/// Bits of the filter (1 MiB, less under a small memory limit), small enough to stay in a
+/// core's own cache: a look-up of a key not held finds its bit set by others with a chance of
+/// about n / 2^23 with n entries held (one in four at two million; past about 2^23 entries
+/// most look-ups take the stripe's lock, as without a filter). At 2^27 bits (16 MiB) nearly
+/// every look-up missed the caches (`perf`: 86% of the look-ups' time on the bit's load), and
+/// two threads took 0.81 of one thread's time on Cram 5 x 9 and 0.73 on 4 x 11, against 0.68
+/// and 0.57 at 2^23 (docs/benchmarks.md, 2026-11-28); 2^20 and 2^21 were no faster on 5 x 8.
+const FILTER_BITS_LOG: u32 = 23;
 
 /// Exact values shared between threads, with what each cost (a saved table keeps both).
 pub(crate) struct SharedValues<K> {
