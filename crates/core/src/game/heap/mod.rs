@@ -7,6 +7,7 @@
 //! search engines; [`nim_sequence`] values single heaps directly.
 
 pub mod classes;
+mod far;
 mod fresh;
 pub(crate) mod grundys_game;
 mod scan;

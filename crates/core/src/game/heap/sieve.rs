@@ -1,8 +1,10 @@
 //! The state of the rare/common technique ([`super::sparse`]) while a sequence is extended:
-//! the mask, the rare heaps, the tables of a block's options, and the valuation of one block
-//! of consecutive heaps, with the next block's shared reads made meanwhile on another thread.
+//! the classes ([`super::classes`]), the rare heaps, the tables of a block's options, and the
+//! valuation of one block of consecutive heaps, with the next block's shared reads
+//! ([`super::far`]) made meanwhile on another thread.
 
 use super::classes::{self, rare_heaps, Classes};
+use super::far::{enumerate_far, Begun, Far, Rare, Table};
 use super::fresh::Fresh;
 use super::scan::{scan, smaller_top, witness, Scan};
 use super::sparse::{Splits, RECHOOSE};
@@ -10,74 +12,6 @@ use super::{Seq, Values};
 use crate::game::NimSet;
 use crate::game::Nimber;
 use crate::with_values;
-
-/// Heaps in order with their values: the rare heaps.
-#[derive(Debug, Default)]
-pub(super) struct Rare {
-    heaps: Vec<usize>,
-    values: Vec<Nimber>,
-}
-
-impl Rare {
-    /// Index of the first heap at or past `heap`.
-    fn from(&self, heap: usize) -> usize {
-        self.heaps.partition_point(|&r| r < heap)
-    }
-
-    fn push(&mut self, heap: usize, value: Nimber) {
-        self.heaps.push(heap);
-        self.values.push(value);
-    }
-
-    /// How many heaps are held.
-    pub(super) fn len(&self) -> usize {
-        self.heaps.len()
-    }
-}
-
-/// One row of `len` entries per heap of a block; `stamp` at v in row i: v is an option of the
-/// block's heap i. A new stamp for each block forgets the last block's options without a
-/// clear.
-#[derive(Debug)]
-struct Table {
-    seen: Vec<u8>,
-    stamp: u8,
-}
-
-impl Table {
-    fn new(rows: usize, len: usize) -> Table {
-        Table {
-            seen: vec![0; rows * len],
-            stamp: 0,
-        }
-    }
-
-    /// A new stamp, for a new block.
-    fn restamp(&mut self) {
-        if self.stamp == u8::MAX {
-            self.seen.fill(0);
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-    }
-}
-
-/// The rare heaps whose pairs [`enumerate_far`] read for a whole block, for one amount k
-/// (split totals h - k): indices `all` of the rare heaps, less `hole`, whose heaps each block
-/// heap enumerates itself.
-#[derive(Clone, Debug)]
-pub(super) struct Far {
-    take: usize,
-    all: std::ops::Range<usize>,
-    hole: std::ops::Range<usize>,
-}
-
-/// The shared reads of a block: the heaps, and the rare heaps read for each amount.
-#[derive(Debug)]
-pub(super) struct Begun {
-    pub(super) heaps: std::ops::Range<usize>,
-    far: Vec<Far>,
-}
 
 /// One heap of a block, as [`Valuing::value`] needs it.
 struct Heap<'a> {
@@ -240,8 +174,8 @@ impl Sieve {
         if bits <= self.bits && !self.common[0].is_empty() {
             return false;
         }
-        // The mask's bits are below the top value's, so that the upper half of the tables has
-        // values of both classes.
+        // The tables reach past the mask's bits too, so that their upper half has values of
+        // both classes.
         self.bits = bits
             .max(self.bits)
             .max(Nimber::BITS - self.classes.mask.leading_zeros());
@@ -368,67 +302,6 @@ impl Sieve {
         debug_assert_eq!(widened, ended == Ended::Widened);
         (ended, read)
     }
-}
-
-/// Marks in `table`, with a new stamp, for each heap `heaps.start` + i of a block whose splits
-/// are of totals h - k for k in `takes`, the options of the pairs of a rare heap r with the
-/// heap `heaps.start` + i - k - r, for those r (below `known`) whose other heaps all lie below
-/// `known` (the values read): for one r these are consecutive heaps, read together. Returns
-/// the rare heaps read, for each k.
-#[allow(clippy::too_many_arguments)]
-fn enumerate_far<'a, S: Seq<'a>>(
-    table: &mut Table,
-    rare: &Rare,
-    len: usize,
-    values: S,
-    known: usize,
-    heaps: std::ops::Range<usize>,
-    takes: &[usize],
-    unequal: bool,
-) -> Vec<Far> {
-    table.restamp();
-    let (start, rows) = (heaps.start, heaps.len());
-    let last = len - 1;
-    let mut far = Vec::with_capacity(takes.len());
-    for &k in takes {
-        // The other heap of the last row, start + rows - 1 - k - r, below `known`; that of
-        // the first, start - k - r, at least 1; r itself below `known`.
-        let lo = (start + rows).saturating_sub(k + known).max(1);
-        let hi = start.saturating_sub(k).min(known);
-        if hi <= lo {
-            // No rare heap qualifies: each heap reads all of its pairs itself.
-            continue;
-        }
-        let all = rare.from(lo)..rare.from(hi);
-        // With `unequal`, the rare heaps that are half of a block heap's total are left to
-        // that heap, which skips the equal split.
-        let hole = match unequal {
-            true => {
-                let (a, b) = ((start - k).div_ceil(2), (start - k + rows - 1) / 2 + 1);
-                let h0 = rare.from(a).clamp(all.start, all.end);
-                h0..rare.from(b).clamp(h0, all.end)
-            }
-            false => all.start..all.start,
-        };
-        let stamp = table.stamp;
-        for i in (all.start..hole.start).chain(hole.end..all.end) {
-            let (r, x) = (rare.heaps[i], rare.values[i]);
-            let from = start - k - r;
-            let rows = table.seen.chunks_exact_mut(len).take(rows);
-            if values.escaped_from(from) < from + heaps.len() {
-                // A value kept apart among them: each read exactly.
-                for (i, row) in rows.enumerate() {
-                    row[(x ^ values.at(from + i)) as usize & last] = stamp;
-                }
-                continue;
-            }
-            for (row, &y) in rows.zip(&values.raw()[from..from + heaps.len()]) {
-                row[(x ^ y.into()) as usize & last] = stamp;
-            }
-        }
-        far.push(Far { take: k, all, hole });
-    }
-    far
 }
 
 impl Valuing {

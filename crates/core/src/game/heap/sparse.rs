@@ -18,7 +18,8 @@
 //! heaps and Grundy's game.
 
 use super::scan::PARALLEL_FROM;
-use super::sieve::{Begun, Ended, Sieve};
+use super::far::Begun;
+use super::sieve::{Ended, Sieve};
 use super::{Seq, Values, ESCAPE};
 use crate::game::NimSet;
 use crate::game::Nimber;
