@@ -54,8 +54,8 @@ pub fn searches_in_parallel(engine: SearchEngine) -> bool {
 /// Whether `engine` splits its work among threads rather than racing them: `naive` splits
 /// the options of the top plies ([`super::split`]) and the cut variants with ETC split as
 /// Young Brothers Wait ([`super::ybw`]); the others run Lazy SMP. What `threads: 0` takes
-/// every core for: on two idle cores the splits took 0.69-0.93 of one thread's time on Cram
-/// and 0.87 on Chomp 11 x 11, Lazy SMP 1.01-1.11 (docs/benchmarks.md).
+/// every core for: on two idle cores the splits took 0.59-0.69 of one thread's time on Cram
+/// and 0.76 on Chomp 11 x 11, Lazy SMP 1.01-1.11 (docs/benchmarks.md).
 pub fn splits_work(engine: SearchEngine) -> bool {
     match engine {
         SearchEngine::Naive => true,
