@@ -159,7 +159,7 @@ fn main() {
     let Some(words) = args::words() else { return };
     let only = words.first();
     if only.is_some_and(|o| o == "survey") {
-        survey::run();
+        survey::run(&words[1..]);
         return;
     }
     println!("| game | preperiod / period | grundy period | ogs RC2 | ours / ogs | values agree | ogs period |");

@@ -6,6 +6,8 @@
 //! rare heaps, mask, largest value and whether a period is proved; then the nontrivial solved
 //! ones of the same tables (SolvedGames.md) are valued until their period is proved, and the
 //! preperiod and period found are checked against the published ones. Output is Markdown.
+//! `-- survey CODE...` values only those unsolved codes (e.g. the sparse ones to 2^26 heaps:
+//! `SURVEY_HEAPS=67108864 SURVEY_SECS=120 cargo bench --bench heap -- survey 0.104 0.106`).
 
 use std::time::{Duration, Instant};
 
@@ -40,8 +42,9 @@ const SOLVED: &[(&str, usize, usize)] = &[
     ("0.354", 10_061_916, 1_180),
 ];
 
-/// Runs the survey and prints its two tables.
-pub fn run() {
+/// Runs the survey and prints its two tables, or, given `codes`, the first table's rows of
+/// those codes alone.
+pub fn run(codes: &[String]) {
     let heaps = super::args::env_or("SURVEY_HEAPS", 1usize << 20);
     let secs = super::args::env_or("SURVEY_SECS", 6.0f64);
     let all = Instant::now();
@@ -53,7 +56,8 @@ pub fn run() {
         "| game | heaps valued | period | rare heaps (mask) | largest value (first at) | time |"
     );
     println!("|---|---|---|---|---|---|");
-    for code in UNSOLVED {
+    let listed = |code: &str| codes.is_empty() || codes.iter().any(|c| c == code);
+    for code in UNSOLVED.iter().filter(|c| listed(c)) {
         let (a, took) = analysed(code, heaps, Some(secs));
         let period = match &a.proved {
             Some(p) => format!("proved: n0 = {}, p = {}", p.preperiod, p.period),
@@ -76,6 +80,10 @@ pub fn run() {
                 .shift
                 .map_or(String::new(), |s| format!(" and h + {s}")),
         );
+    }
+    if !codes.is_empty() {
+        println!("\nThese codes: {:.0} s.", all.elapsed().as_secs_f64());
+        return;
     }
     println!("\nSolved codes, valued until the period is proved, against the published ones:\n");
     println!("| game | published n0 / p | ours n0 / p | agree | heaps valued | time |");

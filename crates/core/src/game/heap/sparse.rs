@@ -17,8 +17,8 @@
 //! fewest, and chosen again when they grow many. It serves octal codes with splits into two
 //! heaps and Grundy's game.
 
-use super::scan::PARALLEL_FROM;
 use super::far::Begun;
+use super::scan::PARALLEL_FROM;
 use super::sieve::{Ended, Sieve};
 use super::{Seq, Values, ESCAPE};
 use crate::game::NimSet;

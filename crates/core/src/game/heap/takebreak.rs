@@ -360,7 +360,7 @@ impl HeapRule for TakeBreak {
         })
     }
 
-    /// A finite code whose moves split into two heaps and never three.
+    /// Under the heaps' parity too when every split takes amounts of one parity.
     fn rarity(&self, values: &Values) -> Option<super::classes::Rarity> {
         use super::sparse::Splits;
         let parity = self.split_parity();
@@ -368,6 +368,7 @@ impl HeapRule for TakeBreak {
             .then(|| super::classes::rarity(values, parity))
     }
 
+    /// A finite code whose moves split into two heaps and never three.
     fn sparse(&self) -> bool {
         self.tail == 0
             && self.digits.iter().any(|&d| d & 4 != 0)
