@@ -11,6 +11,8 @@
 //! common heap always common, which is all the technique needs. Without the heap's parity (M
 //! even) this is the plain mask of the values: the classes of Flammenkamp. With it, octal 0.127
 //! has 693 rare heaps of 93 166 instead of 2 804 (ogs's RC2 solver finds the same split).
+//! [`Classes`] keeps M's other bits as `mask`, over the values, and its last bit as `shift`,
+//! the amounts' parity, which folds the class's choice into the count.
 
 use super::{Seq, Values};
 use crate::game::Nimber;
