@@ -85,7 +85,6 @@ pub(super) fn best(values: &Values, parity: Option<usize>) -> Classes {
             per_value[(v.at(h) as usize) & (width - 1)][h & 1] += 1;
         }
     });
-    let shifts = [None].into_iter().chain(parity.map(Some));
     let mut best = (
         usize::MAX,
         Classes {
@@ -93,21 +92,26 @@ pub(super) fn best(values: &Values, parity: Option<usize>) -> Classes {
             shift: None,
         },
     );
-    for shift in shifts {
-        for mask in 1..width.max(2) {
-            let classes = Classes {
-                mask: mask as Nimber,
-                shift,
-            };
-            let rare = per_value
-                .iter()
-                .enumerate()
-                .flat_map(|(v, counts)| [(v, 0, counts[0]), (v, 1, counts[1])])
-                .filter(|&(v, h, _)| !classes.common(h, v as Nimber))
-                .map(|(_, _, k)| k)
-                .sum();
-            if rare < best.0 {
-                best = (rare, classes);
+    for mask in 1..width.max(2) {
+        // Heaps of each parity whose values have an even count of bits in the mask, and odd.
+        let mut by = [[0usize; 2]; 2];
+        for (v, counts) in per_value.iter().enumerate() {
+            let odd = ((v as Nimber & mask as Nimber).count_ones() % 2) as usize;
+            by[odd][0] += counts[0];
+            by[odd][1] += counts[1];
+        }
+        // Rare: an even count; with the shift s, the count plus (h + s) mod 2 even.
+        let shifted = parity.map(|s| (by[s][0] + by[1 - s][1], Some(s)));
+        for (rare, shift) in std::iter::once((by[0][0] + by[0][1], None)).chain(shifted) {
+            // Ties go to the plain mask, then to the smallest (the first met).
+            if (rare, shift.is_some()) < (best.0, best.1.shift.is_some()) {
+                best = (
+                    rare,
+                    Classes {
+                        mask: mask as Nimber,
+                        shift,
+                    },
+                );
             }
         }
     }
@@ -157,5 +161,33 @@ mod tests {
             }
         );
         assert!(rare_heaps(&values, shifted).is_empty());
+    }
+
+    /// The choice counted per value and parity is the least count of rare heaps, heap by heap,
+    /// over every mask with and without the shift, and prefers the plain mask, then the
+    /// smallest, among equals.
+    #[test]
+    fn the_choice_is_the_fewest_rare_heaps_counted_one_by_one() {
+        use crate::game::heap::{nim_sequence, TakeBreak};
+        for (code, parity) in [("0.127", Some(1)), ("0.16", Some(0)), ("0.137", Some(1))] {
+            let rule = TakeBreak::octal("", code).unwrap();
+            let values = Values::from_slice(&nim_sequence(&rule, 3000));
+            let width = 1 << (Nimber::BITS - values.max().leading_zeros());
+            let mut all = Vec::new();
+            for shift in [None].into_iter().chain(parity.map(Some)) {
+                for mask in 1..width {
+                    let classes = Classes { mask, shift };
+                    all.push((rare_heaps(&values, classes).len(), shift.is_some(), mask));
+                }
+            }
+            let (rare, shifted, mask) = *all.iter().min().unwrap();
+            let chosen = best(&values, parity);
+            assert_eq!(
+                (chosen.mask, chosen.shift.is_some()),
+                (mask, shifted),
+                "{code}"
+            );
+            assert_eq!(rarity(&values, parity).rare, rare, "{code}");
+        }
     }
 }
