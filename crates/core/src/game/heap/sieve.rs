@@ -1,17 +1,21 @@
 //! The state of the rare/common technique ([`super::sparse`]) while a sequence is extended:
 //! the classes ([`super::classes`]), the rare heaps, the tables of a block's options, and the
 //! valuation of one block of consecutive heaps, with the next block's shared reads
-//! ([`super::far`]) made meanwhile on another thread.
+//! ([`super::far`]) made meanwhile on another thread; or the candidates of a stretch of blocks,
+//! checked meanwhile on another thread ([`ahead`]).
 
+use super::check::{Check, Checked, Common, Wanted};
 use super::classes::{self, rare_heaps, Classes};
 use super::far::{enumerate_far, Begun, Far, Rare, Table};
 use super::fresh::Fresh;
-use super::scan::{scan, smaller_top, witness, Scan};
 use super::sparse::{Splits, RECHOOSE};
 use super::{Seq, Values};
 use crate::game::NimSet;
 use crate::game::Nimber;
 use crate::with_values;
+
+#[path = "ahead.rs"]
+mod ahead;
 
 /// One heap of a block, as [`Valuing::value`] needs it.
 struct Heap<'a> {
@@ -38,20 +42,9 @@ pub(super) enum Ended {
     Stopped,
     /// A value passed the tables, which must be made anew (the block ends there).
     Widened,
-}
-
-/// The common tables, and the classes that pick one for each heap.
-#[derive(Clone, Copy)]
-struct Common<'t> {
-    tables: &'t [Vec<u8>; 2],
-    classes: Classes,
-}
-
-impl<'t> Common<'t> {
-    /// Heap `h`'s table: 1 at v when v is common as its value (or its option's).
-    fn of(self, h: usize) -> &'t [u8] {
-        &self.tables[self.classes.flip(h)]
-    }
+    /// A heap valued ahead ([`Sieve::speculate_block`]) had a rare value below its
+    /// candidate: the values past it went, and the valuation goes on after it.
+    Cut,
 }
 
 /// Where a block's values are read from and put.
@@ -91,6 +84,24 @@ pub(super) struct Sieve {
     next: Table,
     /// What valuing a block changes.
     valuing: Valuing,
+    /// The checks of the candidates.
+    check: Check,
+    /// Pairs of a total a scan reads alone before sharing the rest out.
+    parallel_from: usize,
+    /// The rare values wanted by the heaps of the stretch being valued ahead of their checks
+    /// ([`Sieve::speculate`]), and by those of the stretch before, not yet checked.
+    noting: Wanted,
+    unchecked: Wanted,
+}
+
+impl Place<'_> {
+    /// The same place, borrowed again.
+    fn reborrow(&mut self) -> Place<'_> {
+        match self {
+            Place::Stored(v) => Place::Stored(v),
+            Place::Apart(v, fresh) => Place::Apart(v, fresh),
+        }
+    }
 }
 
 /// The part of the [`Sieve`] that valuing a block writes (the rest it only reads).
@@ -99,19 +110,7 @@ struct Valuing {
     table: Table,
     /// The rare heaps of the block, appended to the sieve's at its end.
     found: Rare,
-    /// 1 at v: v is a rare value below the candidate that no enumerated option has, not yet
-    /// found; all 0 between heaps.
-    pending: Vec<u8>,
-    /// Row h mod [`WITNESSES`], entry v: the smaller heap of a pair that gave v as an option
-    /// of heap h (0: none yet). Tried before the scan: where the values repeat locally with a
-    /// short period, heap h's pair often serves heap h + 1, 2 or 3 as well.
-    witnesses: Vec<u32>,
-    /// Pairs of a total a scan reads alone before sharing the rest out.
-    parallel_from: usize,
 }
-
-/// Recent heaps whose pairs [`Valuing::try_witnesses`] tries again.
-const WITNESSES: usize = 4;
 
 impl Sieve {
     /// The sieve for `values`, of a rule whose splits take amounts of the parity
@@ -133,10 +132,11 @@ impl Sieve {
             valuing: Valuing {
                 table: Table::new(0, 0),
                 found: Rare::default(),
-                pending: Vec::new(),
-                witnesses: Vec::new(),
-                parallel_from,
             },
+            check: Check::new(0, parallel_from),
+            parallel_from,
+            noting: Wanted::default(),
+            unchecked: Wanted::default(),
         };
         sieve.choose(values);
         sieve
@@ -188,10 +188,8 @@ impl Sieve {
         });
         self.rows = ((32 << 10) / len).clamp(4, 64);
         self.next = Table::new(self.rows, len);
-        let valuing = &mut self.valuing;
-        valuing.table = Table::new(self.rows, len);
-        valuing.pending = vec![0; len];
-        valuing.witnesses = vec![0; WITNESSES * len];
+        self.valuing.table = Table::new(self.rows, len);
+        self.check = Check::new(len, self.parallel_from);
         true
     }
 
@@ -224,6 +222,16 @@ impl Sieve {
         self.classes.shift.is_some()
     }
 
+    /// The last rare heap below the block being valued (0: none).
+    pub(super) fn last_rare(&self) -> usize {
+        self.rare.heaps.last().copied().unwrap_or(0)
+    }
+
+    /// Every value so far, and every option, is below `1 << bits`.
+    pub(super) fn bits(&self) -> u32 {
+        self.bits
+    }
+
     /// Rare heaps below the block being valued.
     pub(super) fn rare_count(&self) -> usize {
         self.rare.len()
@@ -249,6 +257,7 @@ impl Sieve {
         stop: &dyn Fn() -> bool,
         ahead: Option<(std::ops::Range<usize>, &[usize])>,
     ) -> (Ended, Option<Begun>) {
+        debug_assert!(!self.ahead(), "a stretch valued ahead is checked first");
         let Sieve {
             classes,
             rare,
@@ -256,12 +265,19 @@ impl Sieve {
             common,
             next,
             valuing,
+            check,
             ..
         } = self;
-        let (rare, bits, len) = (&*rare, *bits, common[0].len());
-        let common = Common {
-            tables: common,
-            classes: *classes,
+        let len = common[0].len();
+        let rare = &*rare;
+        let context = Context {
+            common: Common {
+                tables: common,
+                classes: *classes,
+            },
+            rare,
+            bits: *bits,
+            unequal,
         };
         let mut read = None;
         let (ended, top) = match ahead {
@@ -269,10 +285,8 @@ impl Sieve {
                 rule,
                 Place::Stored(values),
                 block,
-                unequal,
-                common,
-                rare,
-                bits,
+                context,
+                Then::Settle(check),
                 stop,
             ),
             Some((heaps, takes)) => {
@@ -289,7 +303,7 @@ impl Sieve {
                         *read = Some(Begun { heaps, far });
                     });
                     let place = Place::Apart(stored, fresh);
-                    valuing.value_heaps(rule, place, block, unequal, common, rare, bits, stop)
+                    valuing.value_heaps(rule, place, block, context, Then::Settle(check), stop)
                 });
                 values.extend(fresh.drain(..));
                 ended
@@ -304,21 +318,51 @@ impl Sieve {
     }
 }
 
+/// What a heap's valuation does once it has its candidate.
+enum Then<'c> {
+    /// Checks it: the heap's value is found.
+    Settle(&'c mut Check),
+    /// Notes the rare values it looks for: the heap gets its candidate, to be checked later.
+    Note(&'c mut Wanted),
+}
+
+impl Then<'_> {
+    fn reborrow(&mut self) -> Then<'_> {
+        match self {
+            Then::Settle(check) => Then::Settle(check),
+            Then::Note(wanted) => Then::Note(wanted),
+        }
+    }
+}
+
+/// What a block's heaps read in common.
+#[derive(Clone, Copy)]
+struct Context<'s> {
+    common: Common<'s>,
+    rare: &'s Rare,
+    bits: u32,
+    unequal: bool,
+}
+
 impl Valuing {
     /// [`Sieve::value_block`]'s valuation, on this thread, reading and putting the values in
-    /// `place`; how it ended, and the largest value of the block.
-    #[allow(clippy::too_many_arguments)]
+    /// `place`; how it ended, and the largest value of the block. Each heap is checked or
+    /// noted to be, as `then` says.
     fn value_heaps<R: Splits>(
         &mut self,
         rule: &R,
         mut place: Place,
         block: &Begun,
-        unequal: bool,
-        common: Common,
-        rare: &Rare,
-        bits: u32,
+        context: Context,
+        mut then: Then,
         stop: &dyn Fn() -> bool,
     ) -> (Ended, Nimber) {
+        let Context {
+            common,
+            rare,
+            bits,
+            unequal,
+        } = context;
         let (mut splits, mut plain) = (Vec::new(), NimSet::new());
         let start = block.heaps.start;
         let mut top = 0;
@@ -340,11 +384,11 @@ impl Valuing {
                 Place::Apart(values, fresh) => with_values!(values, v => {
                     let seq = Fresh::new(v, fresh);
                     rule.options(h, seq, &mut plain, &mut splits);
-                    self.value(common.of(h), rare, seq, &heap(&plain, &splits))
+                    self.value(common.of(h), rare, seq, &heap(&plain, &splits), then.reborrow())
                 }),
                 Place::Stored(values) => with_values!(values, v => {
                     rule.options(h, v, &mut plain, &mut splits);
-                    self.value(common.of(h), rare, v, &heap(&plain, &splits))
+                    self.value(common.of(h), rare, v, &heap(&plain, &splits), then.reborrow())
                 }),
             };
             // The classes count the heap's parity only for splits of one parity of amounts.
@@ -369,13 +413,15 @@ impl Valuing {
     }
 
     /// The value of a heap of the block begun, over the values so far (`values`, widened to
-    /// `Nimber` on read), with the rare heaps `rare` and those of the block so far.
+    /// `Nimber` on read), with the rare heaps `rare` and those of the block so far, or its
+    /// candidate, as `then` says.
     fn value<'a, S: Seq<'a>>(
         &mut self,
         common: &[u8],
         rare: &Rare,
         values: S,
         heap: &Heap,
+        then: Then,
     ) -> Nimber {
         let (len, stamp) = (common.len(), self.table.stamp);
         let last = len - 1;
@@ -431,68 +477,22 @@ impl Valuing {
             .far
             .iter()
             .all(|f| heap.splits.contains(&(heap.h - f.take))));
-        // The least common value missing, and the rare values below it that no enumerated
-        // option has: one scan of the pairs looks for all of them at once.
+        // The least common value missing.
         let candidate = (0..len)
             .find(|&v| common[v] == 1 && row[v] != stamp)
             .expect("the tables hold a common value past every option");
-        let mut left = 0;
-        let below = common[..candidate].iter().zip(&row[..candidate]);
-        for (pending, (&common, &seen)) in self.pending.iter_mut().zip(below) {
-            *pending = u8::from(common == 0 && seen != stamp);
-            left += u32::from(*pending);
-        }
-        let mut value = candidate as Nimber;
-        if left > 0 {
-            left = self.try_witnesses(values, heap, candidate, left);
-        }
-        if left > 0 {
-            let row = heap.h % WITNESSES * len;
-            let witnesses = &mut self.witnesses[row..row + len];
-            let mut found = Scan {
-                pending: &mut self.pending,
-                witnesses,
-                left,
-                parallel_from: self.parallel_from,
-            };
-            scan(values, heap.splits, heap.unequal, &mut found);
-            if let Some(v) = self.pending[..candidate].iter().position(|&p| p == 1) {
-                value = v as Nimber;
+        match then {
+            Then::Note(wanted) => {
+                wanted.note(common, (row, stamp), candidate);
+                candidate as Nimber
             }
-            self.pending[..candidate].fill(0);
-        }
-        value
-    }
-
-    /// Clears from `pending` the values below `candidate` that a pair remembered from the last
-    /// heaps gives this heap too (each pair checked here); how many are left.
-    fn try_witnesses<'a, S: Seq<'a>>(
-        &mut self,
-        values: S,
-        heap: &Heap,
-        candidate: usize,
-        mut left: u32,
-    ) -> u32 {
-        let len = self.pending.len();
-        let row = heap.h % WITNESSES * len;
-        for y in 0..candidate {
-            if self.pending[y] == 0 {
-                continue;
-            }
-            let found = (0..WITNESSES).find_map(|w| {
-                let a = self.witnesses[w * len + y] as usize;
-                let gives = |&m: &usize| {
-                    (1..=smaller_top(m, heap.unequal)).contains(&a)
-                        && (values.at(a) ^ values.at(m - a)) as usize == y
+            Then::Settle(check) => {
+                let checked = Checked {
+                    splits: heap.splits,
+                    unequal: heap.unequal,
                 };
-                heap.splits.iter().any(gives).then_some(a)
-            });
-            if let Some(a) = found {
-                self.pending[y] = 0;
-                self.witnesses[row + y] = witness(a);
-                left -= 1;
+                check.settle(common, (row, stamp), values, &checked, candidate)
             }
         }
-        left
     }
 }

@@ -126,7 +126,27 @@ struct Tuning {
     /// makes them just before the block instead, into the table the block before has just
     /// left in the cache: Grundy's game to 10^7 took 43 s read ahead, 35 s not.
     ahead_alone: bool,
+    /// When blocks are valued ahead of their checks ([`Sieve::speculate_block`]).
+    speculate: Speculate,
 }
+
+/// When [`extend_reading`] values blocks ahead of their checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
+enum Speculate {
+    /// On more than one thread, once no rare heap was found for [`QUIET_BLOCKS`] blocks.
+    Quiet,
+    /// Every block, on any number of threads (in tests).
+    Always,
+}
+
+/// Blocks without a rare heap after which blocks are valued ahead of their checks: each rare
+/// heap found so costs the candidates of up to two stretches, found again.
+const QUIET_BLOCKS: usize = 4 * STRETCH;
+
+/// Blocks valued ahead at a time, while the stretch before is checked: a stretch is handed
+/// to the other thread at a cost of microseconds, and a block of Grundy's game takes tens.
+const STRETCH: usize = 16;
 
 /// Reads of pairs (rare heaps times rows) from which a block's shared reads are made ahead,
 /// as a task of their own: below this they cost less than handing them to a second thread.
@@ -148,6 +168,10 @@ struct Blocks {
     rechosen: usize,
     /// Blocks valued under classes that count the heaps' parity.
     by_parity: usize,
+    /// Blocks valued ahead of their checks.
+    speculated: usize,
+    /// Checks that found a rare heap among the heaps valued ahead.
+    cut: usize,
 }
 
 impl Default for Tuning {
@@ -158,6 +182,7 @@ impl Default for Tuning {
             escape_from: ESCAPE,
             ahead_from: AHEAD_FROM,
             ahead_alone: false,
+            speculate: Speculate::Quiet,
         }
     }
 }
@@ -204,15 +229,46 @@ fn extend_reading<R: Splits + super::HeapRule>(
     let mut fresh = Vec::new();
     // The next block's shared reads, made while the last block was valued.
     let mut ahead: Option<Begun> = None;
-    while values.len() <= n && !stop() {
-        if sieve.rechoose_if_crowded(values) {
+    loop {
+        let start = values.len();
+        let quiet = start >= sieve.last_rare() + QUIET_BLOCKS * sieve.rows;
+        let speculate = match tuning.speculate {
+            Speculate::Quiet => threads > 1 && quiet,
+            Speculate::Always => true,
+        };
+        // Values are final, and another block is valued otherwise, only once checked.
+        let done = start > n || stop();
+        if sieve.ahead() && (done || !speculate) {
+            blocks.cut += usize::from(sieve.check_ahead(rule, values, unequal));
+            continue;
+        }
+        if done {
+            break;
+        }
+        if !sieve.ahead() && sieve.rechoose_if_crowded(values) {
             // Read with the rare heaps of the mask before.
             blocks.rechosen += 1;
             blocks.dropped += usize::from(ahead.take().is_some());
         }
-        let start = values.len();
-        let heaps = start..(start + sieve.rows).min(n + 1);
         blocks.by_parity += usize::from(sieve.by_parity());
+        if speculate {
+            blocks.dropped += usize::from(ahead.take().is_some());
+            blocks.speculated += 1;
+            // The amounts are the same for the whole stretch (its first block's, or none).
+            let end = match start < from {
+                true => from.min(start + sieve.rows),
+                false => start + STRETCH * sieve.rows,
+            };
+            let heaps = start..end.min(n + 1);
+            let takes = takes_at(start);
+            let bits = sieve.bits();
+            let ended = sieve.speculate(rule, values, &mut fresh, heaps, takes, unequal, stop);
+            blocks.cut += usize::from(ended == Ended::Cut);
+            // (A value that passed the tables may have been cut since.)
+            blocks.widened += usize::from(sieve.bits() > bits);
+            continue;
+        }
+        let heaps = start..(start + sieve.rows).min(n + 1);
         let block = match ahead.take() {
             Some(read) if read.heaps == heaps => {
                 blocks.read_ahead += 1;

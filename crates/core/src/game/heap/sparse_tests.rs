@@ -101,6 +101,7 @@ const WIDE: Tuning = Tuning {
     escape_from: ESCAPE,
     ahead_from: AHEAD_FROM,
     ahead_alone: false,
+    speculate: Speculate::Quiet,
 };
 
 /// Values kept apart in a side table (as those of 255 and more are) read the same, on
@@ -178,13 +179,18 @@ fn shared_scans_value_as_the_definition_does() {
             .num_threads(threads)
             .build()
             .unwrap();
-        for (min_width, escape_from) in [(1, ESCAPE), (4, ESCAPE), (1, 5)] {
+        let speculate = [Speculate::Quiet, Speculate::Always, Speculate::Always];
+        for ((min_width, escape_from), speculate) in [(1, ESCAPE), (4, ESCAPE), (1, 5)]
+            .into_iter()
+            .zip(speculate)
+        {
             let tuning = Tuning {
                 min_width,
                 parallel_from: 40,
                 escape_from,
                 ahead_from: 0,
                 ahead_alone: true,
+                speculate,
             };
             let mut fast = Values::new();
             pool.install(|| extend_reading(&GrundysGame, &mut fast, 3000, tuning, &never));
@@ -298,5 +304,100 @@ fn stops_within_blocks_read_ahead_lose_nothing() {
         });
         assert!(dropped > 10, "{dropped}");
         assert_eq!(pieces, once, "{threads} threads");
+    }
+}
+
+/// Blocks valued ahead of their checks (here all of them, on pools of one thread and of two)
+/// value as the definition does: on Grundy's game, whose many rare heaps among the first cut
+/// the values valued ahead again and again, past widened tables and new masks, with values
+/// kept apart from small ones, and on octal codes (0.127 and 0.137 with the heaps' parity).
+#[test]
+fn values_ahead_of_their_checks_are_the_definitions() {
+    let ahead = |escape_from| Tuning {
+        speculate: Speculate::Always,
+        escape_from,
+        ..Tuning::default()
+    };
+    let mut grundy = Vec::new();
+    crate::game::heap::by_definition(&GrundysGame, &mut grundy, 30000, &never);
+    let octal: Vec<(TakeBreak, Vec<Nimber>)> = ["0.04", "0.64", "0.127", "0.137", "0.354", "4.7"]
+        .iter()
+        .map(|code| {
+            let rule = TakeBreak::octal(code, code).unwrap();
+            let want = naive(&rule, 10000);
+            (rule, want)
+        })
+        .collect();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut all = Vec::new();
+        pool.install(|| {
+            for (n, escape_from) in [(30000, ESCAPE), (6000, 6)] {
+                let mut fast = Values::new();
+                let tuning = ahead(escape_from);
+                all.push(extend_reading(&GrundysGame, &mut fast, n, tuning, &never));
+                let want = &grundy[..=n];
+                assert_eq!(fast.to_vec(), want, "{threads} threads, {escape_from}");
+            }
+            for (rule, want) in &octal {
+                let mut fast = Values::new();
+                all.push(extend_reading(
+                    rule,
+                    &mut fast,
+                    10000,
+                    ahead(ESCAPE),
+                    &never,
+                ));
+                assert_eq!(&fast.to_vec(), want, "{}, {threads} threads", rule.name());
+            }
+        });
+        let sum = |count: fn(&Blocks) -> usize| all.iter().map(count).sum::<usize>();
+        assert!(
+            sum(|b| b.speculated) > 100 && sum(|b| b.cut) > 100,
+            "{all:?}"
+        );
+        assert!(
+            sum(|b| b.widened) >= 3 && sum(|b| b.rechosen) >= 3,
+            "{all:?}"
+        );
+        assert!(sum(|b| b.by_parity) > 0, "{all:?}");
+    }
+}
+
+/// A run valued ahead of its checks, stopped every few heaps (within stretches, with the
+/// stretch before unchecked) and taken up again, values as one run does; so does a run that
+/// values ahead only where no rare heap was found for a while, as runs do by default.
+#[test]
+fn stops_while_values_wait_for_their_checks_lose_nothing() {
+    let rule = TakeBreak::octal("", "0.354").unwrap();
+    let mut once = Values::new();
+    extend_reading(&rule, &mut once, 8000, Tuning::default(), &never);
+    let always = Tuning {
+        speculate: Speculate::Always,
+        ..Tuning::default()
+    };
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let asked = std::sync::atomic::AtomicUsize::new(1);
+        let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 37 == 0;
+        let (mut pieces, mut speculated) = (Values::new(), 0);
+        pool.install(|| {
+            while pieces.len() <= 8000 {
+                speculated += extend_reading(&rule, &mut pieces, 8000, always, &stop).speculated;
+            }
+        });
+        assert!(speculated > 10, "{speculated}");
+        assert_eq!(pieces, once, "{threads} threads");
+        let mut quiet = Values::new();
+        let blocks =
+            pool.install(|| extend_reading(&rule, &mut quiet, 8000, Tuning::default(), &never));
+        assert_eq!(quiet, once, "{threads} threads");
+        assert_eq!(blocks.speculated > 0, threads > 1, "{blocks:?}");
     }
 }
