@@ -1,7 +1,8 @@
 //! Valuing heaps ahead of their checks ([`Sieve::speculate`]): a heap's candidate is its value
 //! unless a rare value below it has no pair, which happens only at the rare heaps, and those
 //! grow few where the rare/common technique is fast. So one thread finds the candidates of a
-//! stretch of blocks while another checks the stretch before; a candidate that fails puts its
+//! stretch of blocks while another checks the stretch before (in parts, which the first thread
+//! shares once done); a candidate that fails puts its
 //! heap's value in its place and the values past it go.
 
 use super::{Context, Ended, Place, Sieve, Then, Valuing};
@@ -13,12 +14,16 @@ use crate::game::heap::Values;
 use crate::game::Nimber;
 use crate::with_values;
 
+/// Parts of a stretch checked at once: the thread that values the next stretch takes those
+/// left when it is done.
+pub(super) const CHECK_PARTS: usize = 8;
+
 impl Sieve {
     /// Values the heaps `heaps`, a stretch of blocks, ahead of their checks: each gets its
     /// candidate, as if no rare value below it lacked a pair (true of all but the rare heaps,
     /// which grow few where the technique is fast), and the rare values it looks for are noted
     /// ([`Wanted`]). Meanwhile, on another of rayon's threads when one is free, the stretch
-    /// valued so before is checked ([`Check::check_wanted`]). Splits are of totals h - k for k
+    /// valued so before is checked in parts ([`Check::check_wanted`]). Splits are of totals h - k for k
     /// in `takes`. A stretch ends early where a block does (a value passes the tables, or a
     /// stop).
     ///
@@ -46,7 +51,7 @@ impl Sieve {
             common,
             rows,
             valuing,
-            check,
+            parts,
             noting,
             unchecked,
             ..
@@ -93,14 +98,25 @@ impl Sieve {
             true => candidates(valuing, noting, Place::Stored(values)),
             false => {
                 let stored = &*values;
-                let mut cut = None;
+                // The stretch before, checked in parts: whichever thread is free takes the
+                // next, the one valuing this stretch too once it is done.
+                let heaps = unchecked.heaps();
+                let size = heaps.len().div_ceil(CHECK_PARTS);
+                let mut cuts = [None; CHECK_PARTS];
                 let ended = rayon::in_place_scope(|s| {
-                    let (cut, unchecked) = (&mut cut, &*unchecked);
-                    s.spawn(move |_| {
-                        *cut = check.check_wanted(rule, stored, unchecked, unequal);
-                    });
+                    let unchecked = &*unchecked;
+                    let starts = heaps.clone().step_by(size);
+                    for ((check, cut), from) in parts.iter_mut().zip(&mut cuts).zip(starts) {
+                        let part = from..(from + size).min(heaps.end);
+                        s.spawn(move |_| {
+                            *cut = check.check_wanted(rule, stored, unchecked, part, unequal);
+                        });
+                    }
                     candidates(valuing, noting, Place::Apart(stored, fresh))
                 });
+                // The first part's cut: the parts before it stand, the ones after read values
+                // that go.
+                let cut = cuts.into_iter().flatten().next();
                 if let Some((h, value)) = cut {
                     fresh.clear();
                     self.unchecked.restart(0);
@@ -135,9 +151,10 @@ impl Sieve {
         values: &mut Values,
         unequal: bool,
     ) -> bool {
+        let heaps = self.unchecked.heaps();
         let cut = self
             .check
-            .check_wanted(rule, values, &self.unchecked, unequal);
+            .check_wanted(rule, values, &self.unchecked, heaps, unequal);
         self.unchecked.restart(0);
         if let Some((h, value)) = cut {
             self.cut(values, h, value);

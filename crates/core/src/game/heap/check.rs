@@ -124,18 +124,22 @@ impl Check {
         value
     }
 
-    /// Checks the heaps noted in `wanted`, whose values in `values` are their candidates: the
-    /// first heap whose value is less, with that value, or `None` when every candidate stands.
+    /// Checks the heaps `heaps` of those noted in `wanted`, whose values in `values` are their
+    /// candidates: the first heap whose value is less, with that value, or `None` when every
+    /// candidate stands.
     pub(super) fn check_wanted<R: Splits>(
         &mut self,
         rule: &R,
         values: &Values,
         wanted: &Wanted,
+        heaps: Range<usize>,
         unequal: bool,
     ) -> Option<(usize, Nimber)> {
         let (mut splits, mut plain) = (Vec::new(), NimSet::new());
+        let first = wanted.start;
         with_values!(values, v => {
-            for (i, h) in wanted.heaps().enumerate() {
+            for h in heaps.clone() {
+                let i = h - first;
                 let candidate = v.at(h);
                 let looked_for = wanted.of(i);
                 if looked_for.is_empty() {

@@ -3,7 +3,7 @@
 //! side by side ([`enumerate_far`]). The [`super::sieve`] makes these reads before a block, or
 //! for the next block on another thread while one is valued.
 
-use super::Seq;
+use super::{Seq, Value};
 use crate::game::Nimber;
 
 /// Heaps in order with their values: the rare heaps.
@@ -115,7 +115,34 @@ pub(super) fn enumerate_far<'a, S: Seq<'a>>(
             false => all.start..all.start,
         };
         let stamp = table.stamp;
-        for i in (all.start..hole.start).chain(hole.end..all.end) {
+        let reads = (all.start..hole.start).chain(hole.end..all.end);
+        // Byte values read fast (below), the rest exactly, each on its own.
+        let mut exact = Vec::new();
+        match S::Raw::as_bytes(values.raw()).filter(|_| len >= 256) {
+            Some(raw) => {
+                // Each row's first 256 entries: a xor of two bytes indexes them unchecked.
+                let mut firsts: Vec<&mut [u8; 256]> = table
+                    .seen
+                    .chunks_exact_mut(len)
+                    .take(rows)
+                    .map(|row| row.first_chunk_mut().expect("rows of 256 entries or more"))
+                    .collect();
+                for i in reads {
+                    let (r, x) = (rare.heaps[i], rare.values[i]);
+                    let from = start - k - r;
+                    match u8::try_from(x) {
+                        Ok(x) if values.escaped_from(from) >= from + rows => {
+                            for (row, &y) in firsts.iter_mut().zip(&raw[from..from + rows]) {
+                                row[usize::from(x ^ y)] = stamp;
+                            }
+                        }
+                        _ => exact.push(i),
+                    }
+                }
+            }
+            None => exact.extend(reads),
+        }
+        for i in exact {
             let (r, x) = (rare.heaps[i], rare.values[i]);
             let from = start - k - r;
             let rows = table.seen.chunks_exact_mut(len).take(rows);

@@ -84,8 +84,10 @@ pub(super) struct Sieve {
     next: Table,
     /// What valuing a block changes.
     valuing: Valuing,
-    /// The checks of the candidates.
+    /// The checks of the candidates, and of the parts of a stretch valued ahead
+    /// ([`ahead::CHECK_PARTS`]), which run at once.
     check: Check,
+    parts: Vec<Check>,
     /// Pairs of a total a scan reads alone before sharing the rest out.
     parallel_from: usize,
     /// The rare values wanted by the heaps of the stretch being valued ahead of their checks
@@ -134,6 +136,7 @@ impl Sieve {
                 found: Rare::default(),
             },
             check: Check::new(0, parallel_from),
+            parts: Vec::new(),
             parallel_from,
             noting: Wanted::default(),
             unchecked: Wanted::default(),
@@ -190,6 +193,9 @@ impl Sieve {
         self.next = Table::new(self.rows, len);
         self.valuing.table = Table::new(self.rows, len);
         self.check = Check::new(len, self.parallel_from);
+        self.parts = (0..ahead::CHECK_PARTS)
+            .map(|_| Check::new(len, self.parallel_from))
+            .collect();
         true
     }
 
