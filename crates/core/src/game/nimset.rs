@@ -29,7 +29,7 @@ impl NimSet {
     /// {0, 1, ..., n-1}.
     pub fn below(n: usize) -> Self {
         let mut words: SmallVec<[u64; 2]> = SmallVec::from_elem(u64::MAX, n / 64);
-        if n % 64 != 0 {
+        if !n.is_multiple_of(64) {
             words.push((1u64 << (n % 64)) - 1);
         }
         NimSet { words }

@@ -281,7 +281,7 @@ fn examine<'a, S: Seq<'a>>(values: S, criterion: Criterion) -> (Option<Period>, 
 fn least_divisor(values: &[Nimber], from: usize, repeat: usize) -> (usize, usize, Nimber) {
     let diff = |n: usize, d: usize| values[n + d] as i64 - values[n] as i64;
     let (period, step) = (1..=repeat)
-        .filter(|d| repeat % d == 0)
+        .filter(|d| repeat.is_multiple_of(*d))
         .find_map(|d| {
             let step = diff(from, d);
             (from..from + repeat)

@@ -44,7 +44,11 @@ pub fn play(
     let mut p = start.clone();
     let mut moves = 0u64;
     loop {
-        let agent = if moves % 2 == 0 { first } else { second };
+        let agent = if moves.is_multiple_of(2) {
+            first
+        } else {
+            second
+        };
         match agent.choose(oracle, &p, rng) {
             Some(q) => p = q,
             None => return (moves % 2 == 1, moves),

@@ -142,7 +142,7 @@ fn scan_range<'a, S: Seq<'a>>(
 }
 
 /// The pairs (a, m - a) for a in `smaller`, none with a value kept apart, read from the stored
-/// values; how many values are left. Bytes are tested 32 pairs at a time where the CPU can
+/// values; how many values are left. Bytes are tested 64 pairs a step where the CPU can
 /// ([`scan_bytes`]); any other width, or any other CPU, a block of [`BLOCK`] at a time.
 fn scan_raw<V: Value>(
     values: &[V],
@@ -156,8 +156,9 @@ fn scan_raw<V: Value>(
     scan_blocks(values, m, smaller, scan)
 }
 
-/// [`scan_raw`] on bytes with AVX2: the first block of 32 pairs that gives a value looked for
-/// is found without a branch a pair ([`scan_simd::first_hit`]), and its pairs that give one
+/// [`scan_raw`] on bytes with AVX2 or AVX-512: the first block of 64 pairs that gives a value
+/// looked for
+/// is found without a branch a pair ([`scan_simd::hits`]), and its pairs that give one
 /// are read in order, exactly, as [`scan_blocks`] reads them: the same values are found, with
 /// the same witnesses (for each value, the first pair that gives it).
 fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &mut Scan) -> u32 {
@@ -180,19 +181,11 @@ fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &m
         }
         left == 0
     };
-    let mut o = 0;
-    while let Some((at, mut hits)) = scan_simd::first_hit(&low[o..], &high[..n - o], &set) {
-        let start = o + at;
-        while hits != 0 {
-            if read(start + hits.trailing_zeros() as usize, &mut set) {
-                return 0;
-            }
-            hits &= hits - 1;
-        }
-        o = start + 32;
-    }
-    // The pairs past the last whole block of 32.
-    for i in o + (n - o) / 32 * 32..n {
+    let Some(o) = scan_simd::hits(low, &high[..n], &mut set, |i, set| read(i, set)) else {
+        return 0;
+    };
+    // The pairs past the last whole block.
+    for i in o..n {
         if read(i, &mut set) {
             return 0;
         }
@@ -328,7 +321,7 @@ mod tests {
         assert!(std::panic::catch_unwind(|| witness(max)).is_err());
     }
 
-    /// Bytes tested 32 pairs at a time find the same values with the same witnesses, and
+    /// Bytes tested 64 pairs a step find the same values with the same witnesses, and
     /// leave as many, as blocks of 16 do: over pseudo-random bytes, totals and sets looked for
     /// (tables of 256 and of 1024 values), ranges of any length and start.
     #[test]

@@ -1,8 +1,9 @@
-//! The scan's pairs of byte values tested 32 at a time with AVX2 ([`super::scan`]): the values
-//! looked for (all below 256, as xors of two bytes are) held as a 256-bit set, and each block of
-//! 32 pairs' xors looked up in it by two byte shuffles, without a load per pair. A block that
-//! hits is read again pair by pair by the caller, exactly as without AVX2, so the values found
-//! and their witnesses are the same on every machine.
+//! The scan's pairs of byte values tested 64 at a time with AVX-512, or 32 at a time with AVX2
+//! ([`super::scan`]): the values looked for (all below 256, as xors of two bytes are) held as a
+//! 256-bit set, and each block of pairs' xors looked up in it by byte permutes or shuffles,
+//! without a load per pair. A block that hits is read again pair by pair by the caller,
+//! exactly as without SIMD, so the values found and their witnesses are the same on every
+//! machine.
 
 /// The values below 256 still looked for: bit `v & 7` of byte `v >> 3`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,42 +57,89 @@ pub(super) fn available() -> bool {
     }
 }
 
+/// Pairs [`first_hit`] tests in one step.
+pub(super) const WIDTH: usize = 64;
+
+/// Whether this machine has what [`first_hit`]'s wider code asks for (AVX-512 with byte
+/// permutes); std asks the CPU once and keeps it.
+#[inline]
+fn wide() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// For the pairs (low[i], high[len - 1 - i]) (`low` and `high` equally long), read in whole
-/// blocks of 32 from the start: the start of the first block in which some pair's xor is in
-/// `set`, with bit j set for each pair start + j that gives one; `None` when no whole block
-/// does (the last len % 32 pairs are left to the caller). Only where [`available`] says so.
-pub(super) fn first_hit(low: &[u8], high: &[u8], set: &ByteSet) -> Option<(usize, u32)> {
+/// blocks of [`WIDTH`] from the start: calls `hit(i, set)`, in order, for each pair i of a
+/// block whose xor is in `set` as the block is read (`hit` may remove values from the set:
+/// the next block reads it so). Stops once `hit` says to (returns `None`), else returns where
+/// the whole blocks end (the last len % [`WIDTH`] pairs are left to the caller). Only where
+/// [`available`] says so: with AVX-512 a block in one step, else in two of AVX2.
+pub(super) fn hits(
+    low: &[u8],
+    high: &[u8],
+    set: &mut ByteSet,
+    hit: impl FnMut(usize, &mut ByteSet) -> bool,
+) -> Option<usize> {
     assert_eq!(low.len(), high.len());
     #[cfg(target_arch = "x86_64")]
     {
         assert!(available(), "AVX2 is asked for where the CPU has it");
+        if wide() {
+            // SAFETY: the CPU has AVX-512 F, BW and VBMI (just checked), and the slices are
+            // equally long.
+            return unsafe { avx512::hits(low, high, set, hit) };
+        }
         // SAFETY: the CPU has AVX2 (just checked), and the slices are equally long.
-        unsafe { avx2::first_hit(low, high, &set.0) }
+        unsafe { avx2::hits(low, high, set, hit) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = set;
+        let _ = (set, hit);
         unreachable!("AVX2 is asked for where the CPU has it")
     }
 }
 
+/// Calls `hit` for the pairs `start` + j of a block, for each bit j of `found`, in order;
+/// whether `hit` said to stop.
+#[inline(always)]
+fn each(
+    start: usize,
+    mut found: u64,
+    set: &mut ByteSet,
+    hit: &mut impl FnMut(usize, &mut ByteSet) -> bool,
+) -> bool {
+    while found != 0 {
+        if hit(start + found.trailing_zeros() as usize, set) {
+            return true;
+        }
+        found &= found - 1;
+    }
+    false
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    use super::{each, ByteSet, WIDTH};
     use std::arch::x86_64::*;
 
-    /// [`super::first_hit`]; the caller makes sure the CPU has AVX2 and `low` and `high`
-    /// are equally long.
+    /// [`super::hits`]; the caller makes sure the CPU has AVX2 and `low` and `high` are
+    /// equally long.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn first_hit(
+    pub(super) unsafe fn hits(
         low: &[u8],
         high: &[u8],
-        set: &[u8; 32],
-    ) -> Option<(usize, u32)> {
+        set: &mut ByteSet,
+        mut hit: impl FnMut(usize, &mut ByteSet) -> bool,
+    ) -> Option<usize> {
         let n = low.len();
-        let bits = _mm256_loadu_si256(set.as_ptr().cast());
-        // Both lanes hold bytes 0-15 of the set, or bytes 16-31: a shuffle reads within a lane.
-        let set_low = _mm256_permute2x128_si256::<0x00>(bits, bits);
-        let set_high = _mm256_permute2x128_si256::<0x11>(bits, bits);
         let powers = _mm256_setr_epi8(
             1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
             0, 0, 0, 0, 0, 0, 0,
@@ -106,12 +154,22 @@ mod avx2 {
             _mm256_set1_epi8(16),
         );
         let zero = _mm256_setzero_si256();
-        let mut o = 0;
-        while o + 32 <= n {
-            // SAFETY: o + 32 <= n, and n - o - 32 >= 0: both reads are within the slices.
-            let a = _mm256_loadu_si256(low.as_ptr().add(o).cast());
-            let b = _mm256_loadu_si256(high.as_ptr().add(n - o - 32).cast());
-            // b reversed: pair i is low[o + i] with high[n - 1 - o - i], b's byte 31 - i.
+        // Both lanes hold bytes 0-15 of the set, or bytes 16-31: a shuffle reads within a lane.
+        let halves = |set: &ByteSet| {
+            // SAFETY: the set is 32 bytes.
+            let bits = unsafe { _mm256_loadu_si256(set.0.as_ptr().cast()) };
+            (
+                _mm256_permute2x128_si256::<0x00>(bits, bits),
+                _mm256_permute2x128_si256::<0x11>(bits, bits),
+            )
+        };
+        let (mut set_low, mut set_high) = halves(set);
+        // Bit j: pair p + j (of 32) gives a value in the set; p + 32 <= n.
+        let found = |p: usize, set_low, set_high| {
+            // SAFETY: p + 32 <= n, and n - p - 32 >= 0: both reads are within the slices.
+            let a = unsafe { _mm256_loadu_si256(low.as_ptr().add(p).cast()) };
+            let b = unsafe { _mm256_loadu_si256(high.as_ptr().add(n - p - 32).cast()) };
+            // b reversed: pair i is low[p + i] with high[n - 1 - p - i], b's byte 31 - i.
             let b = _mm256_permute4x64_epi64::<0x4E>(_mm256_shuffle_epi8(b, reverse));
             let x = _mm256_xor_si256(a, b);
             // The set's byte x >> 3 (below 32: bit 4 picks the half), and bit x & 7 of it.
@@ -123,13 +181,95 @@ mod avx2 {
                 upper,
             );
             let bit = _mm256_shuffle_epi8(powers, _mm256_and_si256(x, seven));
-            if _mm256_testz_si256(looked, bit) == 0 {
-                let missed = _mm256_cmpeq_epi8(_mm256_and_si256(looked, bit), zero);
-                return Some((o, !(_mm256_movemask_epi8(missed) as u32)));
+            let missed = _mm256_cmpeq_epi8(_mm256_and_si256(looked, bit), zero);
+            !(_mm256_movemask_epi8(missed) as u32)
+        };
+        let mut o = 0;
+        while o + WIDTH <= n {
+            let hits = u64::from(found(o, set_low, set_high))
+                | u64::from(found(o + 32, set_low, set_high)) << 32;
+            if hits != 0 {
+                if each(o, hits, set, &mut hit) {
+                    return None;
+                }
+                (set_low, set_high) = halves(set);
             }
-            o += 32;
+            o += WIDTH;
         }
-        None
+        Some(o)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::{each, ByteSet, WIDTH};
+    use std::arch::x86_64::*;
+
+    /// Byte i: 63 - i.
+    const REVERSE: [u8; 64] = {
+        let mut bytes = [0; 64];
+        let mut i = 0;
+        while i < 64 {
+            bytes[i] = 63 - i as u8;
+            i += 1;
+        }
+        bytes
+    };
+
+    /// Byte i: 1 << (i % 8) in the first 8 bytes of each 16 (a shuffle reads within them).
+    const POWERS: [u8; 64] = {
+        let mut bytes = [0; 64];
+        let mut i = 0;
+        while i < 64 {
+            if i % 16 < 8 {
+                bytes[i] = 1 << (i % 8);
+            }
+            i += 1;
+        }
+        bytes
+    };
+
+    /// [`super::hits`]; the caller makes sure the CPU has AVX-512 F, BW and VBMI and `low`
+    /// and `high` are equally long.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) unsafe fn hits(
+        low: &[u8],
+        high: &[u8],
+        set: &mut ByteSet,
+        mut hit: impl FnMut(usize, &mut ByteSet) -> bool,
+    ) -> Option<usize> {
+        let n = low.len();
+        // SAFETY: both are 64 bytes.
+        let reverse = unsafe { _mm512_loadu_si512(REVERSE.as_ptr().cast()) };
+        let powers = unsafe { _mm512_loadu_si512(POWERS.as_ptr().cast()) };
+        // The set in the low 32 bytes: a byte permute reads it at any index below 32.
+        // SAFETY: the set is 32 bytes.
+        let table = |set: &ByteSet| unsafe {
+            _mm512_castsi256_si512(_mm256_loadu_si256(set.0.as_ptr().cast()))
+        };
+        let mut looked_in = table(set);
+        let (five, seven) = (_mm512_set1_epi8(31), _mm512_set1_epi8(7));
+        let mut o = 0;
+        while o + WIDTH <= n {
+            // SAFETY: o + 64 <= n, and n - o - 64 >= 0: both reads are within the slices.
+            let a = unsafe { _mm512_loadu_si512(low.as_ptr().add(o).cast()) };
+            let b = unsafe { _mm512_loadu_si512(high.as_ptr().add(n - o - 64).cast()) };
+            // b reversed: pair i is low[o + i] with high[n - 1 - o - i], b's byte 63 - i.
+            let x = _mm512_xor_si512(a, _mm512_permutexvar_epi8(reverse, b));
+            // The set's byte x >> 3, and bit x & 7 of it.
+            let byte = _mm512_and_si512(_mm512_srli_epi16::<3>(x), five);
+            let looked = _mm512_permutexvar_epi8(byte, looked_in);
+            let bit = _mm512_shuffle_epi8(powers, _mm512_and_si512(x, seven));
+            let hits = _mm512_test_epi8_mask(looked, bit);
+            if hits != 0 {
+                if each(o, hits, set, &mut hit) {
+                    return None;
+                }
+                looked_in = table(set);
+            }
+            o += WIDTH;
+        }
+        Some(o)
     }
 }
 
@@ -137,14 +277,19 @@ mod avx2 {
 mod tests {
     use super::*;
 
-    /// Against the plain reading: for pseudo-random bytes and sets, the first block of 32 pairs
-    /// with a value in the set is found, with exactly its pairs that hit, whatever the lengths
-    /// (not multiples of 32 too) and wherever in the block the hits are.
+    /// Against the plain reading: for pseudo-random bytes and sets, the pairs of each block of
+    /// 64 that give a value still looked for as the block is read are met in order, and the
+    /// reading stops where asked or ends at the last whole block, whatever the lengths (not
+    /// multiples of 64 too) and wherever in a block the hits are: by AVX2 and, where the
+    /// machine has it, by AVX-512.
     #[test]
+    #[cfg(target_arch = "x86_64")]
     fn blocks_hit_as_the_plain_reading_says() {
         if !available() {
             return;
         }
+        let wide = wide();
+        eprintln!("AVX-512 tested too: {wide}");
         let mut x = 0x9e37_79b9_u32;
         let mut next = || {
             x ^= x << 13;
@@ -153,21 +298,61 @@ mod tests {
             x
         };
         for round in 0..400 {
-            let n = (next() % 300) as usize;
+            let n = (next() % 400) as usize;
             let low: Vec<u8> = (0..n).map(|_| next() as u8).collect();
             let high: Vec<u8> = (0..n).map(|_| next() as u8).collect();
             let mut pending = vec![0u8; 256];
             for _ in 0..(round % 9) {
                 pending[(next() % 256) as usize] = 1;
             }
-            let set = ByteSet::of(&pending);
-            let hits = |i: usize| pending[(low[i] ^ high[n - 1 - i]) as usize] == 1;
-            let want = (0..n / 32 * 32).find(|&i| hits(i)).map(|i| {
-                let start = i / 32 * 32;
-                let mask = (0..32).filter(|&j| hits(start + j)).map(|j| 1u32 << j);
-                (start, mask.fold(0, |m, b| m | b))
-            });
-            assert_eq!(first_hit(&low, &high, &set), want, "round {round}");
+            // Stops at the third value found, in odd rounds.
+            let stop_at = if round % 2 == 1 { 3 } else { usize::MAX };
+            let xor = |i: usize| (low[i] ^ high[n - 1 - i]) as usize;
+            // The plain reading: each block's hits against the values left at its start.
+            let plain = {
+                let (mut left, mut met, mut found) = (pending.clone(), Vec::new(), 0);
+                let mut end = Some(n / WIDTH * WIDTH);
+                'blocks: for start in (0..n / WIDTH * WIDTH).step_by(WIDTH) {
+                    let at_start = left.clone();
+                    for i in (start..start + WIDTH).filter(|&i| at_start[xor(i)] == 1) {
+                        met.push(i);
+                        if left[xor(i)] == 1 {
+                            left[xor(i)] = 0;
+                            found += 1;
+                            if found == stop_at {
+                                end = None;
+                                break 'blocks;
+                            }
+                        }
+                    }
+                }
+                (met, end)
+            };
+            type Hit<'h> = &'h mut dyn FnMut(usize, &mut ByteSet) -> bool;
+            let read = |hits: &dyn Fn(&mut ByteSet, Hit) -> Option<usize>| {
+                let (mut left, mut met, mut found) = (pending.clone(), Vec::new(), 0);
+                let mut set = ByteSet::of(&left);
+                let mut hit = |i: usize, set: &mut ByteSet| {
+                    met.push(i);
+                    if left[xor(i)] == 1 {
+                        left[xor(i)] = 0;
+                        set.remove(xor(i));
+                        found += 1;
+                    }
+                    found == stop_at
+                };
+                let end = hits(&mut set, &mut hit);
+                (met, end)
+            };
+            let (low, high) = (&low[..], &high[..]);
+            assert_eq!(read(&|s, f| hits(low, high, s, f)), plain, "round {round}");
+            // SAFETY: the CPU has AVX2 (checked above), and AVX-512 where `wide` says so.
+            let narrow = |s: &mut ByteSet, f: Hit| unsafe { avx2::hits(low, high, s, f) };
+            assert_eq!(read(&narrow), plain, "round {round}, AVX2");
+            if wide {
+                let wide = |s: &mut ByteSet, f: Hit| unsafe { avx512::hits(low, high, s, f) };
+                assert_eq!(read(&wide), plain, "round {round}, AVX-512");
+            }
         }
     }
 

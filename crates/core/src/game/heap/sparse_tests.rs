@@ -295,7 +295,11 @@ fn stops_within_blocks_read_ahead_lose_nothing() {
             .build()
             .unwrap();
         let asked = std::sync::atomic::AtomicUsize::new(1);
-        let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 37 == 0;
+        let stop = || {
+            asked
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                .is_multiple_of(37)
+        };
         let (mut pieces, mut dropped) = (Values::new(), 0);
         pool.install(|| {
             while pieces.len() <= 8000 {
@@ -385,7 +389,11 @@ fn stops_while_values_wait_for_their_checks_lose_nothing() {
             .build()
             .unwrap();
         let asked = std::sync::atomic::AtomicUsize::new(1);
-        let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 37 == 0;
+        let stop = || {
+            asked
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                .is_multiple_of(37)
+        };
         let (mut pieces, mut speculated) = (Values::new(), 0);
         pool.install(|| {
             while pieces.len() <= 8000 {

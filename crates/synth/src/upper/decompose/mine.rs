@@ -234,7 +234,7 @@ impl<'p> Miner<'p> {
         let mut visits = 0u64;
         let mut visit = |m: &Miner<'_>, node: Node| -> bool {
             visits += 1;
-            if work > MAX_WORK || (visits % 65_536 == 0 && stop()) {
+            if work > MAX_WORK || (visits.is_multiple_of(65_536) && stop()) {
                 return false;
             }
             if len == 1 {
