@@ -118,26 +118,29 @@ pub(super) fn enumerate_far<'a, S: Seq<'a>>(
         let reads = (all.start..hole.start).chain(hole.end..all.end);
         // Byte values read fast (below), the rest exactly, each on its own.
         let mut exact = Vec::new();
-        match S::Raw::as_bytes(values.raw()).filter(|_| len >= 256) {
+        let fast = Fast {
+            seen: &mut table.seen,
+            len,
+            rows,
+            stamp,
+        };
+        match S::Raw::as_bytes(values.raw()) {
             Some(raw) => {
-                // Each row's first 256 entries: a xor of two bytes indexes them unchecked.
-                let mut firsts: Vec<&mut [u8; 256]> = table
-                    .seen
-                    .chunks_exact_mut(len)
-                    .take(rows)
-                    .map(|row| row.first_chunk_mut().expect("rows of 256 entries or more"))
-                    .collect();
-                for i in reads {
+                // The other heaps' values, read raw unless one is kept apart, and the rare
+                // heap's, if it is below the rows' first entries read (all of a row's, or 256).
+                let marks = |i: usize| {
                     let (r, x) = (rare.heaps[i], rare.values[i]);
                     let from = start - k - r;
-                    match u8::try_from(x) {
-                        Ok(x) if values.escaped_from(from) >= from + rows => {
-                            for (row, &y) in firsts.iter_mut().zip(&raw[from..from + rows]) {
-                                row[usize::from(x ^ y)] = stamp;
-                            }
-                        }
-                        _ => exact.push(i),
-                    }
+                    let raw_ok = values.escaped_from(from) >= from + rows;
+                    let fits = (x as usize) < len.min(256);
+                    (raw_ok && fits).then(|| (&raw[from..from + rows], x as u8))
+                };
+                match len {
+                    256.. => fast.mark::<256>(reads, marks, &mut exact),
+                    128 => fast.mark::<128>(reads, marks, &mut exact),
+                    64 => fast.mark::<64>(reads, marks, &mut exact),
+                    32 => fast.mark::<32>(reads, marks, &mut exact),
+                    _ => exact.extend(reads),
                 }
             }
             None => exact.extend(reads),
@@ -160,4 +163,41 @@ pub(super) fn enumerate_far<'a, S: Seq<'a>>(
         far.push(Far { take: k, all, hole });
     }
     far
+}
+
+/// The rows of a block's table, read fast: each row's first `N` entries, indexed by the xor of
+/// two bytes masked to `N` (which changes nothing: every value so far, and so every xor of two,
+/// is below the tables' half, [`super::sieve`]), so unchecked.
+struct Fast<'t> {
+    seen: &'t mut [u8],
+    len: usize,
+    rows: usize,
+    stamp: u8,
+}
+
+impl Fast<'_> {
+    /// Marks, for each read i whose `marks(i)` gives the other heaps' values ys and the rare
+    /// heap's value x, x ^ ys[j] in row j; pushes the others onto `exact`.
+    fn mark<'v, const N: usize>(
+        self,
+        reads: impl Iterator<Item = usize>,
+        marks: impl Fn(usize) -> Option<(&'v [u8], u8)>,
+        exact: &mut Vec<usize>,
+    ) {
+        let mut firsts: Vec<&mut [u8; N]> = self
+            .seen
+            .chunks_exact_mut(self.len)
+            .take(self.rows)
+            .map(|row| row.first_chunk_mut().expect("rows of N entries or more"))
+            .collect();
+        for i in reads {
+            let Some((ys, x)) = marks(i) else {
+                exact.push(i);
+                continue;
+            };
+            for (row, &y) in firsts.iter_mut().zip(ys) {
+                row[usize::from(x ^ y) & (N - 1)] = self.stamp;
+            }
+        }
+    }
 }
