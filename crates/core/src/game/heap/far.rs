@@ -126,14 +126,22 @@ pub(super) fn enumerate_far<'a, S: Seq<'a>>(
         };
         match S::Raw::as_bytes(values.raw()) {
             Some(raw) => {
-                // The other heaps' values, read raw unless one is kept apart, and the rare
-                // heap's, if it is below the rows' first entries read (all of a row's, or 256).
+                // The other heaps' values, read raw unless one is kept apart, or from the new
+                // values when all are new; and the rare heap's, if it is below the rows' first
+                // entries read (all of a row's, or 256).
                 let marks = |i: usize| {
                     let (r, x) = (rare.heaps[i], rare.values[i]);
                     let from = start - k - r;
-                    let raw_ok = values.escaped_from(from) >= from + rows;
-                    let fits = (x as usize) < len.min(256);
-                    (raw_ok && fits).then(|| (&raw[from..from + rows], x as u8))
+                    let ys = match from.checked_sub(values.apart_from()) {
+                        // (New values pass 255 only when the rows are wider than 256.)
+                        Some(new) if len <= 256 => Ys::Wide(&values.apart()[new..new + rows]),
+                        Some(_) => return None,
+                        None if values.escaped_from(from) >= from + rows => {
+                            Ys::Bytes(&raw[from..from + rows])
+                        }
+                        None => return None,
+                    };
+                    ((x as usize) < len.min(256)).then_some((ys, x as u8))
                 };
                 match len {
                     256.. => fast.mark::<256>(reads, marks, &mut exact),
@@ -165,9 +173,18 @@ pub(super) fn enumerate_far<'a, S: Seq<'a>>(
     far
 }
 
-/// The rows of a block's table, read fast: each row's first `N` entries, indexed by the xor of
-/// two bytes masked to `N` (which changes nothing: every value so far, and so every xor of two,
-/// is below the tables' half, [`super::sieve`]), so unchecked.
+/// The values of the heaps a rare heap pairs with, for a block's rows.
+enum Ys<'v> {
+    /// Stored, a byte each.
+    Bytes(&'v [u8]),
+    /// New, beside the stored ones ([`Seq::apart`]).
+    Wide(&'v [Nimber]),
+}
+
+/// The rows of a block's table, read fast: each row's first `N` entries (all of them, or 256),
+/// indexed by the xor of two values below `N` masked to `N`, which changes nothing (every value
+/// so far, and so every xor of two, is below the tables' half, [`super::sieve`]; a byte read is
+/// below 255), so unchecked.
 struct Fast<'t> {
     seen: &'t mut [u8],
     len: usize,
@@ -181,7 +198,7 @@ impl Fast<'_> {
     fn mark<'v, const N: usize>(
         self,
         reads: impl Iterator<Item = usize>,
-        marks: impl Fn(usize) -> Option<(&'v [u8], u8)>,
+        marks: impl Fn(usize) -> Option<(Ys<'v>, u8)>,
         exact: &mut Vec<usize>,
     ) {
         let mut firsts: Vec<&mut [u8; N]> = self
@@ -195,8 +212,17 @@ impl Fast<'_> {
                 exact.push(i);
                 continue;
             };
-            for (row, &y) in firsts.iter_mut().zip(ys) {
-                row[usize::from(x ^ y) & (N - 1)] = self.stamp;
+            match ys {
+                Ys::Bytes(ys) => {
+                    for (row, &y) in firsts.iter_mut().zip(ys) {
+                        row[usize::from(x ^ y) & (N - 1)] = self.stamp;
+                    }
+                }
+                Ys::Wide(ys) => {
+                    for (row, &y) in firsts.iter_mut().zip(ys) {
+                        row[(Nimber::from(x) ^ y) as usize & (N - 1)] = self.stamp;
+                    }
+                }
             }
         }
     }

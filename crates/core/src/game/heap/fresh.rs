@@ -76,6 +76,10 @@ impl<'a, S: Seq<'a>> Seq<'a> for Fresh<'a, S> {
         }
     }
 
+    fn apart(self) -> &'a [Nimber] {
+        self.fresh
+    }
+
     fn len(self) -> usize {
         self.stored.len() + self.fresh.len()
     }

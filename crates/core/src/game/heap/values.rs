@@ -118,6 +118,10 @@ pub trait Seq<'a>: Copy + Send + Sync {
     fn apart_from(self) -> usize {
         usize::MAX
     }
+    /// The values from [`Seq::apart_from`] on, at full width (none unless some are apart).
+    fn apart(self) -> &'a [Nimber] {
+        &[]
+    }
     /// How many values are held.
     fn len(self) -> usize {
         self.raw().len()
