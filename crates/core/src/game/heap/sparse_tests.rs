@@ -204,21 +204,17 @@ fn shared_scans_value_as_the_definition_does() {
     }
 }
 
-/// Blocks whose shared reads were made while the block before was valued (here every block's,
-/// on pools of one thread and of two) value as the definition does and as reading nothing
-/// ahead does: on Grundy's game past widened tables and new masks (the reads made ahead then
-/// dropped and made again), with values kept apart from small ones, and on octal codes.
-#[test]
-fn reads_ahead_value_as_the_definition_does() {
-    let ahead = |escape_from| Tuning {
-        ahead_from: 0,
-        ahead_alone: true,
-        escape_from,
-        ..Tuning::default()
-    };
+/// Grundy's game to heap 30 000 (and to 6 000 with the values from 6 on kept apart), and the
+/// octal `codes` to heap 10 000, valued with `tuning` (given where values are kept apart from)
+/// on pools of one thread and of two: each as the definition says. Returns, for each pool, how
+/// the runs' blocks went, summed by `count`.
+fn as_the_definition(
+    tuning: impl Fn(u8) -> Tuning + Sync,
+    codes: &[&str],
+) -> Vec<impl Fn(fn(&Blocks) -> usize) -> usize> {
     let mut grundy = Vec::new();
     crate::game::heap::by_definition(&GrundysGame, &mut grundy, 30000, &never);
-    let octal: Vec<(TakeBreak, Vec<Nimber>)> = ["0.04", "0.64", "0.127", "0.354", "0.56", "4.7"]
+    let octal: Vec<(TakeBreak, Vec<Nimber>)> = codes
         .iter()
         .map(|code| {
             let rule = TakeBreak::octal(code, code).unwrap();
@@ -226,13 +222,7 @@ fn reads_ahead_value_as_the_definition_does() {
             (rule, want)
         })
         .collect();
-    let mut alone = Values::new();
-    let tuning = Tuning {
-        ahead_from: usize::MAX,
-        ..Tuning::default()
-    };
-    let blocks = extend_reading(&GrundysGame, &mut alone, 30000, tuning, &never);
-    assert_eq!((alone.to_vec(), blocks.read_ahead), (grundy.clone(), 0));
+    let mut sums = Vec::new();
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -242,18 +232,11 @@ fn reads_ahead_value_as_the_definition_does() {
         pool.install(|| {
             for (n, escape_from) in [(30000, ESCAPE), (6000, 6)] {
                 let mut fast = Values::new();
-                all.push(extend_reading(
-                    &GrundysGame,
-                    &mut fast,
-                    n,
-                    ahead(escape_from),
-                    &never,
-                ));
-                assert_eq!(
-                    fast.to_vec(),
-                    grundy[..=n],
-                    "{threads} threads, {escape_from}"
-                );
+                let blocks =
+                    extend_reading(&GrundysGame, &mut fast, n, tuning(escape_from), &never);
+                all.push(blocks);
+                let want = &grundy[..=n];
+                assert_eq!(fast.to_vec(), want, "{threads} threads, {escape_from}");
             }
             for (rule, want) in &octal {
                 let mut fast = Values::new();
@@ -261,20 +244,80 @@ fn reads_ahead_value_as_the_definition_does() {
                     rule,
                     &mut fast,
                     10000,
-                    ahead(ESCAPE),
+                    tuning(ESCAPE),
                     &never,
                 ));
                 assert_eq!(&fast.to_vec(), want, "{}, {threads} threads", rule.name());
             }
         });
-        let sum = |count: fn(&Blocks) -> usize| all.iter().map(count).sum::<usize>();
-        assert!(sum(|b| b.read_ahead) > 1000, "{all:?}");
-        assert!(
-            sum(|b| b.widened) >= 3 && sum(|b| b.rechosen) >= 3,
-            "{all:?}"
-        );
-        assert!(sum(|b| b.dropped) >= 6, "{all:?}");
+        eprintln!("{threads} threads: {all:?}");
+        sums.push(move |count: fn(&Blocks) -> usize| all.iter().map(count).sum::<usize>());
     }
+    sums
+}
+
+/// Blocks whose shared reads were made while the block before was valued (here every block's,
+/// on pools of one thread and of two) value as the definition does and as reading nothing
+/// ahead does: on Grundy's game past widened tables and new masks (the reads made ahead then
+/// dropped and made again), with values kept apart from small ones, and on octal codes.
+#[test]
+fn reads_ahead_value_as_the_definition_does() {
+    let mut grundy = Vec::new();
+    crate::game::heap::by_definition(&GrundysGame, &mut grundy, 30000, &never);
+    let mut alone = Values::new();
+    let tuning = Tuning {
+        ahead_from: usize::MAX,
+        ..Tuning::default()
+    };
+    let blocks = extend_reading(&GrundysGame, &mut alone, 30000, tuning, &never);
+    assert_eq!((alone.to_vec(), blocks.read_ahead), (grundy, 0));
+    let ahead = |escape_from| Tuning {
+        ahead_from: 0,
+        ahead_alone: true,
+        escape_from,
+        ..Tuning::default()
+    };
+    let codes = ["0.04", "0.64", "0.127", "0.354", "0.56", "4.7"];
+    for sum in as_the_definition(ahead, &codes) {
+        assert!(sum(|b| b.read_ahead) > 1000);
+        assert!(sum(|b| b.widened) >= 3 && sum(|b| b.rechosen) >= 3);
+        assert!(sum(|b| b.dropped) >= 6);
+    }
+}
+
+/// `octal:0.354` to heap 8000 on a pool of `threads` threads, stopped every 37th time the run
+/// asks and taken up again until done: the values, and how each piece's blocks went.
+fn in_pieces(tuning: Tuning, threads: usize) -> (Values, Vec<Blocks>) {
+    let rule = TakeBreak::octal("", "0.354").unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let asked = std::sync::atomic::AtomicUsize::new(1);
+    let stop = || {
+        asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .is_multiple_of(37)
+    };
+    let (mut pieces, mut blocks) = (Values::new(), Vec::new());
+    pool.install(|| {
+        while pieces.len() <= 8000 {
+            blocks.push(extend_reading(&rule, &mut pieces, 8000, tuning, &stop));
+        }
+    });
+    (pieces, blocks)
+}
+
+/// `octal:0.354` to heap 8000 in one run.
+fn at_once(tuning: Tuning, threads: usize) -> (Values, Blocks) {
+    let rule = TakeBreak::octal("", "0.354").unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let mut once = Values::new();
+    let blocks = pool.install(|| extend_reading(&rule, &mut once, 8000, tuning, &never));
+    (once, blocks)
 }
 
 /// A run stopped every few heaps (within blocks, with their next blocks' reads under way) and
@@ -286,26 +329,10 @@ fn stops_within_blocks_read_ahead_lose_nothing() {
         ahead_alone: true,
         ..Tuning::default()
     };
-    let rule = TakeBreak::octal("", "0.354").unwrap();
-    let mut once = Values::new();
-    extend_reading(&rule, &mut once, 8000, tuning, &never);
+    let (once, _) = at_once(tuning, 1);
     for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let asked = std::sync::atomic::AtomicUsize::new(1);
-        let stop = || {
-            asked
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-                .is_multiple_of(37)
-        };
-        let (mut pieces, mut dropped) = (Values::new(), 0);
-        pool.install(|| {
-            while pieces.len() <= 8000 {
-                dropped += extend_reading(&rule, &mut pieces, 8000, tuning, &stop).dropped;
-            }
-        });
+        let (pieces, blocks) = in_pieces(tuning, threads);
+        let dropped: usize = blocks.iter().map(|b| b.dropped).sum();
         assert!(dropped > 10, "{dropped}");
         assert_eq!(pieces, once, "{threads} threads");
     }
@@ -322,52 +349,11 @@ fn values_ahead_of_their_checks_are_the_definitions() {
         escape_from,
         ..Tuning::default()
     };
-    let mut grundy = Vec::new();
-    crate::game::heap::by_definition(&GrundysGame, &mut grundy, 30000, &never);
-    let octal: Vec<(TakeBreak, Vec<Nimber>)> = ["0.04", "0.64", "0.127", "0.137", "0.354", "4.7"]
-        .iter()
-        .map(|code| {
-            let rule = TakeBreak::octal(code, code).unwrap();
-            let want = naive(&rule, 10000);
-            (rule, want)
-        })
-        .collect();
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let mut all = Vec::new();
-        pool.install(|| {
-            for (n, escape_from) in [(30000, ESCAPE), (6000, 6)] {
-                let mut fast = Values::new();
-                let tuning = ahead(escape_from);
-                all.push(extend_reading(&GrundysGame, &mut fast, n, tuning, &never));
-                let want = &grundy[..=n];
-                assert_eq!(fast.to_vec(), want, "{threads} threads, {escape_from}");
-            }
-            for (rule, want) in &octal {
-                let mut fast = Values::new();
-                all.push(extend_reading(
-                    rule,
-                    &mut fast,
-                    10000,
-                    ahead(ESCAPE),
-                    &never,
-                ));
-                assert_eq!(&fast.to_vec(), want, "{}, {threads} threads", rule.name());
-            }
-        });
-        let sum = |count: fn(&Blocks) -> usize| all.iter().map(count).sum::<usize>();
-        assert!(
-            sum(|b| b.speculated) > 100 && sum(|b| b.cut) > 100,
-            "{all:?}"
-        );
-        assert!(
-            sum(|b| b.widened) >= 3 && sum(|b| b.rechosen) >= 3,
-            "{all:?}"
-        );
-        assert!(sum(|b| b.by_parity) > 0, "{all:?}");
+    let codes = ["0.04", "0.64", "0.127", "0.137", "0.354", "4.7"];
+    for sum in as_the_definition(ahead, &codes) {
+        assert!(sum(|b| b.speculated) > 100 && sum(|b| b.cut) > 100);
+        assert!(sum(|b| b.widened) >= 3 && sum(|b| b.rechosen) >= 3);
+        assert!(sum(|b| b.by_parity) > 0);
     }
 }
 
@@ -376,35 +362,17 @@ fn values_ahead_of_their_checks_are_the_definitions() {
 /// values ahead only where no rare heap was found for a while, as runs do by default.
 #[test]
 fn stops_while_values_wait_for_their_checks_lose_nothing() {
-    let rule = TakeBreak::octal("", "0.354").unwrap();
-    let mut once = Values::new();
-    extend_reading(&rule, &mut once, 8000, Tuning::default(), &never);
+    let (once, _) = at_once(Tuning::default(), 1);
     let always = Tuning {
         speculate: Speculate::Always,
         ..Tuning::default()
     };
     for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let asked = std::sync::atomic::AtomicUsize::new(1);
-        let stop = || {
-            asked
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-                .is_multiple_of(37)
-        };
-        let (mut pieces, mut speculated) = (Values::new(), 0);
-        pool.install(|| {
-            while pieces.len() <= 8000 {
-                speculated += extend_reading(&rule, &mut pieces, 8000, always, &stop).speculated;
-            }
-        });
+        let (pieces, blocks) = in_pieces(always, threads);
+        let speculated: usize = blocks.iter().map(|b| b.speculated).sum();
         assert!(speculated > 10, "{speculated}");
         assert_eq!(pieces, once, "{threads} threads");
-        let mut quiet = Values::new();
-        let blocks =
-            pool.install(|| extend_reading(&rule, &mut quiet, 8000, Tuning::default(), &never));
+        let (quiet, blocks) = at_once(Tuning::default(), threads);
         assert_eq!(quiet, once, "{threads} threads");
         assert_eq!(blocks.speculated > 0, threads > 1, "{blocks:?}");
     }
