@@ -206,12 +206,9 @@ fn shared_scans_value_as_the_definition_does() {
 
 /// Grundy's game to heap 30 000 (and to 6 000 with the values from 6 on kept apart), and the
 /// octal `codes` to heap 10 000, valued with `tuning` (given where values are kept apart from)
-/// on pools of one thread and of two: each as the definition says. Returns, for each pool, how
-/// the runs' blocks went, summed by `count`.
-fn as_the_definition(
-    tuning: impl Fn(u8) -> Tuning + Sync,
-    codes: &[&str],
-) -> Vec<impl Fn(fn(&Blocks) -> usize) -> usize> {
+/// on pools of one thread and of two: each as the definition says. Returns, for each pool, a
+/// count of how the runs' blocks went: `count` summed over them.
+fn as_the_definition(tuning: impl Fn(u8) -> Tuning + Sync, codes: &[&str]) -> Vec<Sums> {
     let mut grundy = Vec::new();
     crate::game::heap::by_definition(&GrundysGame, &mut grundy, 30000, &never);
     let octal: Vec<(TakeBreak, Vec<Nimber>)> = codes
@@ -251,9 +248,18 @@ fn as_the_definition(
             }
         });
         eprintln!("{threads} threads: {all:?}");
-        sums.push(move |count: fn(&Blocks) -> usize| all.iter().map(count).sum::<usize>());
+        sums.push(Sums(all));
     }
     sums
+}
+
+/// How the blocks of several runs went.
+struct Sums(Vec<Blocks>);
+
+impl Sums {
+    fn of(&self, count: fn(&Blocks) -> usize) -> usize {
+        self.0.iter().map(count).sum()
+    }
 }
 
 /// Blocks whose shared reads were made while the block before was valued (here every block's,
@@ -278,10 +284,10 @@ fn reads_ahead_value_as_the_definition_does() {
         ..Tuning::default()
     };
     let codes = ["0.04", "0.64", "0.127", "0.354", "0.56", "4.7"];
-    for sum in as_the_definition(ahead, &codes) {
-        assert!(sum(|b| b.read_ahead) > 1000);
-        assert!(sum(|b| b.widened) >= 3 && sum(|b| b.rechosen) >= 3);
-        assert!(sum(|b| b.dropped) >= 6);
+    for sums in as_the_definition(ahead, &codes) {
+        assert!(sums.of(|b| b.read_ahead) > 1000);
+        assert!(sums.of(|b| b.widened) >= 3 && sums.of(|b| b.rechosen) >= 3);
+        assert!(sums.of(|b| b.dropped) >= 6);
     }
 }
 
@@ -350,10 +356,10 @@ fn values_ahead_of_their_checks_are_the_definitions() {
         ..Tuning::default()
     };
     let codes = ["0.04", "0.64", "0.127", "0.137", "0.354", "4.7"];
-    for sum in as_the_definition(ahead, &codes) {
-        assert!(sum(|b| b.speculated) > 100 && sum(|b| b.cut) > 100);
-        assert!(sum(|b| b.widened) >= 3 && sum(|b| b.rechosen) >= 3);
-        assert!(sum(|b| b.by_parity) > 0);
+    for sums in as_the_definition(ahead, &codes) {
+        assert!(sums.of(|b| b.speculated) > 100 && sums.of(|b| b.cut) > 100);
+        assert!(sums.of(|b| b.widened) >= 3 && sums.of(|b| b.rechosen) >= 3);
+        assert!(sums.of(|b| b.by_parity) > 0);
     }
 }
 
