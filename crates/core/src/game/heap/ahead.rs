@@ -2,8 +2,8 @@
 //! unless a rare value below it has no pair, which happens only at the rare heaps, and those
 //! grow few where the rare/common technique is fast. So one thread finds the candidates of a
 //! stretch of blocks while another checks the stretch before (in parts, which the first thread
-//! shares once done); a candidate that fails puts its
-//! heap's value in its place and the values past it go.
+//! shares once done); a candidate that fails puts its heap's value in its place and the values
+//! past it go.
 
 use super::{Context, Ended, Place, Sieve, Then, Valuing};
 use crate::game::heap::check::{Common, Wanted};
@@ -23,9 +23,10 @@ impl Sieve {
     /// candidate, as if no rare value below it lacked a pair (true of all but the rare heaps,
     /// which grow few where the technique is fast), and the rare values it looks for are noted
     /// ([`Wanted`]). Meanwhile, on another of rayon's threads when one is free, the stretch
-    /// valued so before is checked in parts ([`Check::check_wanted`]). Splits are of totals h - k for k
-    /// in `takes`. A stretch ends early where a block does (a value passes the tables, or a
-    /// stop).
+    /// valued so before is checked in parts
+    /// ([`Check::check_wanted`](crate::game::heap::check::Check::check_wanted)). Splits are of
+    /// totals h - k for k in `takes`. A stretch ends early where a block does (a value passes
+    /// the tables, or a stop).
     ///
     /// When a candidate of the stretch before fails, its heap's value is put in its place and
     /// the values past it go (this stretch's too): [`Ended::Cut`]. Else this stretch's values

@@ -5,7 +5,7 @@
 //!
 //! A heap's check reads only the values below it and its own row of options, so the checks
 //! of a block may run after the block's candidates were found, on another thread
-//! ([`super::sieve::Sieve::speculate_block`]).
+//! ([`super::sieve::Sieve::speculate`]).
 
 use std::ops::Range;
 

@@ -42,7 +42,7 @@ pub(super) enum Ended {
     Stopped,
     /// A value passed the tables, which must be made anew (the block ends there).
     Widened,
-    /// A heap valued ahead ([`Sieve::speculate_block`]) had a rare value below its
+    /// A heap valued ahead ([`Sieve::speculate`]) had a rare value below its
     /// candidate: the values past it went, and the valuation goes on after it.
     Cut,
 }
@@ -333,6 +333,7 @@ enum Then<'c> {
 }
 
 impl Then<'_> {
+    /// The same, borrowed again for one heap.
     fn reborrow(&mut self) -> Then<'_> {
         match self {
             Then::Settle(check) => Then::Settle(check),

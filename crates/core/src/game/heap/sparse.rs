@@ -126,7 +126,7 @@ struct Tuning {
     /// makes them just before the block instead, into the table the block before has just
     /// left in the cache: Grundy's game to 10^7 took 43 s read ahead, 35 s not.
     ahead_alone: bool,
-    /// When blocks are valued ahead of their checks ([`Sieve::speculate_block`]).
+    /// When blocks are valued ahead of their checks ([`Sieve::speculate`]).
     speculate: Speculate,
 }
 
@@ -168,7 +168,7 @@ struct Blocks {
     rechosen: usize,
     /// Blocks valued under classes that count the heaps' parity.
     by_parity: usize,
-    /// Blocks valued ahead of their checks.
+    /// Stretches of blocks valued ahead of their checks.
     speculated: usize,
     /// Checks that found a rare heap among the heaps valued ahead.
     cut: usize,
@@ -197,6 +197,11 @@ impl Default for Tuning {
 /// the rest itself. The reads are used only when the block before ended whole with the same
 /// tables and mask, else made again: the values are those of one thread, on any number. (On
 /// one thread each block's reads are made just before it, unless [`Tuning`] says otherwise.)
+///
+/// Where no rare heap was found for a while, on more than one thread, stretches of blocks are
+/// valued ahead of their checks instead ([`Sieve::speculate`]): each heap gets its candidate,
+/// and the stretch is checked while the next one is valued. A stretch waiting for its check is
+/// checked before anything else happens to the values, and before this returns.
 fn extend_reading<R: Splits + super::HeapRule>(
     rule: &R,
     values: &mut Values,
