@@ -156,9 +156,8 @@ fn scan_raw<V: Value>(
     scan_blocks(values, m, smaller, scan)
 }
 
-/// [`scan_raw`] on bytes with AVX2 or AVX-512: the first block of 64 pairs that gives a value
-/// looked for
-/// is found without a branch a pair ([`scan_simd::hits`]), and its pairs that give one
+/// [`scan_raw`] on bytes with AVX2 or AVX-512: each block of 64 pairs is tested without a
+/// branch a pair ([`scan_simd::hits`]), and the pairs of a block that give a value looked for
 /// are read in order, exactly, as [`scan_blocks`] reads them: the same values are found, with
 /// the same witnesses (for each value, the first pair that gives it).
 fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &mut Scan) -> u32 {
@@ -181,7 +180,7 @@ fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &m
         }
         left == 0
     };
-    let Some(o) = scan_simd::hits(low, &high[..n], &mut set, |i, set| read(i, set)) else {
+    let Some(o) = scan_simd::hits(low, high, &mut set, &mut read) else {
         return 0;
     };
     // The pairs past the last whole block.
