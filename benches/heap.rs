@@ -2,7 +2,8 @@
 //! in one run: `cargo bench --bench heap`, or `-- 0.16`, `-- 0.354`, `-- grundy` for one case;
 //! `-- survey` runs the survey of unsolved octal codes instead ([`survey`]).
 //!
-//! For an octal code both compute the nim sequence as far as the Guy-Smith check of the known
+//! Ours runs in a pool of every core, as the commands do; ogs on one thread. For an octal code
+//! both compute the nim sequence as far as the Guy-Smith check of the known
 //! period needs (2 (preperiod + period) + t heaps). Ours runs `period::analyse`, which doubles
 //! the heaps valued from 256 until the check passes (so it values up to twice as many) and
 //! proves the period; ogs computes exactly that many values and then looks for the period.
@@ -156,6 +157,15 @@ fn grundys_game() {
 }
 
 fn main() {
+    // In a pool of every core, as the commands run: the thread that values the heaps is then
+    // one of the pool's, not a third beside its two.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .build()
+        .expect("a thread pool");
+    pool.install(run);
+}
+
+fn run() {
     let Some(words) = args::words() else { return };
     let only = words.first();
     if only.is_some_and(|o| o == "survey") {
