@@ -31,6 +31,14 @@ impl<'t> Common<'t> {
     }
 }
 
+/// Whether a value below the candidate is looked for by the scan: rare (0 in the heap's common
+/// table) and no enumerated option (its row's entry not `stamp`). [`Check::settle`] checks such
+/// values at once, [`Wanted::note`] notes them for later.
+#[inline]
+fn wanted(common: u8, seen: u8, stamp: u8) -> bool {
+    common == 0 && seen != stamp
+}
+
 /// One heap's splits, as its check needs them.
 pub(super) struct Checked<'a> {
     /// The totals it may split.
@@ -75,7 +83,7 @@ impl Check {
         let mut left = 0;
         let below = common[..candidate].iter().zip(&row[..candidate]);
         for (pending, (&common, &seen)) in self.pending.iter_mut().zip(below) {
-            *pending = u8::from(common == 0 && seen != stamp);
+            *pending = u8::from(wanted(common, seen, stamp));
             left += u32::from(*pending);
         }
         self.resolve(values, heap, candidate, left)
@@ -187,7 +195,7 @@ impl Wanted {
     pub(super) fn note(&mut self, common: &[u8], (row, stamp): (&[u8], u8), candidate: usize) {
         let below = common[..candidate].iter().zip(&row[..candidate]);
         for (v, (&common, &seen)) in below.enumerate() {
-            if common == 0 && seen != stamp {
+            if wanted(common, seen, stamp) {
                 self.values.push(v as Nimber);
             }
         }
