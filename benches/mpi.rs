@@ -14,7 +14,8 @@ use std::process::Command;
 use std::time::Instant;
 
 /// One workload: the grundy arguments, with `OUT` standing for the output file (without one,
-/// the output compared is standard output), and text the output must hold. mpirun runs without
+/// the output compared is standard output) and `THREADS` for each rank's worker threads, and
+/// text the output must hold. mpirun runs without
 /// its abort on a non-zero exit (which takes a second or two), and then exits 0 whatever the
 /// ranks' codes, so the output tells how the work ended.
 struct Work {
@@ -26,10 +27,22 @@ struct Work {
 
 const WORK: &[Work] = &[
     Work {
-        name: "sg cram:5x8 (nimber 1): the ranks race, the first answer taken",
-        args: &["sg", "cram:5x8"],
+        name: "sg cram:5x8 (nimber 1), subtrees dealt",
+        args: &["sg", "cram:5x8", "--threads", "THREADS"],
         expect: "1",
         runs: 3,
+    },
+    Work {
+        name: "sg cram:4x11 (nimber 1), subtrees dealt",
+        args: &["sg", "cram:4x11", "--threads", "THREADS"],
+        expect: "1",
+        runs: 3,
+    },
+    Work {
+        name: "sg cram:5x9 (nimber 1), subtrees dealt",
+        args: &["sg", "cram:5x9", "--threads", "THREADS"],
+        expect: "1",
+        runs: 1,
     },
     Work {
         name: "survey of 3-element subtraction sets up to 80 (82 160 games)",
@@ -118,10 +131,14 @@ fn digest(mut r: impl Read) -> ((u64, u64), String) {
 fn run(work: &Work, ranks: usize, threads: usize, dir: &Path) -> Run {
     let out = dir.join(format!("out-{ranks}-{threads}"));
     let _ = std::fs::remove_file(&out);
-    let args: Vec<&str> = work
+    let args: Vec<String> = work
         .args
         .iter()
-        .map(|&a| if a == "OUT" { out.to_str().unwrap() } else { a })
+        .map(|&a| match a {
+            "OUT" => out.to_str().unwrap().to_string(),
+            "THREADS" => threads.to_string(),
+            a => a.to_string(),
+        })
         .collect();
     let start = Instant::now();
     let result = Command::new("mpirun")

@@ -349,11 +349,14 @@ fn synth_on_two_ranks_stops_and_refuses_together() {
 
 #[test]
 fn sg_on_two_ranks_answers_what_one_process_answers() {
-    for case in [
-        &["sg", "cram:3x5", "--moves"][..],
-        &["sg", "chomp:5x5", "--moves"],
-        &["sg", "path:3", "3,4,2", "--engine", "cut"],
-        &["sg", "cram:4x4", "--engine", "naive"],
+    // Cram's `auto` and cut_cE deal subtrees to rank 1; naive and plain cut race the ranks.
+    for (case, scheme) in [
+        (&["sg", "cram:3x5", "--moves"][..], "dealt"),
+        (&["sg", "cram:4x7", "--moves"], "dealt"),
+        (&["sg", "path:3", "5,4,3", "--engine", "cut_cE"], "dealt"),
+        (&["sg", "chomp:5x5", "--moves"], "race"),
+        (&["sg", "path:3", "3,4,2", "--engine", "cut"], "race"),
+        (&["sg", "cram:4x4", "--engine", "naive"], "race"),
     ] {
         let args = [case, &["--json"]].concat();
         let s = single(&args);
@@ -366,17 +369,37 @@ fn sg_on_two_ranks_answers_what_one_process_answers() {
         for key in ["nimber", "engine", "winning_moves", "position"] {
             assert_eq!(a[key], b[key], "{case:?}: {key}");
         }
-        // The nodes are the first answer's, each rank's listed.
         let ranks = &b["ranks"];
-        assert_eq!(ranks["size"], 2, "{b}");
-        let winner = ranks["winner"].as_u64().unwrap() as usize;
-        assert_eq!(ranks["nodes"][winner], b["nodes"], "{b}");
+        assert_eq!(
+            (&ranks["size"], &ranks["scheme"]),
+            (&2.into(), &scheme.into()),
+            "{b}"
+        );
+        let nodes: Vec<u64> = serde_json::from_value(ranks["nodes"].clone()).unwrap();
+        match scheme {
+            // Every rank's nodes, summed.
+            "dealt" => assert_eq!(nodes.iter().sum::<u64>(), b["nodes"], "{b}"),
+            // The first answer's, each rank's listed.
+            _ => {
+                let winner = ranks["winner"].as_u64().unwrap() as usize;
+                assert_eq!(nodes[winner], b["nodes"], "{b}");
+            }
+        }
     }
+    // On a board with subtrees to deal, rank 1 searches some of them.
+    let out = mpirun(&["sg", "cram:4x7", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert!(v["ranks"]["nodes"][1].as_u64().unwrap() > 0, "{v}");
     // Text, with the ranks' share in --stats.
-    let out = mpirun(&["sg", "cram:3x5", "--stats"]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("ranks: 2 (answered first by rank"), "{text}");
+    for (game, says) in [
+        ("cram:3x5", "ranks: 2 (rank 0 dealt the subtrees"),
+        ("chomp:4x4", "ranks: 2 (answered first by rank"),
+    ] {
+        let out = mpirun(&["sg", game, "--stats"]);
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(says), "{text}");
+    }
     // A time limit passed at once: undecided (exit 3) on every rank, one line.
     let out = mpirun(&["sg", "cram:5x5", "--timeout", "0"]);
     assert_eq!(out.status.code(), Some(3));
@@ -538,5 +561,21 @@ fn an_error_on_one_rank_only_ends_sg_and_synth_on_every_rank() {
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].contains("--mem-limit"), "{lines:?}");
         assert!(out.stdout.is_empty(), "no answer from half the ranks");
+    }
+}
+
+#[test]
+fn ranks_asked_different_searches_are_refused_on_every_rank() {
+    for (first, second) in [
+        (&["sg", "cram:3x5"][..], &["sg", "cram:3x6"][..]),
+        // One would deal and the other race: refused before either starts.
+        (&["sg", "cram:3x5"], &["sg", "chomp:3x5"]),
+    ] {
+        let out = mpmd(first, second);
+        assert_eq!(out.status.code(), Some(2), "{second:?}");
+        let lines = grundy_lines(&out);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains("the ranks differ"), "{lines:?}");
+        assert!(out.stdout.is_empty());
     }
 }

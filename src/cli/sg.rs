@@ -13,7 +13,6 @@ use clap::Args;
 use super::interrupt;
 use super::output::Out;
 use super::{SearchArgs, Status};
-use grundy_core::catalog::race::Race;
 use grundy_core::catalog::solve::{by_theorem, nimber_undecided, Control, Solution};
 use grundy_core::catalog::spec;
 use grundy_core::catalog::AnyGame;
@@ -110,14 +109,22 @@ pub fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
     finish(s)
 }
 
-/// Prints the answer `s` for `p` (with `race`, how the ranks found it); the failure of the
+/// How the ranks of an MPI job found an answer.
+enum Ranks<'a> {
+    /// Rank 0 dealt subtrees to the others; each rank's nodes.
+    Dealt { nodes: &'a [u64] },
+    /// Each searched the whole position, and `winner` answered first.
+    Race { winner: usize, nodes: &'a [u64] },
+}
+
+/// Prints the answer `s` for `p` (with `ranks`, how the ranks found it); the failure of the
 /// last save, when it failed, is part of it.
 fn print(
     args: &SgArgs,
     game: &dyn AnyGame,
     p: &Stones,
     s: &Solution,
-    race: Option<&Race>,
+    ranks: Option<Ranks>,
 ) -> Result<(), Error> {
     // The answer stands when the last save failed: it is printed, and the failure ends the run.
     let failed = s.kept.as_ref().and_then(|k| k.saved.as_ref().err());
@@ -150,12 +157,23 @@ fn print(
         if let Some(e) = failed {
             super::output::error_fields(&mut obj, e);
         }
-        if let Some(race) = race {
-            obj["ranks"] = serde_json::json!({
-                "size": race.nodes.len(),
-                "winner": race.winner,
-                "nodes": race.nodes,
-            });
+        match ranks {
+            Some(Ranks::Dealt { nodes }) => {
+                obj["ranks"] = serde_json::json!({
+                    "size": nodes.len(),
+                    "scheme": "dealt",
+                    "nodes": nodes,
+                });
+            }
+            Some(Ranks::Race { winner, nodes }) => {
+                obj["ranks"] = serde_json::json!({
+                    "size": nodes.len(),
+                    "scheme": "race",
+                    "winner": winner,
+                    "nodes": nodes,
+                });
+            }
+            None => {}
         }
         return out.json(&obj);
     }
@@ -169,14 +187,20 @@ fn print(
         out.line(format_args!("tt_lookups: {}", s.stats.tt_lookups))?;
         out.line(format_args!("tt_evictions: {}", s.stats.tt_evictions))?;
         out.line(format_args!("seconds: {:.6}", s.seconds))?;
-        if let Some(race) = race {
-            let nodes: Vec<String> = race.nodes.iter().map(u64::to_string).collect();
-            out.line(format_args!(
-                "ranks: {} (answered first by rank {}; nodes per rank, 0 when stopped first: {})",
-                race.nodes.len(),
-                race.winner,
-                nodes.join(", ")
-            ))?;
+        let listed = |nodes: &[u64]| nodes.iter().map(u64::to_string).collect::<Vec<_>>();
+        match ranks {
+            Some(Ranks::Dealt { nodes }) => out.line(format_args!(
+                "ranks: {} (rank 0 dealt the subtrees below its top plies; nodes per rank: {})",
+                nodes.len(),
+                listed(nodes).join(", ")
+            ))?,
+            Some(Ranks::Race { winner, nodes }) => out.line(format_args!(
+                "ranks: {} (answered first by rank {winner}; nodes per rank, 0 when stopped \
+                 first: {})",
+                nodes.len(),
+                listed(nodes).join(", ")
+            ))?,
+            None => {}
         }
         if let (Some(path), Some(kept)) = (&args.checkpoint, &s.kept) {
             let saved = match &kept.saved {

@@ -1,14 +1,15 @@
-//! `grundy-mpi`: the ranks of an MPI job as a [`Team`], through rsmpi. Only the main thread
+//! `grundy-mpi`: the ranks of an MPI job as a [`Team`], through rsmpi. One thread at a time
 //! calls MPI. The other crates compute against [`Team`] and link no MPI; the `grundy` binary
 //! joins a job through [`join`] when built with its `mpi` feature.
 
 #![warn(missing_docs)]
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::thread::ThreadId;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
 use mpi::collective::SystemOperation;
-use mpi::datatype::PartitionMut;
+use mpi::datatype::{Buffer, BufferMut, PartitionMut};
 use mpi::environment::Threading;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
@@ -23,41 +24,49 @@ const PIECE: usize = 1 << 30;
 
 /// Every rank of `MPI_COMM_WORLD`. MPI is finalized when this is dropped.
 ///
-/// MPI is initialized at the *funneled* threading level: worker threads compute, and only the
-/// thread that initialized MPI calls it. The type holds no communicator handle (it takes the
-/// world's at each call), so it can be shared with the code the workers run, which may hold a
-/// team but must leave its collective steps to the main thread.
+/// MPI is initialized at the *serialized* threading level: any thread may call it, one at a
+/// time, which a lock taken by every call of the team ensures. Collective steps are the main
+/// thread's; the threads of a dealt search (`grundy_core::sg::deal`) send and receive their
+/// rank's jobs themselves, which saves the hand-overs between threads that cost a dealt
+/// subtree most of its time on a machine whose cores are all busy. The type holds no
+/// communicator handle (it takes the world's at each call), so it can be shared.
 pub struct Mpi {
     rank: usize,
     size: usize,
     sent: AtomicU64,
-    main: ThreadId,
+    serial: Mutex<()>,
     _universe: mpi::environment::Universe,
 }
 
 impl Mpi {
     /// Joins the job that started this process.
     pub fn init() -> Result<Self, Error> {
-        let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
+        let (universe, level) = mpi::initialize_with_threading(Threading::Serialized)
             .ok_or_else(|| Error::internal("MPI was initialized twice in one process"))?;
+        if level < Threading::Serialized {
+            return Err(Error::Usage(format!(
+                "this MPI gives threads the level {level:?}, and grundy needs Serialized: \
+                 build it against an MPI with thread support"
+            )));
+        }
         let world = universe.world();
         Ok(Mpi {
             rank: world.rank() as usize,
             size: world.size() as usize,
             sent: AtomicU64::new(0),
-            main: std::thread::current().id(),
+            serial: Mutex::new(()),
             _universe: universe,
         })
     }
 
-    /// The world communicator, for a call from the main thread.
+    /// The world communicator, for a call that holds [`Mpi::serial`].
     fn world(&self) -> SimpleCommunicator {
-        debug_assert_eq!(
-            std::thread::current().id(),
-            self.main,
-            "MPI called from a worker thread"
-        );
         SimpleCommunicator::world()
+    }
+
+    /// The lock every call of MPI holds: one thread at a time.
+    fn serial(&self) -> MutexGuard<'_, ()> {
+        self.serial.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn count(&self, bytes: usize) {
@@ -85,6 +94,65 @@ impl Mpi {
     }
 }
 
+/// How long a send or receive that cannot finish yet sleeps before it looks again.
+const WAIT: Duration = Duration::from_micros(20);
+
+impl Mpi {
+    /// Sends `buf` to rank `to`, waiting for the receiver without spinning: Open MPI's blocking
+    /// send spins on its core until the receiver takes a long message, and on a machine whose
+    /// cores all search, that spin takes a core from them (it took a third of the samples of
+    /// a dealt search on two ranks). The lock is held only during each call of MPI.
+    fn send_quietly<B: Buffer + ?Sized>(&self, to: usize, buf: &B) {
+        mpi::request::scope(|scope| {
+            let mut request = {
+                let _serial = self.serial();
+                self.world()
+                    .process_at_rank(to as Rank)
+                    .immediate_send(scope, buf)
+            };
+            loop {
+                let tested = {
+                    let _serial = self.serial();
+                    request.test()
+                };
+                match tested {
+                    Ok(_) => break,
+                    Err(r) => {
+                        request = r;
+                        std::thread::sleep(WAIT);
+                    }
+                }
+            }
+        })
+    }
+
+    /// Receives from rank `from` into `buf`, waiting without spinning, as
+    /// [`Mpi::send_quietly`].
+    fn receive_quietly<B: BufferMut + ?Sized>(&self, from: usize, buf: &mut B) {
+        mpi::request::scope(|scope| {
+            let mut request = {
+                let _serial = self.serial();
+                self.world()
+                    .process_at_rank(from as Rank)
+                    .immediate_receive_into(scope, buf)
+            };
+            loop {
+                let tested = {
+                    let _serial = self.serial();
+                    request.test()
+                };
+                match tested {
+                    Ok(_) => break,
+                    Err(r) => {
+                        request = r;
+                        std::thread::sleep(WAIT);
+                    }
+                }
+            }
+        })
+    }
+}
+
 /// Offsets of consecutive blocks of `counts` bytes.
 fn displacements(counts: &[Count]) -> Vec<Count> {
     counts
@@ -107,6 +175,7 @@ impl Team for Mpi {
     }
 
     fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
+        let _serial = self.serial();
         let world = self.world();
         let root = world.process_at_rank(0);
         let mut out = vec![Vec::new(); self.size];
@@ -137,6 +206,7 @@ impl Team for Mpi {
     }
 
     fn broadcast(&self, bytes: Vec<u8>) -> Vec<u8> {
+        let _serial = self.serial();
         let world = self.world();
         let root = world.process_at_rank(0);
         let mut len = bytes.len() as u64;
@@ -157,6 +227,7 @@ impl Team for Mpi {
     }
 
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
+        let _serial = self.serial();
         let world = self.world();
         let mut out = vec![Vec::new(); self.size];
         for round in 0..self.rounds(bytes.len()) {
@@ -181,30 +252,38 @@ impl Team for Mpi {
     }
 
     fn send(&self, to: usize, bytes: &[u8]) {
-        let world = self.world();
-        let peer = world.process_at_rank(to as Rank);
-        peer.send(&(bytes.len() as u64));
+        let len = bytes.len() as u64;
+        self.send_quietly(to, &len);
         for piece in bytes.chunks(PIECE) {
-            peer.send(piece);
+            self.send_quietly(to, piece);
         }
         self.count(8 + bytes.len());
     }
 
     fn receive(&self, from: usize) -> Vec<u8> {
-        let world = self.world();
-        let peer = world.process_at_rank(from as Rank);
-        let (len, _) = peer.receive::<u64>();
+        let mut len = 0u64;
+        self.receive_quietly(from, &mut len);
         let mut buf = vec![0u8; len as usize];
         for piece in buf.chunks_mut(PIECE) {
-            peer.receive_into(piece);
+            self.receive_quietly(from, piece);
         }
         buf
     }
 
     fn poll(&self) -> Option<usize> {
+        let _serial = self.serial();
         let world = self.world();
         let status = world.any_process().immediate_probe()?;
         Some(status.source_rank() as usize)
+    }
+
+    fn poll_from(&self, from: usize) -> bool {
+        let _serial = self.serial();
+        let world = self.world();
+        world
+            .process_at_rank(from as Rank)
+            .immediate_probe()
+            .is_some()
     }
 
     fn bytes_sent(&self) -> u64 {

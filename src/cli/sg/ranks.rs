@@ -1,10 +1,13 @@
-//! `sg` under `mpirun`: the ranks search one position at once, the first answer taken
-//! (`grundy_core::catalog::race`), and rank 0 prints it.
+//! `sg` under `mpirun`: the ranks search one position together, rank 0 dealing the subtrees
+//! below its top plies to the others where the engine deals (`grundy_core::catalog::dealt`),
+//! or else each searches it whole and the first answer is taken (`grundy_core::catalog::race`);
+//! rank 0 prints it.
 
 use std::time::Duration;
 
 use super::super::{interrupt, Status};
-use super::{print, SgArgs};
+use super::{print, Ranks, SgArgs};
+use grundy_core::catalog::dealt::{solve_dealt, Dealing};
 use grundy_core::catalog::race::solve_race;
 use grundy_core::cluster::Team;
 use grundy_core::error::Error;
@@ -43,6 +46,26 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
             timer.stop();
         });
     }
+    let dealt = solve_dealt(
+        game.as_ref(),
+        &p,
+        args.search.engine,
+        cfg,
+        &opts,
+        args.moves,
+        &stop,
+        team,
+    )?;
+    match dealt {
+        Dealing::Answered(d) => {
+            let ranks = Ranks::Dealt { nodes: &d.nodes };
+            print(args, game.as_ref(), &p, &d.solution, Some(ranks))?;
+            return Ok(Status::Answered);
+        }
+        // Rank 0 prints.
+        Dealing::Served => return Ok(Status::Answered),
+        Dealing::NotDealt => {}
+    }
     let race = solve_race(
         game.as_ref(),
         &p,
@@ -54,7 +77,11 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
         team,
     )?;
     if team.is_root() {
-        print(args, game.as_ref(), &p, &race.solution, Some(&race))?;
+        let ranks = Ranks::Race {
+            winner: race.winner,
+            nodes: &race.nodes,
+        };
+        print(args, game.as_ref(), &p, &race.solution, Some(ranks))?;
     }
     Ok(Status::Answered)
 }

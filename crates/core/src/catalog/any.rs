@@ -16,6 +16,7 @@ use crate::game::symmetry::Symmetry;
 use crate::game::{Game, Grid, MoveOrder, Nimber};
 use crate::game::{HypergraphNim, Stones};
 use crate::sg::checkpoint::{self, Loaded, Plan, Saved};
+use crate::sg::deal::{self, Link, Serve};
 use crate::sg::engine::{Engine, SearchEngine};
 use crate::sg::table::{self, BoxTable, Emit, TableOptions};
 use crate::sg::{SearchConfig, Searcher, Stats};
@@ -204,6 +205,26 @@ pub trait Valuation {
     /// A search engine over the game with an empty table ([`searcher`] builds it).
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_>;
 
+    /// Rank 0's searcher of `engine` under mpirun, on `threads` threads of its own, dealing
+    /// the subtrees below its top plies to the other ranks through `link` ([`deal`]); `None`
+    /// where the engine does not deal ([`deal::deals`]) or the game's positions do not travel
+    /// (the default). An error when its threads cannot start.
+    fn dealer<'a>(
+        &'a self,
+        _engine: SearchEngine,
+        _cfg: SearchConfig,
+        _threads: usize,
+        _link: &'a Link<'a>,
+    ) -> Option<Result<Box<dyn PositionSearcher + 'a>, Error>> {
+        None
+    }
+
+    /// The other ranks' searcher of what [`Valuation::dealer`] deals them; `None` exactly
+    /// where `dealer` is.
+    fn server(&self, _engine: SearchEngine, _cfg: SearchConfig) -> Option<Box<dyn Serve + '_>> {
+        None
+    }
+
     /// The value of `p` when a theorem of the game gives it outright, with the theorem in a few
     /// words: `auto` then answers with it and builds no searcher. `None`, the default, when no
     /// theorem applies or the game has none to offer here (the engines still use
@@ -361,6 +382,21 @@ pub fn searcher<'g, G: Game<Position = Stones>>(
     Box::new(Erased(engine.searcher(game, cfg)))
 }
 
+/// `engine` over `game` on rank 0 of an MPI job, for [`Valuation::dealer`].
+pub fn dealer<'g, G: Game<Position = Stones>>(
+    game: &'g G,
+    engine: SearchEngine,
+    cfg: SearchConfig,
+    threads: usize,
+    link: &'g Link<'g>,
+) -> Option<Result<Box<dyn PositionSearcher + 'g>, Error>> {
+    let made = deal::dealer(engine, game, cfg, threads, link)?;
+    Some(
+        made.map(|s| Box::new(Erased(s)) as Box<dyn PositionSearcher>)
+            .map_err(Error::internal),
+    )
+}
+
 /// Hypergraph nim's counts are the stones on its vertices.
 impl Notation for HypergraphNim {
     fn name(&self) -> &str {
@@ -416,6 +452,20 @@ impl Valuation for HypergraphNim {
 
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
         searcher(self, engine, cfg)
+    }
+
+    fn dealer<'a>(
+        &'a self,
+        engine: SearchEngine,
+        cfg: SearchConfig,
+        threads: usize,
+        link: &'a Link<'a>,
+    ) -> Option<Result<Box<dyn PositionSearcher + 'a>, Error>> {
+        dealer(self, engine, cfg, threads, link)
+    }
+
+    fn server(&self, engine: SearchEngine, cfg: SearchConfig) -> Option<Box<dyn Serve + '_>> {
+        deal::server(engine, self, cfg)
     }
 
     fn theorem(&self, p: &Stones) -> Option<(Nimber, &'static str)> {

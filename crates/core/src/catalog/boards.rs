@@ -10,6 +10,7 @@ use crate::game::board::{format_board, parse_board, Chomp, Cram};
 use crate::game::symmetry::Symmetry;
 use crate::game::{Game, MoveOrder, Nimber, Record, Stones};
 use crate::sg::checkpoint::{self, Loaded, Plan, Saved};
+use crate::sg::deal::{self, Link, Serve};
 use crate::sg::table::TableOptions;
 use crate::sg::{Engine, SearchConfig, SearchEngine, Searcher, Stats};
 use crate::stop::{Stop, Stopped};
@@ -60,6 +61,21 @@ fn packed_searcher<G: Packing>(
         game,
         inner: engine.searcher(game, cfg),
     })
+}
+
+/// `engine` on `game`'s words on rank 0 of an MPI job, for [`Valuation::dealer`].
+fn packed_dealer<'g, G: Packing>(
+    game: &'g G,
+    engine: SearchEngine,
+    cfg: SearchConfig,
+    threads: usize,
+    link: &'g Link<'g>,
+) -> Option<Result<Box<dyn PositionSearcher + 'g>, Error>> {
+    let made = deal::dealer(engine, game, cfg, threads, link)?;
+    Some(
+        made.map(|inner| Box::new(Packed { game, inner }) as Box<dyn PositionSearcher>)
+            .map_err(Error::internal),
+    )
 }
 
 /// What `auto` runs on a board: `engine`, with the reason shown to the user.
@@ -203,6 +219,20 @@ impl Valuation for Chomp {
         packed_searcher(self, engine, cfg)
     }
 
+    fn dealer<'a>(
+        &'a self,
+        engine: SearchEngine,
+        cfg: SearchConfig,
+        threads: usize,
+        link: &'a Link<'a>,
+    ) -> Option<Result<Box<dyn PositionSearcher + 'a>, Error>> {
+        packed_dealer(self, engine, cfg, threads, link)
+    }
+
+    fn server(&self, engine: SearchEngine, cfg: SearchConfig) -> Option<Box<dyn Serve + '_>> {
+        deal::server(engine, self, cfg)
+    }
+
     fn theorem(&self, p: &Stones) -> Option<(Nimber, &'static str)> {
         let v = self.l_value(self.pack(p))?;
         Some((
@@ -341,6 +371,20 @@ impl<W: Cells> Valuation for Cram<W> {
 
     fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
         packed_searcher(self, engine, cfg)
+    }
+
+    fn dealer<'a>(
+        &'a self,
+        engine: SearchEngine,
+        cfg: SearchConfig,
+        threads: usize,
+        link: &'a Link<'a>,
+    ) -> Option<Result<Box<dyn PositionSearcher + 'a>, Error>> {
+        packed_dealer(self, engine, cfg, threads, link)
+    }
+
+    fn server(&self, engine: SearchEngine, cfg: SearchConfig) -> Option<Box<dyn Serve + '_>> {
+        deal::server(engine, self, cfg)
     }
 
     fn theorem(&self, p: &Stones) -> Option<(Nimber, &'static str)> {

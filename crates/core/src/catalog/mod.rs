@@ -11,6 +11,7 @@ mod cost;
 #[cfg(test)]
 mod crosscheck;
 mod custom;
+pub mod dealt;
 mod heaps;
 pub mod race;
 pub mod solve;

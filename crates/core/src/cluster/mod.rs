@@ -21,8 +21,10 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Kind, Setting};
 
 /// The processes sharing one command: their number, this one's rank, and collective steps that
-/// every rank must call in the same order, from the thread that joined the team (a team is
-/// `Send + Sync` so that searches running on worker threads can hold one, not call it).
+/// every rank must call in the same order, from the thread that joined the team. Messages
+/// between two ranks ([`Team::send`], [`Team::receive`], [`Team::poll_from`]) may come from any
+/// thread, one at a time per pair of ranks: a dealt search's threads each talk to their rank
+/// ([`crate::sg::deal`]).
 pub trait Team: Send + Sync {
     /// This process's rank, 0 to `size() - 1`; rank 0 writes the answers.
     fn rank(&self) -> usize;
@@ -42,6 +44,9 @@ pub trait Team: Send + Sync {
     /// A rank whose message to this rank has arrived and waits for [`Team::receive`], if any,
     /// without waiting: what a rank polls while its own work runs on other threads.
     fn poll(&self) -> Option<usize>;
+    /// Whether a message from rank `from` has arrived and waits for [`Team::receive`], without
+    /// waiting: what a thread polls that talks to that rank alone.
+    fn poll_from(&self, from: usize) -> bool;
     /// Bytes this rank has sent so far, for the benchmarks.
     fn bytes_sent(&self) -> u64;
 }
@@ -75,6 +80,9 @@ impl Team for Solo {
     }
     fn poll(&self) -> Option<usize> {
         None
+    }
+    fn poll_from(&self, _from: usize) -> bool {
+        false
     }
     fn bytes_sent(&self) -> u64 {
         0

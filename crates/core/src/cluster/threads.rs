@@ -103,6 +103,11 @@ impl Team for Threads {
         (0..self.size).find(|&from| mail.get(&(from, self.rank)).is_some_and(|q| !q.is_empty()))
     }
 
+    fn poll_from(&self, from: usize) -> bool {
+        let mail = self.shared.mail.lock().unwrap();
+        mail.get(&(from, self.rank)).is_some_and(|q| !q.is_empty())
+    }
+
     fn bytes_sent(&self) -> u64 {
         0
     }

@@ -8,6 +8,7 @@
 
 pub mod checkpoint;
 pub(crate) mod cut;
+pub mod deal;
 pub mod engine;
 mod flat;
 pub(crate) mod lv;

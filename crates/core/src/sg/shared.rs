@@ -47,6 +47,9 @@ pub(crate) struct SharedValues<K> {
     /// Entries held, and the most it takes.
     len: AtomicUsize,
     cap: usize,
+    /// Values stored by [`SharedValues::put`] since the last [`SharedValues::take_outbox`],
+    /// when kept: what a rank sends the others ([`super::deal`]).
+    outbox: Option<Mutex<Vec<(K, Nimber, Weight)>>>,
 }
 
 impl<K: Hash + Eq> SharedValues<K> {
@@ -74,7 +77,25 @@ impl<K: Hash + Eq> SharedValues<K> {
             hasher: ahash::RandomState::with_seeds(5, 6, 7, 8),
             len: AtomicUsize::new(0),
             cap,
+            outbox: None,
         }
+    }
+
+    /// The same table, keeping what [`SharedValues::put`] stores for
+    /// [`SharedValues::take_outbox`].
+    pub(crate) fn with_outbox(self) -> Self {
+        SharedValues {
+            outbox: Some(Mutex::new(Vec::new())),
+            ..self
+        }
+    }
+
+    /// The values stored since the last call (none without an outbox).
+    pub(crate) fn take_outbox(&self) -> Vec<(K, Nimber, Weight)> {
+        self.outbox
+            .as_ref()
+            .map(|o| std::mem::take(&mut *lock(o)))
+            .unwrap_or_default()
     }
 
     /// The stripe of a key's hash `h` (its low bits).
@@ -102,20 +123,46 @@ impl<K: Hash + Eq> SharedValues<K> {
     }
 
     /// Stores the exact value `v` of `key`, which cost `w`, unless its stripe is taken or the
-    /// table is full.
-    pub(crate) fn put(&self, key: K, v: Nimber, w: Weight) {
+    /// table is full; a new entry goes to the outbox too, when the table keeps one.
+    pub(crate) fn put(&self, key: K, v: Nimber, w: Weight)
+    where
+        K: Clone,
+    {
+        match &self.outbox {
+            None => {
+                self.store(key, v, w);
+            }
+            Some(outbox) => {
+                if self.store(key.clone(), v, w) {
+                    lock(outbox).push((key, v, w));
+                }
+            }
+        }
+    }
+
+    /// [`SharedValues::put`] without the outbox: for values that came from the outbox of
+    /// another rank's table.
+    pub(crate) fn put_quiet(&self, key: K, v: Nimber, w: Weight) {
+        self.store(key, v, w);
+    }
+
+    /// Stores the entry; whether it is new.
+    fn store(&self, key: K, v: Nimber, w: Weight) -> bool {
         if self.len.load(Ordering::Relaxed) >= self.cap {
-            return;
+            return false;
         }
         let h = self.hasher.hash_one(&key);
-        if let Ok(mut map) = self.stripe(h).try_lock() {
-            if map.insert(key, (v, w)).is_none() {
-                self.len.fetch_add(1, Ordering::Relaxed);
-            }
-            // After the entry: a look-up that sees the bit before the entry only misses.
-            let (word, bit) = self.filter_bit(h);
-            word.fetch_or(bit, Ordering::Relaxed);
+        let Ok(mut map) = self.stripe(h).try_lock() else {
+            return false;
+        };
+        let new = map.insert(key, (v, w)).is_none();
+        if new {
+            self.len.fetch_add(1, Ordering::Relaxed);
         }
+        // After the entry: a look-up that sees the bit before the entry only misses.
+        let (word, bit) = self.filter_bit(h);
+        word.fetch_or(bit, Ordering::Relaxed);
+        new
     }
 
     /// Entries held.

@@ -26,6 +26,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rayon::prelude::*;
 
 use super::cut::{child_set, exclude, CutSearch, Etc, Opened, Pruning, Variant};
+use super::deal::Deal;
 use super::shared::{lock, summed, SharedValues, Sharing};
 use super::tt::{weight, Weight};
 use super::{Hook, Known, SearchConfig, Searcher, Shape, Stats, TtConfig, STACK_BYTES};
@@ -36,6 +37,13 @@ use crate::stop::{Stop, Stopped};
 /// about 40 successors a node near the root once ETC has taken what the table knows, and the
 /// subtrees below four plies still take thousands of nodes each, far more than a hand-over.
 const SPLIT_PLIES: u32 = 4;
+
+/// Plies from the root below which a thread that deals to another rank hands it the whole
+/// subtree: one ply above [`SPLIT_PLIES`], so that a job outweighs the wake-ups of the
+/// threads of both ranks that pass it on, which take up to a millisecond on a machine whose
+/// cores all search. On two ranks, Cram 5 x 8 and 4 x 11 took 0.79 and 0.64 of one rank's
+/// search at 3 plies, 0.84 and 0.75 at 4; 2 plies were no better than 3 (docs/benchmarks.md).
+const DEAL_PLIES: u32 = SPLIT_PLIES - 1;
 
 /// Whether the variant `v` splits so: not the resuming ones, which count on one order of the
 /// successors at every visit, and only those with ETC.
@@ -59,6 +67,10 @@ pub struct Ybw<'g, G: Game> {
     /// The sizes of the subtrees searched whole below the top plies.
     spread: Spread,
     stop: Stop,
+    /// Under mpirun, the other ranks ([`super::deal`]): the pool's threads past the first
+    /// `local` each hand the subtrees they take to a rank of their own.
+    remote: Option<Box<dyn Deal<G::Position> + 'g>>,
+    local: usize,
 }
 
 /// How the work below the top plies came in pieces: what bounds the threads (or ranks) that
@@ -113,10 +125,38 @@ impl<'g, G: Game> Ybw<'g, G> {
         cfg: SearchConfig,
         threads: usize,
     ) -> Result<Self, String> {
+        Self::build(game, variant, cfg, threads, None)
+    }
+
+    /// The same on rank 0 of an MPI job: `threads` threads search here, and one more thread
+    /// per other rank deals it the subtrees it takes.
+    pub(crate) fn dealing(
+        game: &'g G,
+        variant: Variant,
+        cfg: SearchConfig,
+        threads: usize,
+        remote: Box<dyn Deal<G::Position> + 'g>,
+    ) -> Result<Self, String> {
+        Self::build(game, variant, cfg, threads, Some(remote))
+    }
+
+    fn build(
+        game: &'g G,
+        variant: Variant,
+        cfg: SearchConfig,
+        local: usize,
+        remote: Option<Box<dyn Deal<G::Position> + 'g>>,
+    ) -> Result<Self, String> {
         debug_assert!(suits(variant), "{variant} does not split");
+        let threads = local + remote.as_ref().map_or(0, |r| r.ranks() - 1);
         // Each thread's table and the shared one take their part of the memory limit.
         let memory = cfg.tt.memory.map(|m| m / (threads as u64 + 1));
-        let table = Arc::new(SharedValues::new(threads, memory));
+        let table = SharedValues::new(threads, memory);
+        // What the other ranks are sent: every value shared here.
+        let table = Arc::new(match remote {
+            Some(_) => table.with_outbox(),
+            None => table,
+        });
         let each = SearchConfig {
             tt: TtConfig { memory, ..cfg.tt },
             ..cfg
@@ -147,6 +187,8 @@ impl<'g, G: Game> Ybw<'g, G> {
             nodes: AtomicU64::new(0),
             spread: Spread::new(),
             stop: Stop::new(),
+            remote,
+            local,
         })
     }
 
@@ -176,7 +218,8 @@ impl<'g, G: Game> Ybw<'g, G> {
     }
 
     /// The sum of `x` and the plain `parts` (the heaviest last) against `r`: below the top
-    /// plies, searched whole by this thread's engine; above, every part but the heaviest valued
+    /// plies, searched whole by this thread's engine (or, from [`DEAL_PLIES`] on, by the rank
+    /// this thread deals to); above, every part but the heaviest valued
     /// exactly and the heaviest asked about `r` shifted by their nim-sum, as the engine does.
     fn sum(
         &self,
@@ -186,6 +229,11 @@ impl<'g, G: Game> Ybw<'g, G> {
         ply: u32,
         stop: &Stop,
     ) -> Option<Nimber> {
+        if ply >= DEAL_PLIES {
+            if let Some(got) = self.deal(x, parts, r, stop) {
+                return got;
+            }
+        }
         if ply >= SPLIT_PLIES {
             let mut w = self.worker();
             w.set_stop(stop.clone());
@@ -204,6 +252,23 @@ impl<'g, G: Game> Ybw<'g, G> {
         let shifted = r.map(|r| r.xor_each(x));
         self.plain(last.clone(), shifted.as_ref(), ply, stop)
             .map(|v| v ^ x)
+    }
+
+    /// The subtree handed to another rank, when this thread deals to one: its answer.
+    fn deal(
+        &self,
+        x: Nimber,
+        parts: &[G::Position],
+        r: Option<&NimSet>,
+        stop: &Stop,
+    ) -> Option<Option<Nimber>> {
+        let remote = self.remote.as_ref()?;
+        let i = rayon::current_thread_index().expect("the search runs in its pool");
+        let rank = (i + 1).checked_sub(self.local).filter(|&r| r > 0)?;
+        let start = std::time::Instant::now();
+        let (got, nodes) = remote.search(rank, (x, parts, r), &self.table, &self.stop);
+        self.spread.add(nodes, start.elapsed(), stop.is_stopped());
+        Some(got)
     }
 
     /// [`CutSearch::expand`] of the plain position `s` with its successors split among the
@@ -305,8 +370,13 @@ impl<G: Game> Searcher<G> for Ybw<'_, G> {
         }
     }
 
+    /// Every thread's and every rank's work.
     fn stats(&self) -> Stats {
-        summed(self.nodes.load(Ordering::Relaxed), &self.workers)
+        let mut sum = summed(self.nodes.load(Ordering::Relaxed), &self.workers);
+        if let Some(remote) = &self.remote {
+            sum += remote.stats();
+        }
+        sum
     }
 
     fn learn(&mut self, p: G::Position, v: Nimber, w: Weight) {

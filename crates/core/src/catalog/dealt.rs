@@ -1,0 +1,212 @@
+//! One position searched by every rank of a [`Team`] together (`sg` under `mpirun`): rank 0
+//! runs the top plies and deals the subtrees below them to the other ranks, as threads share
+//! them ([`crate::sg::deal`]). Only rank 0 prints; the others serve until it is done.
+//!
+//! The thread of rank 0's pool that deals to a rank sends it the jobs and takes the answers
+//! itself, and each other rank searches them on the thread that takes them: no hand-over
+//! between threads, which on a machine whose cores are all busy costs a wake-up each.
+
+use std::time::Instant;
+
+use super::solve::{by_theorem, check_listed_moves, nimber_undecided, Choice, Solution};
+use super::AnyGame;
+use crate::cluster::Team;
+use crate::error::Error;
+use crate::game::Stones;
+use crate::sg::deal::{frame, unframe, Link, Serve, ANSWER, ANY_JOB, DONE, FAILED, JOB, POLL};
+use crate::sg::engine::{Engine, SearchEngine};
+use crate::sg::smp::resolve_threads;
+use crate::sg::table::TableOptions;
+use crate::sg::{with_deep_stack, SearchConfig};
+use crate::stop::{Stop, Stopped};
+
+/// The layout of the messages of [`crate::sg::deal`]: ranks that disagree on it (different
+/// builds) are refused before any is sent.
+const WIRE: u32 = 1;
+
+/// A position valued by the ranks together.
+#[derive(Debug)]
+pub struct Dealt {
+    /// The answer, as one process gives it; its nodes and look-ups are every rank's.
+    pub solution: Solution,
+    /// Nodes each rank expanded, in rank order.
+    pub nodes: Vec<u64>,
+}
+
+/// What [`solve_dealt`] did on this rank.
+#[derive(Debug)]
+pub enum Dealing {
+    /// Rank 0: the answer.
+    Answered(Box<Dealt>),
+    /// Another rank: it searched what rank 0 dealt it, and rank 0 has the answer.
+    Served,
+    /// Nothing, on every rank: the engine does not deal here (or a theorem answers), and the
+    /// caller races the ranks instead.
+    NotDealt,
+}
+
+/// Values `p` on every rank of `team` together, as the module says, when its engine (`auto`
+/// resolved) deals its work and the game's positions travel; [`Dealing::NotDealt`] on every
+/// rank, before any message, when not. Every rank must call it with the same arguments. An
+/// error on any rank is every rank's.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_dealt<G: AnyGame + ?Sized>(
+    game: &G,
+    p: &Stones,
+    engine: Engine,
+    cfg: SearchConfig,
+    opts: &TableOptions,
+    moves: bool,
+    stop: &Stop,
+    team: &dyn Team,
+) -> Result<Dealing, Error> {
+    let start = Instant::now();
+    // First, so that every rank takes the same branch below.
+    same_everywhere(
+        team,
+        &format!("{engine} on {} at {}", game.name(), game.format_position(p)),
+    )?;
+    if by_theorem(game, p, engine, &cfg, moves).is_some() {
+        return Ok(Dealing::NotDealt);
+    }
+    let choice = match engine {
+        Engine::Auto => game.auto(p, &cfg, opts)?,
+        named => Choice {
+            engine: named,
+            reason: None,
+        },
+    };
+    let Engine::Search(search) = choice.engine else {
+        return Ok(Dealing::NotDealt);
+    };
+    let Some(server) = game.server(search, cfg) else {
+        return Ok(Dealing::NotDealt);
+    };
+    game.fits(p, &cfg, opts.memory_limit)?;
+    if moves {
+        check_listed_moves(game, p, opts.memory_limit)?;
+    }
+    let outcome = match team.rank() {
+        0 => {
+            drop(server);
+            lead(game, p, search, cfg, moves, stop, team).map(|(solution, nodes)| {
+                Dealing::Answered(Box::new(Dealt {
+                    solution: Solution {
+                        reason: choice.reason,
+                        seconds: start.elapsed().as_secs_f64(),
+                        ..solution
+                    },
+                    nodes,
+                }))
+            })
+        }
+        _ => serve(team, server, stop).map(|()| Dealing::Served),
+    };
+    team.settle(outcome)
+}
+
+/// Refuses ranks that run another version of grundy or another search (`what`), on every
+/// rank alike.
+fn same_everywhere(team: &dyn Team, what: &str) -> Result<(), Error> {
+    let mine = format!(
+        "grundy {} (messages {WIRE}): {what}",
+        env!("CARGO_PKG_VERSION")
+    );
+    let all = team.all_gather(mine.as_bytes());
+    match all.iter().position(|b| b != &all[0]) {
+        None => Ok(()),
+        Some(r) => Err(Error::Usage(format!(
+            "the ranks differ: rank 0 runs {}, rank {r} {}; run one build of grundy with the \
+             same arguments on every rank",
+            String::from_utf8_lossy(&all[0]),
+            String::from_utf8_lossy(&all[r])
+        ))),
+    }
+}
+
+/// Rank 0: searches, its pool's threads dealing to the other ranks, then tells every rank it
+/// is done. The answer, and the nodes of each rank.
+fn lead<G: AnyGame + ?Sized>(
+    game: &G,
+    p: &Stones,
+    engine: SearchEngine,
+    cfg: SearchConfig,
+    moves: bool,
+    stop: &Stop,
+    team: &dyn Team,
+) -> Result<(Solution, Vec<u64>), Error> {
+    let start = Instant::now();
+    let link = Link::new(team);
+    let threads = resolve_threads(cfg.threads);
+    let outcome = with_deep_stack(|| {
+        let mut searcher = game
+            .dealer(engine, cfg, threads, &link)
+            .ok_or_else(|| Error::internal(format!("{engine} does not deal")))??;
+        searcher.set_stop(stop.clone());
+        let mut found = || {
+            let v = searcher.try_nimber(p.clone())?;
+            // As one process: the stats of the nimber's search, not of the moves'.
+            let (stats, theirs) = (searcher.stats(), link.nodes());
+            let mut winning = Vec::new();
+            if moves {
+                let mut successors = Vec::new();
+                game.successors(p, cfg.order, &mut successors);
+                for q in successors {
+                    if searcher.try_nimber(q.clone())? == 0 {
+                        winning.push(q);
+                    }
+                }
+            }
+            Ok::<_, Stopped>((v, stats, theirs, moves.then_some(winning)))
+        };
+        Ok::<_, Error>(found())
+    });
+    // Every job is answered before the search ends: no rank has one left.
+    link.done();
+    if let Some(why) = link.failure() {
+        return Err(Error::internal(why));
+    }
+    let (nimber, stats, mut nodes, winning_moves) = match outcome? {
+        Ok(found) => found,
+        Err(Stopped) => {
+            let seconds = start.elapsed().as_secs_f64();
+            return Err(Error::Timeout(nimber_undecided(game, p, seconds)));
+        }
+    };
+    nodes[0] = stats.nodes - nodes.iter().sum::<u64>();
+    let solution = Solution {
+        nimber,
+        engine: engine.to_string(),
+        reason: None,
+        stats,
+        seconds: 0.0,
+        winning_moves,
+        kept: None,
+    };
+    Ok((solution, nodes))
+}
+
+/// Another rank: searches the jobs rank 0 deals it, one at a time, until rank 0 is done.
+/// `stop` (this rank's time limit, Ctrl-C) stops the job it searches, and rank 0 then stops
+/// the whole search.
+fn serve(team: &dyn Team, mut server: Box<dyn Serve + '_>, stop: &Stop) -> Result<(), Error> {
+    with_deep_stack(|| loop {
+        if !team.poll_from(0) {
+            std::thread::sleep(POLL);
+            continue;
+        }
+        let bytes = team.receive(0);
+        let reply = match unframe(&bytes) {
+            Some((JOB, id, job)) => match server.job(job, stop) {
+                Ok(answer) => frame(ANSWER, id, &answer),
+                Err(why) => frame(FAILED, id, why.as_bytes()),
+            },
+            Some((DONE, ..)) => return Ok(()),
+            _ => frame(FAILED, ANY_JOB, b"a message that does not read"),
+        };
+        team.send(0, &reply);
+    })
+}
+
+#[cfg(test)]
+mod tests;
