@@ -1,6 +1,8 @@
 //! The team this process joins: every rank of the MPI job that started it (with the `mpi`
 //! feature), or itself alone. The library computes against [`Team`]; only the binary links MPI.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::BufRead;
 use std::sync::Arc;
 
 use grundy_core::cluster::{launched_ranks, Solo, Team};
@@ -13,10 +15,55 @@ pub fn join() -> Result<Arc<dyn Team>, Error> {
     let ranks = launched_ranks(var);
     #[cfg(feature = "mpi")]
     if ranks.is_some() {
-        return Ok(Arc::new(grundy_mpi::join()?));
+        let team = grundy_mpi::join()?;
+        same_build(&team, &fingerprint())?;
+        return Ok(Arc::new(team));
     }
     alone(ranks)?;
     Ok(Arc::new(Solo))
+}
+
+/// What tells one build of grundy from another: its version and a hash of the executable's
+/// bytes (its version alone when the executable cannot be read).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+fn fingerprint() -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    let hashed = std::env::current_exe()
+        .and_then(std::fs::File::open)
+        .and_then(|f| {
+            let mut r = std::io::BufReader::with_capacity(1 << 20, f);
+            let mut h = DefaultHasher::new();
+            loop {
+                let n = {
+                    let buf = r.fill_buf()?;
+                    buf.hash(&mut h);
+                    buf.len()
+                };
+                if n == 0 {
+                    return Ok(h.finish());
+                }
+                r.consume(n);
+            }
+        });
+    match hashed {
+        Ok(h) => format!("grundy {version} (executable {h:016x})"),
+        Err(_) => format!("grundy {version}"),
+    }
+}
+
+/// Refuses, on every rank alike, ranks that run different builds of grundy: their messages
+/// and their work would not agree.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+fn same_build(team: &dyn Team, mine: &str) -> Result<(), Error> {
+    let all = team.all_gather(mine.as_bytes());
+    match all.iter().position(|b| b != &all[0]) {
+        None => Ok(()),
+        Some(r) => Err(Error::Usage(format!(
+            "rank 0 runs {} and rank {r} {}: run one build of grundy on every rank",
+            String::from_utf8_lossy(&all[0]),
+            String::from_utf8_lossy(&all[r])
+        ))),
+    }
 }
 
 /// Refuses a job of several ranks in a grundy built without the `mpi` feature: each rank would
@@ -34,6 +81,21 @@ fn alone(ranks: Option<usize>) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ranks_of_different_builds_are_refused_on_every_rank() {
+        use grundy_core::cluster::threads;
+        assert!(fingerprint().starts_with("grundy "));
+        let same = threads::run(2, |team| same_build(&*team, "a").is_ok());
+        assert_eq!(same, vec![true, true]);
+        let kinds = threads::run(2, |team| {
+            let mine = ["a", "b"][team.rank()];
+            same_build(&*team, mine).map_err(|e| e.kind())
+        });
+        assert!(kinds
+            .iter()
+            .all(|k| *k == Err(grundy_core::error::Kind::BadInput)));
+    }
 
     #[test]
     fn several_ranks_without_mpi_are_refused() {

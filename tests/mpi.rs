@@ -529,18 +529,52 @@ fn a_check_that_fails_on_one_rank_only_stops_every_rank() {
 /// alone fails on.
 fn mpmd(first: &[&str], second: &[&str]) -> Output {
     let grundy = assert_cmd::cargo::cargo_bin("grundy");
-    let grundy = grundy.to_str().unwrap();
+    mpmd_of(&grundy, first, &grundy, second)
+}
+
+/// `mpirun` with one rank running `one first` and another `other second`.
+fn mpmd_of(
+    one: &std::path::Path,
+    first: &[&str],
+    other: &std::path::Path,
+    second: &[&str],
+) -> Output {
     assert_cmd::Command::new("mpirun")
         .args(["--allow-run-as-root", "--oversubscribe"])
         .args(["--mca", "btl", "self,vader"])
         .args(["--mca", "oob_tcp_if_include", "lo"])
-        .args(["-np", "1", grundy])
+        .arg("-np")
+        .arg("1")
+        .arg(one)
         .args(first)
-        .args([":", "-np", "1", grundy])
+        .args([":", "-np", "1"])
+        .arg(other)
         .args(second)
         .timeout(Duration::from_secs(120))
         .output()
         .unwrap()
+}
+
+/// Two builds of grundy in one job (here the same one with a byte added, which still runs)
+/// are refused on every rank with one line, whatever the command.
+#[test]
+fn ranks_of_different_builds_are_refused() {
+    let grundy = assert_cmd::cargo::cargo_bin("grundy");
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("grundy-other");
+    let mut bytes = std::fs::read(&grundy).unwrap();
+    bytes.push(0);
+    std::fs::write(&other, bytes).unwrap();
+    let exec = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    std::fs::set_permissions(&other, exec).unwrap();
+    for args in [&["sg", "cram:3x5"][..], &["games"]] {
+        let out = mpmd_of(&grundy, args, &other, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let lines = grundy_lines(&out);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains("one build of grundy"), "{lines:?}");
+        assert!(out.stdout.is_empty());
+    }
 }
 
 #[test]
