@@ -11,6 +11,7 @@ use std::time::Duration;
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Buffer, BufferMut, PartitionMut};
 use mpi::environment::Threading;
+use mpi::request::{Request, Scope};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::{Count, Rank};
@@ -101,28 +102,15 @@ impl Mpi {
     /// Sends `buf` to rank `to`, waiting for the receiver without spinning: Open MPI's blocking
     /// send spins on its core until the receiver takes a long message, and on a machine whose
     /// cores all search, that spin takes a core from them (it took a third of the samples of
-    /// a dealt search on two ranks). The lock is held only during each call of MPI.
+    /// a dealt search on two ranks).
     fn send_quietly<B: Buffer + ?Sized>(&self, to: usize, buf: &B) {
         mpi::request::scope(|scope| {
-            let mut request = {
+            let request = {
                 let _serial = self.serial();
-                self.world()
-                    .process_at_rank(to as Rank)
-                    .immediate_send(scope, buf)
+                let world = self.world();
+                world.process_at_rank(to as Rank).immediate_send(scope, buf)
             };
-            loop {
-                let tested = {
-                    let _serial = self.serial();
-                    request.test()
-                };
-                match tested {
-                    Ok(_) => break,
-                    Err(r) => {
-                        request = r;
-                        std::thread::sleep(WAIT);
-                    }
-                }
-            }
+            self.finish(request);
         })
     }
 
@@ -130,26 +118,33 @@ impl Mpi {
     /// [`Mpi::send_quietly`].
     fn receive_quietly<B: BufferMut + ?Sized>(&self, from: usize, buf: &mut B) {
         mpi::request::scope(|scope| {
-            let mut request = {
+            let request = {
                 let _serial = self.serial();
-                self.world()
+                let world = self.world();
+                world
                     .process_at_rank(from as Rank)
                     .immediate_receive_into(scope, buf)
             };
-            loop {
-                let tested = {
-                    let _serial = self.serial();
-                    request.test()
-                };
-                match tested {
-                    Ok(_) => break,
-                    Err(r) => {
-                        request = r;
-                        std::thread::sleep(WAIT);
-                    }
+            self.finish(request);
+        })
+    }
+
+    /// Waits until `request` is done, testing it and sleeping [`WAIT`] between two tests; the
+    /// lock is held only while it is tested, so that other threads' messages go on meanwhile.
+    fn finish<'a, B: ?Sized, S: Scope<'a>>(&self, mut request: Request<'a, B, S>) {
+        loop {
+            let tested = {
+                let _serial = self.serial();
+                request.test()
+            };
+            match tested {
+                Ok(_) => return,
+                Err(r) => {
+                    request = r;
+                    std::thread::sleep(WAIT);
                 }
             }
-        })
+        }
     }
 }
 

@@ -63,6 +63,33 @@ fn packed_searcher<G: Packing>(
     })
 }
 
+/// The searchers of [`Valuation`] for a board game of packed words.
+macro_rules! packed_searchers {
+    () => {
+        fn searcher(
+            &self,
+            engine: SearchEngine,
+            cfg: SearchConfig,
+        ) -> Box<dyn PositionSearcher + '_> {
+            packed_searcher(self, engine, cfg)
+        }
+
+        fn dealer<'a>(
+            &'a self,
+            engine: SearchEngine,
+            cfg: SearchConfig,
+            threads: usize,
+            link: &'a Link<'a>,
+        ) -> Option<Result<Box<dyn PositionSearcher + 'a>, Error>> {
+            packed_dealer(self, engine, cfg, threads, link)
+        }
+
+        fn server(&self, engine: SearchEngine, cfg: SearchConfig) -> Option<Box<dyn Serve + '_>> {
+            deal::server(engine, self, cfg)
+        }
+    };
+}
+
 /// `engine` on `game`'s words on rank 0 of an MPI job, for [`Valuation::dealer`].
 fn packed_dealer<'g, G: Packing>(
     game: &'g G,
@@ -215,23 +242,7 @@ impl Valuation for Chomp {
         Some(p.iter().map(|&h| u64::from(h)).sum())
     }
 
-    fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
-        packed_searcher(self, engine, cfg)
-    }
-
-    fn dealer<'a>(
-        &'a self,
-        engine: SearchEngine,
-        cfg: SearchConfig,
-        threads: usize,
-        link: &'a Link<'a>,
-    ) -> Option<Result<Box<dyn PositionSearcher + 'a>, Error>> {
-        packed_dealer(self, engine, cfg, threads, link)
-    }
-
-    fn server(&self, engine: SearchEngine, cfg: SearchConfig) -> Option<Box<dyn Serve + '_>> {
-        deal::server(engine, self, cfg)
-    }
+    packed_searchers!();
 
     fn theorem(&self, p: &Stones) -> Option<(Nimber, &'static str)> {
         let v = self.l_value(self.pack(p))?;
@@ -369,23 +380,7 @@ impl<W: Cells> Valuation for Cram<W> {
         Some(p.iter().map(|m| u64::from(m.count_ones())).sum::<u64>() / 2)
     }
 
-    fn searcher(&self, engine: SearchEngine, cfg: SearchConfig) -> Box<dyn PositionSearcher + '_> {
-        packed_searcher(self, engine, cfg)
-    }
-
-    fn dealer<'a>(
-        &'a self,
-        engine: SearchEngine,
-        cfg: SearchConfig,
-        threads: usize,
-        link: &'a Link<'a>,
-    ) -> Option<Result<Box<dyn PositionSearcher + 'a>, Error>> {
-        packed_dealer(self, engine, cfg, threads, link)
-    }
-
-    fn server(&self, engine: SearchEngine, cfg: SearchConfig) -> Option<Box<dyn Serve + '_>> {
-        deal::server(engine, self, cfg)
-    }
+    packed_searchers!();
 
     fn theorem(&self, p: &Stones) -> Option<(Nimber, &'static str)> {
         self.fact(self.pack(p)).map(|(v, fact)| (v, fact.why()))

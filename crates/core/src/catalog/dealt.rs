@@ -66,33 +66,40 @@ pub fn solve_dealt<G: AnyGame + ?Sized>(
         team,
         &format!("{engine} on {} at {}", game.name(), game.format_position(p)),
     )?;
-    if by_theorem(game, p, engine, &cfg, moves).is_some() {
+    // Settled, so that a rank that fails here (its memory limit) stops the others too.
+    let ready = team.settle((|| {
+        if by_theorem(game, p, engine, &cfg, moves).is_some() {
+            return Ok(None);
+        }
+        let choice = match engine {
+            Engine::Auto => game.auto(p, &cfg, opts)?,
+            named => Choice {
+                engine: named,
+                reason: None,
+            },
+        };
+        let Engine::Search(search) = choice.engine else {
+            return Ok(None);
+        };
+        let Some(server) = game.server(search, cfg) else {
+            return Ok(None);
+        };
+        game.fits(p, &cfg, opts.memory_limit)?;
+        if moves {
+            check_listed_moves(game, p, opts.memory_limit)?;
+        }
+        Ok(Some((choice.reason, search, server)))
+    })())?;
+    let Some((reason, search, server)) = ready else {
         return Ok(Dealing::NotDealt);
-    }
-    let choice = match engine {
-        Engine::Auto => game.auto(p, &cfg, opts)?,
-        named => Choice {
-            engine: named,
-            reason: None,
-        },
     };
-    let Engine::Search(search) = choice.engine else {
-        return Ok(Dealing::NotDealt);
-    };
-    let Some(server) = game.server(search, cfg) else {
-        return Ok(Dealing::NotDealt);
-    };
-    game.fits(p, &cfg, opts.memory_limit)?;
-    if moves {
-        check_listed_moves(game, p, opts.memory_limit)?;
-    }
     let outcome = match team.rank() {
         0 => {
             drop(server);
             lead(game, p, search, cfg, moves, stop, team).map(|(solution, nodes)| {
                 Dealing::Answered(Box::new(Dealt {
                     solution: Solution {
-                        reason: choice.reason,
+                        reason,
                         seconds: start.elapsed().as_secs_f64(),
                         ..solution
                     },

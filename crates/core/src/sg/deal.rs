@@ -6,10 +6,14 @@
 //! found ([`Remote`], [`Server`]). Values are exact wherever they were found, so the nimber is
 //! one process's.
 //!
-//! This module holds the typed halves (what a job and an answer hold, a game's positions
-//! written by [`Record`]); the thread of each rank that alone talks to the others moves their
-//! bytes (`catalog::dealt`). Each rank other than 0 searches one subtree at a time: run one
-//! rank per core.
+//! This module holds what a job and an answer hold (a game's positions written by [`Record`])
+//! and rank 0's side, whose dealing threads send the jobs and take the answers themselves;
+//! `catalog::dealt` runs the search on rank 0 and serves the jobs on the others. Each rank
+//! other than 0 searches one subtree at a time: run one rank per core.
+//!
+//! Rank 0 relays every value it hears of to every other rank, so its traffic grows with the
+//! square of the ranks: fine for the tens of ranks measured (ranks as threads, up to 64), and
+//! the first thing to thin (heavier values only) past them.
 
 use std::hash::Hash;
 use std::io::Read;
@@ -35,6 +39,7 @@ pub(crate) const POLL: Duration = Duration::from_micros(50);
 pub(crate) const JOB: u8 = 1;
 /// Rank 0 is done: the other ranks stop serving.
 pub(crate) const DONE: u8 = 2;
+/// A job's answer.
 pub(crate) const ANSWER: u8 = 3;
 /// A job that could not be searched, with why.
 pub(crate) const FAILED: u8 = 4;

@@ -149,8 +149,10 @@ impl<'g, G: Game> Ybw<'g, G> {
     ) -> Result<Self, String> {
         debug_assert!(suits(variant), "{variant} does not split");
         let threads = local + remote.as_ref().map_or(0, |r| r.ranks() - 1);
-        // Each thread's table and the shared one take their part of the memory limit.
-        let memory = cfg.tt.memory.map(|m| m / (threads as u64 + 1));
+        // Each thread's table and the shared one take their part of the memory limit. A
+        // thread that deals to a rank searches only the top plies here: its table stays small,
+        // and is not counted.
+        let memory = cfg.tt.memory.map(|m| m / (local as u64 + 1));
         let table = SharedValues::new(threads, memory);
         // What the other ranks are sent: every value shared here.
         let table = Arc::new(match remote {
@@ -219,8 +221,8 @@ impl<'g, G: Game> Ybw<'g, G> {
 
     /// The sum of `x` and the plain `parts` (the heaviest last) against `r`: below the top
     /// plies, searched whole by this thread's engine (or, from [`DEAL_PLIES`] on, by the rank
-    /// this thread deals to); above, every part but the heaviest valued
-    /// exactly and the heaviest asked about `r` shifted by their nim-sum, as the engine does.
+    /// this thread deals to); above, every part but the heaviest valued exactly and the
+    /// heaviest asked about `r` shifted by their nim-sum, as the engine does.
     fn sum(
         &self,
         mut x: Nimber,

@@ -2,11 +2,31 @@ use super::*;
 use crate::catalog::solve::solve;
 use crate::catalog::spec;
 use crate::cluster::threads;
-use crate::error::Kind;
+use crate::error::{Error, Kind};
 
 fn at(game: &str, position: &str) -> (Box<dyn AnyGame>, Stones) {
     let words: Vec<String> = position.split_whitespace().map(String::from).collect();
     spec::game_at(game, &words).unwrap().unwrap()
+}
+
+/// `p` dealt among `size` ranks as threads with `engine`, each rank's outcome; `stopped` says
+/// which ranks' tokens are stopped before they start.
+fn on_ranks(
+    g: &dyn AnyGame,
+    p: &Stones,
+    engine: Engine,
+    size: usize,
+    moves: bool,
+    stopped: &[usize],
+) -> Vec<Result<Dealing, Error>> {
+    threads::run(size, |team| {
+        let stop = Stop::new();
+        if stopped.contains(&team.rank()) {
+            stop.stop();
+        }
+        let (opts, cfg) = (TableOptions::default(), SearchConfig::default());
+        solve_dealt(g, p, engine, cfg, &opts, moves, &stop, &*team)
+    })
 }
 
 /// The winning moves as a set, whichever order found them.
@@ -32,10 +52,10 @@ fn the_ranks_together_answer_what_one_process_does() {
         let (opts, cfg) = (TableOptions::default(), SearchConfig::default());
         let one = solve(g.as_ref(), &p, engine, cfg, &opts, true).unwrap();
         for size in [1, 2, 3] {
-            let all = threads::run(size, |team| {
-                let stop = Stop::new();
-                solve_dealt(g.as_ref(), &p, engine, cfg, &opts, true, &stop, &*team).unwrap()
-            });
+            let all: Vec<Dealing> = on_ranks(g.as_ref(), &p, engine, size, true, &[])
+                .into_iter()
+                .map(Result::unwrap)
+                .collect();
             let (first, rest) = all.split_first().unwrap();
             let served = |d: &Dealing| matches!(d, Dealing::Served);
             assert!(rest.iter().all(served), "{game}: only rank 0 answers");
@@ -65,20 +85,8 @@ fn the_other_ranks_search_part_of_the_tree() {
     let (g, p) = at("cram:5x6", "");
     let (opts, cfg) = (TableOptions::default(), SearchConfig::default());
     let one = solve(g.as_ref(), &p, Engine::Auto, cfg, &opts, false).unwrap();
-    let all = threads::run(2, |team| {
-        solve_dealt(
-            g.as_ref(),
-            &p,
-            Engine::Auto,
-            cfg,
-            &opts,
-            false,
-            &Stop::new(),
-            &*team,
-        )
-        .unwrap()
-    });
-    let Dealing::Answered(d) = &all[0] else {
+    let all = on_ranks(g.as_ref(), &p, Engine::Auto, 2, false, &[]);
+    let Ok(Dealing::Answered(d)) = &all[0] else {
         panic!("rank 0 answers")
     };
     assert_eq!(d.solution.nimber, one.nimber);
@@ -96,39 +104,13 @@ fn what_does_not_deal_is_left_to_the_caller() {
     ] {
         let (g, p) = at(game, "");
         let engine: Engine = engine.parse().unwrap();
-        let got = threads::run(2, |team| {
-            let (opts, cfg) = (TableOptions::default(), SearchConfig::default());
-            solve_dealt(
-                g.as_ref(),
-                &p,
-                engine,
-                cfg,
-                &opts,
-                false,
-                &Stop::new(),
-                &*team,
-            )
-            .unwrap()
-        });
-        let not = |d: &Dealing| matches!(d, Dealing::NotDealt);
+        let got = on_ranks(g.as_ref(), &p, engine, 2, false, &[]);
+        let not = |d: &Result<Dealing, Error>| matches!(d, Ok(Dealing::NotDealt));
         assert!(got.iter().all(not), "{game} {engine}");
     }
     let (g, p) = at("circular:3,2", "5,5,5");
-    let got = threads::run(2, |team| {
-        let (opts, cfg) = (TableOptions::default(), SearchConfig::default());
-        solve_dealt(
-            g.as_ref(),
-            &p,
-            Engine::Auto,
-            cfg,
-            &opts,
-            false,
-            &Stop::new(),
-            &*team,
-        )
-        .unwrap()
-    });
-    assert!(got.iter().all(|d| matches!(d, Dealing::NotDealt)));
+    let got = on_ranks(g.as_ref(), &p, Engine::Auto, 2, false, &[]);
+    assert!(got.iter().all(|d| matches!(d, Ok(Dealing::NotDealt))));
 }
 
 /// A stop on rank 0, or on another rank alone, ends every rank with a timeout.
@@ -136,24 +118,10 @@ fn what_does_not_deal_is_left_to_the_caller() {
 fn a_stop_on_any_rank_ends_every_rank_with_a_timeout() {
     let (g, p) = at("cram:5x7", "");
     for stopped in [0, 1] {
-        let kinds = threads::run(2, |team| {
-            let stop = Stop::new();
-            if team.rank() == stopped {
-                stop.stop();
-            }
-            let (opts, cfg) = (TableOptions::default(), SearchConfig::default());
-            let r = solve_dealt(
-                g.as_ref(),
-                &p,
-                Engine::Auto,
-                cfg,
-                &opts,
-                false,
-                &stop,
-                &*team,
-            );
-            r.unwrap_err().kind()
-        });
+        let kinds: Vec<Kind> = on_ranks(g.as_ref(), &p, Engine::Auto, 2, false, &[stopped])
+            .into_iter()
+            .map(|r| r.unwrap_err().kind())
+            .collect();
         assert_eq!(kinds, vec![Kind::Timeout; 2], "stopped on rank {stopped}");
     }
 }
