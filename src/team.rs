@@ -15,9 +15,7 @@ pub fn join() -> Result<Arc<dyn Team>, Error> {
     let ranks = launched_ranks(var);
     #[cfg(feature = "mpi")]
     if ranks.is_some() {
-        let team = grundy_mpi::join()?;
-        same_build(&team, &fingerprint())?;
-        return Ok(Arc::new(team));
+        return Ok(Arc::new(grundy_mpi::join()?));
     }
     alone(ranks)?;
     Ok(Arc::new(Solo))
@@ -25,7 +23,6 @@ pub fn join() -> Result<Arc<dyn Team>, Error> {
 
 /// What tells one build of grundy from another: its version and a hash of the executable's
 /// bytes (its version alone when the executable cannot be read).
-#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 fn fingerprint() -> String {
     let version = env!("CARGO_PKG_VERSION");
     let hashed = std::env::current_exe()
@@ -52,18 +49,17 @@ fn fingerprint() -> String {
 }
 
 /// Refuses, on every rank alike, ranks that run different builds of grundy: their messages
-/// and their work would not agree.
-#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-fn same_build(team: &dyn Team, mine: &str) -> Result<(), Error> {
-    let all = team.all_gather(mine.as_bytes());
-    match all.iter().position(|b| b != &all[0]) {
-        None => Ok(()),
-        Some(r) => Err(Error::Usage(format!(
-            "rank 0 runs {} and rank {r} {}: run one build of grundy on every rank",
-            String::from_utf8_lossy(&all[0]),
-            String::from_utf8_lossy(&all[r])
-        ))),
+/// and their work would not agree. Called once the team is joined, as the first step of the
+/// command, so that rank 0 reports it before the job ends.
+pub fn same_build(team: &dyn Team) -> Result<(), Error> {
+    match team.size() {
+        1 => Ok(()),
+        _ => agree_on_build(team, &fingerprint()),
     }
+}
+
+fn agree_on_build(team: &dyn Team, mine: &str) -> Result<(), Error> {
+    team.same_everywhere(mine, "run one build of grundy on every rank")
 }
 
 /// Refuses a job of several ranks in a grundy built without the `mpi` feature: each rank would
@@ -86,11 +82,11 @@ mod tests {
     fn ranks_of_different_builds_are_refused_on_every_rank() {
         use grundy_core::cluster::threads;
         assert!(fingerprint().starts_with("grundy "));
-        let same = threads::run(2, |team| same_build(&*team, "a").is_ok());
+        let same = threads::run(2, |team| agree_on_build(&*team, "a").is_ok());
         assert_eq!(same, vec![true, true]);
         let kinds = threads::run(2, |team| {
             let mine = ["a", "b"][team.rank()];
-            same_build(&*team, mine).map_err(|e| e.kind())
+            agree_on_build(&*team, mine).map_err(|e| e.kind())
         });
         assert!(kinds
             .iter()

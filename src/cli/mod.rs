@@ -331,14 +331,14 @@ pub fn main() -> i32 {
         Err(e) if root => return report_error(&e, json),
         Err(e) => return e.kind().exit_code(),
     };
-    let result = match cli.command.shares_work() {
+    let result = crate::team::same_build(&*team).and_then(|()| match cli.command.shares_work() {
         false if team.size() > 1 => Err(Error::Usage(format!(
             "grundy {} runs as one process; under mpirun only sg, survey, table and synth \
              share their work among ranks",
             cli.command.name()
         ))),
         _ => dispatch(&cli.command, &team),
-    };
+    });
     let code = match (team.settle(result), team.is_root()) {
         (Ok(Status::Counterexample(msg)), true) => {
             eprintln!("grundy: {msg}");

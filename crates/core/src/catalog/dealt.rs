@@ -8,7 +8,9 @@
 
 use std::time::Instant;
 
-use super::solve::{by_theorem, check_listed_moves, nimber_undecided, Choice, Solution};
+use super::solve::{
+    by_theorem, check_listed_moves, nimber_and_winning, nimber_undecided, Choice, Solution,
+};
 use super::AnyGame;
 use crate::cluster::Team;
 use crate::error::Error;
@@ -62,9 +64,15 @@ pub fn solve_dealt<G: AnyGame + ?Sized>(
 ) -> Result<Dealing, Error> {
     let start = Instant::now();
     // First, so that every rank takes the same branch below.
-    same_everywhere(
-        team,
-        &format!("{engine} on {} at {}", game.name(), game.format_position(p)),
+    let mine = format!(
+        "grundy {} (messages {WIRE}): {engine} on {} at {}",
+        env!("CARGO_PKG_VERSION"),
+        game.name(),
+        game.format_position(p)
+    );
+    team.same_everywhere(
+        &mine,
+        "run one search, with one build of grundy, on every rank",
     )?;
     // Settled, so that a rank that fails here (its memory limit) stops the others too.
     let ready = team.settle((|| {
@@ -112,25 +120,6 @@ pub fn solve_dealt<G: AnyGame + ?Sized>(
     team.settle(outcome)
 }
 
-/// Refuses ranks that run another version of grundy or another search (`what`), on every
-/// rank alike.
-fn same_everywhere(team: &dyn Team, what: &str) -> Result<(), Error> {
-    let mine = format!(
-        "grundy {} (messages {WIRE}): {what}",
-        env!("CARGO_PKG_VERSION")
-    );
-    let all = team.all_gather(mine.as_bytes());
-    match all.iter().position(|b| b != &all[0]) {
-        None => Ok(()),
-        Some(r) => Err(Error::Usage(format!(
-            "the ranks differ: rank 0 runs {}, rank {r} {}; run one build of grundy with the \
-             same arguments on every rank",
-            String::from_utf8_lossy(&all[0]),
-            String::from_utf8_lossy(&all[r])
-        ))),
-    }
-}
-
 /// Rank 0: searches, its pool's threads dealing to the other ranks, then tells every rank it
 /// is done. The answer, and the nodes of each rank.
 fn lead<G: AnyGame + ?Sized>(
@@ -150,23 +139,13 @@ fn lead<G: AnyGame + ?Sized>(
             .dealer(engine, cfg, threads, &link)
             .ok_or_else(|| Error::internal(format!("{engine} does not deal")))??;
         searcher.set_stop(stop.clone());
-        let mut found = || {
-            let v = searcher.try_nimber(p.clone())?;
-            // As one process: the stats of the nimber's search, not of the moves'.
-            let (stats, theirs) = (searcher.stats(), link.nodes());
-            let mut winning = Vec::new();
-            if moves {
-                let mut successors = Vec::new();
-                game.successors(p, cfg.order, &mut successors);
-                for q in successors {
-                    if searcher.try_nimber(q.clone())? == 0 {
-                        winning.push(q);
-                    }
-                }
-            }
-            Ok::<_, Stopped>((v, stats, theirs, moves.then_some(winning)))
-        };
-        Ok::<_, Error>(found())
+        let mut successors = Vec::new();
+        if moves {
+            game.successors(p, cfg.order, &mut successors);
+        }
+        // Each rank's nodes as the nimber is found: the stats are that search's.
+        let found = nimber_and_winning(searcher.as_mut(), p, successors, || link.nodes());
+        Ok::<_, Error>(found)
     });
     // Every job is answered before the search ends: no rank has one left.
     link.done();
@@ -174,7 +153,7 @@ fn lead<G: AnyGame + ?Sized>(
         return Err(Error::internal(why));
     }
     let (nimber, stats, mut nodes, winning_moves) = match outcome? {
-        Ok(found) => found,
+        Ok((v, stats, nodes, winning)) => (v, stats, nodes, moves.then_some(winning)),
         Err(Stopped) => {
             let seconds = start.elapsed().as_secs_f64();
             return Err(Error::Timeout(nimber_undecided(game, p, seconds)));

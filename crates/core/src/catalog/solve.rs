@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::AnyGame;
+use super::{AnyGame, PositionSearcher};
 use crate::error::{Error, OptionKey, SavedTable, Undecided};
 use crate::game::Nimber;
 use crate::game::Stones;
@@ -205,29 +205,15 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
                 Some(plan) => Some(searcher.keep(game.name(), plan)?),
                 None => None,
             };
-            let v = searcher.try_nimber(p.clone());
-            // Stats describe the nimber's search, not the follow-up on successors.
-            let stats = searcher.stats();
-            let mut winning = Vec::new();
-            let mut stopped = v.is_err();
-            for q in successors {
-                if stopped {
-                    break;
-                }
-                match searcher.try_nimber(q.clone()) {
-                    Ok(0) => winning.push(q),
-                    Ok(_) => {}
-                    Err(Stopped) => stopped = true,
-                }
-            }
+            let found = nimber_and_winning(searcher.as_mut(), p, successors, || ());
             let kept = plan.zip(loaded).map(|(plan, loaded)| {
                 let saved = searcher.save(game.name(), plan);
                 (plan.on_save)(&saved, true);
                 Kept { loaded, saved }
             });
-            match (v, stopped) {
-                (Ok(v), false) => Ok((v, stats, winning, kept)),
-                _ => Err(stopped_search(game, p, start, plan, kept)),
+            match found {
+                Ok((v, stats, (), winning)) => Ok((v, stats, winning, kept)),
+                Err(Stopped) => Err(stopped_search(game, p, start, plan, kept)),
             }
         })?,
         Engine::Auto => return Err(Error::internal("`auto` chose `auto`")),
@@ -241,6 +227,26 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
         winning_moves: moves.then_some(winning),
         kept,
     })
+}
+
+/// `p`'s nimber by `searcher`, the stats of that search (not of what follows), what `at_nimber`
+/// says once it is found, and the successors among `successors` whose nimber is 0; `Stopped`
+/// once the searcher's token is.
+pub(crate) fn nimber_and_winning<T>(
+    searcher: &mut dyn PositionSearcher,
+    p: &Stones,
+    successors: Vec<Stones>,
+    at_nimber: impl FnOnce() -> T,
+) -> Result<(Nimber, Stats, T, Vec<Stones>), Stopped> {
+    let v = searcher.try_nimber(p.clone())?;
+    let (stats, noted) = (searcher.stats(), at_nimber());
+    let mut winning = Vec::new();
+    for q in successors {
+        if searcher.try_nimber(q.clone())? == 0 {
+            winning.push(q);
+        }
+    }
+    Ok((v, stats, noted, winning))
 }
 
 /// What a search of `p` stopped by its token (since `start`) leaves known: the bounds of

@@ -121,6 +121,21 @@ impl dyn Team + '_ {
             .any(|b| b.first() == Some(&1))
     }
 
+    /// Refuses, on every rank alike, ranks whose `mine` (what each runs: its build, its
+    /// search) differs from rank 0's, with `remedy` after the two: work that would not agree
+    /// is stopped before it starts.
+    pub fn same_everywhere(&self, mine: &str, remedy: &str) -> Result<(), Error> {
+        let all = self.all_gather(mine.as_bytes());
+        match all.iter().position(|b| b != &all[0]) {
+            None => Ok(()),
+            Some(r) => Err(Error::Usage(format!(
+                "rank 0 runs {} and rank {r} {}: {remedy}",
+                String::from_utf8_lossy(&all[0]),
+                String::from_utf8_lossy(&all[r])
+            ))),
+        }
+    }
+
     /// The outcome of a stretch of work every rank did its share of: this rank's value when
     /// every rank succeeded, otherwise the error of the lowest failing rank, on every rank (an
     /// error from another rank keeps its kind and says which rank it came from).
