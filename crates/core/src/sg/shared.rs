@@ -8,8 +8,10 @@
 //! holds nothing but exact values; it never answers wrongly. Once it holds its most entries it
 //! takes no more.
 
+mod filter;
+
 use std::hash::Hash;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ahash::AHashMap;
@@ -17,6 +19,7 @@ use ahash::AHashMap;
 use super::tt::{fixed_hasher, Weight};
 use super::{Known, Searcher, Stats};
 use crate::game::{Game, Nimber};
+use filter::Filter;
 
 /// Bytes an entry takes in a stripe, about (the key, the value, hashbrown's control byte and
 /// its spare room): what the memory limit is divided by.
@@ -25,24 +28,15 @@ const ENTRY_BYTES: u64 = 48;
 /// One stripe: keys to their exact values and what each cost.
 type Stripe<K> = Mutex<AHashMap<K, (Nimber, Weight)>>;
 
-/// Bits of the filter (1 MiB, less under a small memory limit), small enough to stay in a
-/// core's own cache: a look-up of a key not held finds its bit set by others with a chance of
-/// about n / 2^23 with n entries held (one in four at two million; past about 2^23 entries
-/// most look-ups take the stripe's lock, as without a filter). At 2^27 bits (16 MiB) nearly
-/// every look-up missed the caches (`perf`: 86% of the look-ups' time on the bit's load), and
-/// two threads took 0.81 of one thread's time on Cram 5 x 9 and 0.73 on 4 x 11, against 0.68
-/// and 0.57 at 2^23 (docs/benchmarks.md, 2026-11-28); 2^20 and 2^21 were no faster on 5 x 8.
-const FILTER_BITS_LOG: u32 = 23;
-
 /// Exact values shared between threads, with what each cost (a saved table keeps both).
 pub(crate) struct SharedValues<K> {
     stripes: Box<[Stripe<K>]>,
-    /// The bit a key's hash names is set once the key is stored (and stays set). Most look-ups
-    /// miss (the cut engines' ETC asks about every successor), and a look-up whose bit is clear
-    /// misses without the stripe's lock, whose cache line would otherwise go back and forth
-    /// between the cores at every look-up.
-    filter: Box<[AtomicU64]>,
-    filter_log: u32,
+    /// Most look-ups miss (the cut engines' ETC asks about every successor), and a look-up
+    /// the filter turns away misses without the stripe's lock, whose cache line would
+    /// otherwise go back and forth between the cores at every look-up.
+    filter: Filter,
+    /// Held by the thread that grows the filter.
+    growing: Mutex<()>,
     hasher: ahash::RandomState,
     /// Entries held, and the most it takes.
     len: AtomicUsize,
@@ -60,20 +54,15 @@ impl<K: Hash + Eq> SharedValues<K> {
         let stripes = (0..count)
             .map(|_| Mutex::new(AHashMap::with_hasher(fixed_hasher())))
             .collect();
-        // Under a memory limit, the filter takes at most a sixteenth of it (m / 2 bits).
-        let filter_log = memory.map_or(FILTER_BITS_LOG, |m| {
-            (m / 2).max(64).ilog2().min(FILTER_BITS_LOG)
-        });
-        let filter_bytes = 1u64 << (filter_log - 3);
+        // Under a memory limit, the filter takes at most a sixteenth of it.
+        let filter = Filter::within(memory.map(|m| m / 16));
         let cap = memory.map_or(usize::MAX, |m| {
-            usize::try_from(m.saturating_sub(filter_bytes) / ENTRY_BYTES).unwrap_or(usize::MAX)
+            usize::try_from(m.saturating_sub(filter.bytes()) / ENTRY_BYTES).unwrap_or(usize::MAX)
         });
         SharedValues {
             stripes,
-            filter: (0..1usize << (filter_log - 6))
-                .map(|_| AtomicU64::new(0))
-                .collect(),
-            filter_log,
+            filter,
+            growing: Mutex::new(()),
             hasher: ahash::RandomState::with_seeds(5, 6, 7, 8),
             len: AtomicUsize::new(0),
             cap,
@@ -103,19 +92,11 @@ impl<K: Hash + Eq> SharedValues<K> {
         &self.stripes[(h as usize) & (self.stripes.len() - 1)]
     }
 
-    /// The word of the filter and the bit in it of a key's hash `h` (its high bits, so that the
-    /// filter and the stripes do not read the same ones).
-    fn filter_bit(&self, h: u64) -> (&AtomicU64, u64) {
-        let slot = (h >> (64 - self.filter_log)) as usize;
-        (&self.filter[slot / 64], 1 << (slot % 64))
-    }
-
     /// The value of `key`, when held and its stripe is free.
     #[inline]
     pub(crate) fn get(&self, key: &K) -> Option<Nimber> {
         let h = self.hasher.hash_one(key);
-        let (word, bit) = self.filter_bit(h);
-        if word.load(Ordering::Relaxed) & bit == 0 {
+        if !self.filter.may_hold(h) {
             return None;
         }
         let map = self.stripe(h).try_lock().ok()?;
@@ -156,13 +137,32 @@ impl<K: Hash + Eq> SharedValues<K> {
             return false;
         };
         let new = map.insert(key, (v, w)).is_none();
+        // Under the stripe's lock: a growth of the filter, which takes every stripe, finds the
+        // key held or its bit set in the level it grows to.
+        self.filter.insert(h);
+        drop(map);
         if new {
-            self.len.fetch_add(1, Ordering::Relaxed);
+            let len = self.len.fetch_add(1, Ordering::Relaxed) + 1;
+            if self.filter.outgrown(len) {
+                self.grow_filter();
+            }
         }
-        // After the entry: a look-up that sees the bit before the entry only misses.
-        let (word, bit) = self.filter_bit(h);
-        word.fetch_or(bit, Ordering::Relaxed);
         new
+    }
+
+    /// Builds the filter's next level with every stripe locked: the other threads meanwhile
+    /// miss the table and store nothing in it, as at any stripe taken. One thread grows it at
+    /// a time; the others go on.
+    #[cold]
+    fn grow_filter(&self) {
+        let Ok(_alone) = self.growing.try_lock() else {
+            return;
+        };
+        let held: Vec<_> = self.stripes.iter().map(lock).collect();
+        if self.filter.outgrown(self.len()) {
+            let hashes = held.iter().flat_map(|map| map.keys());
+            self.filter.grow(hashes.map(|k| self.hasher.hash_one(k)));
+        }
     }
 
     /// Entries held.
@@ -293,17 +293,41 @@ mod tests {
             seen += 1;
         });
         assert_eq!(seen, 1000);
-        // 4 800 bytes: a filter of 2 048 bits (256 bytes, at most a sixteenth), and entries
+        // 4 800 bytes: a filter of 1 024 bits (128 bytes, at most a sixteenth), and entries
         // in the rest.
         let small = SharedValues::new(2, Some(100 * ENTRY_BYTES));
-        assert_eq!(small.filter.len() * 8, 256);
+        assert_eq!(small.filter.bytes(), 128);
         for k in 0u64..200 {
             small.put(k, 1, 5);
         }
-        assert_eq!(small.len(), (4800 - 256) / ENTRY_BYTES as usize);
+        assert_eq!(small.len(), (4800 - 128) / ENTRY_BYTES as usize);
         assert_eq!(
             (0u64..200).filter(|k| small.get(k).is_some()).count(),
             small.len()
         );
+    }
+
+    #[test]
+    fn what_two_threads_store_while_the_filter_grows_is_found() {
+        let t = SharedValues::new(2, None);
+        let stored: Vec<Vec<u64>> = std::thread::scope(|scope| {
+            let t = &t;
+            let each = |from: u64| {
+                move || {
+                    (from..from + 700_000)
+                        .filter(|&k| t.store(k, (k % 5) as Nimber, 5))
+                        .collect()
+                }
+            };
+            let a = scope.spawn(each(0));
+            let b = scope.spawn(each(1 << 40));
+            vec![a.join().unwrap(), b.join().unwrap()]
+        });
+        assert!(t.filter.bits() > 1 << 23, "{} entries", t.len());
+        assert_eq!(t.len(), stored.iter().map(Vec::len).sum::<usize>());
+        assert!(stored
+            .iter()
+            .flatten()
+            .all(|&k| t.get(&k) == Some((k % 5) as Nimber)));
     }
 }
