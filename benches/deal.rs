@@ -8,12 +8,11 @@
 //! Every run must give the same nimber.
 
 use grundy_core::catalog::dealt::{solve_dealt, Dealing};
-use grundy_core::catalog::solve::solve;
+use grundy_core::catalog::solve::{solve, Control};
 use grundy_core::catalog::spec;
 use grundy_core::cluster::threads;
 use grundy_core::sg::table::TableOptions;
 use grundy_core::sg::{Engine, SearchConfig};
-use grundy_core::Stop;
 use std::time::Instant;
 
 fn main() {
@@ -48,7 +47,7 @@ fn main() {
                 cfg,
                 &opts,
                 false,
-                &Stop::new(),
+                &Control::default(),
                 &*team,
             )
             .expect("the ranks answer")

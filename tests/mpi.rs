@@ -404,8 +404,64 @@ fn sg_on_two_ranks_answers_what_one_process_answers() {
     let out = mpirun(&["sg", "cram:5x5", "--timeout", "0"]);
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(grundy_lines(&out).len(), 1, "{:?}", grundy_lines(&out));
-    // --checkpoint keeps one process's table: refused with one line.
-    let out = mpirun(&["sg", "cram:3x5", "--checkpoint", "/tmp/never.ckpt"]);
+}
+
+/// `sg --checkpoint` under mpirun keeps the whole dealt search's table in rank 0's file, which
+/// one process goes on from, and the reverse; an engine that races the ranks refuses it.
+#[test]
+fn a_dealt_search_keeps_its_table_for_one_process_and_the_reverse() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cram.ckpt");
+    let file = file.to_str().unwrap();
+    let json = |out: &Output| -> serde_json::Value {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("one JSON object")
+    };
+    let args = ["sg", "cram:4x7", "--json", "--checkpoint", file];
+    let first = json(&mpirun(&args));
+    assert_eq!(first["ranks"]["scheme"], "dealt", "{first}");
+    let saved = first["checkpoint"]["saved"].as_u64().expect("a save") as i64;
+    assert!(saved > 0, "{first}");
+    // One process learns every entry and answers at the root.
+    let one = json(&single(&args));
+    assert_eq!(one["nimber"], first["nimber"]);
+    assert_eq!(one["checkpoint"]["learned"], saved, "{one}");
+    assert!(one["nodes"].as_u64().unwrap() < first["nodes"].as_u64().unwrap());
+    // A time limit on the ranks saves the table and says so (exit 3, one line), and two ranks
+    // go on from a file one process stopped.
+    let other = dir.path().join("five.ckpt");
+    let other = other.to_str().unwrap();
+    let out = single(&["sg", "cram:5x8", "--checkpoint", other, "--timeout", "0.5"]);
+    assert_eq!(out.status.code(), Some(3));
+    let out = mpirun(&["sg", "cram:5x8", "--checkpoint", other, "--timeout", "0.5"]);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = grundy_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("is saved in"), "{lines:?}");
+    let both = json(&mpirun(&[
+        "sg",
+        "cram:5x8",
+        "--json",
+        "--checkpoint",
+        other,
+    ]));
+    let alone = json(&single(&["sg", "cram:5x8", "--json"]));
+    assert_eq!(both["nimber"], alone["nimber"]);
+    assert!(
+        both["checkpoint"]["learned"].as_u64().unwrap() > 0,
+        "{both}"
+    );
+    // A race keeps no table: refused with one line, before any search.
+    let out = mpirun(&["sg", "chomp:4x4", "--checkpoint", file]);
     assert_eq!(out.status.code(), Some(2));
     let lines = grundy_lines(&out);
     assert_eq!(lines.len(), 1, "{lines:?}");

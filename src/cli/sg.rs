@@ -68,15 +68,7 @@ pub fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
         return ranks::run(args, team);
     }
     let (game, p) = super::game_and_position(&args.game, &args.position, "sg")?;
-    if let Some(path) = &args.checkpoint {
-        // Saved to only as the search goes: a path that cannot be written fails now.
-        let inputs: Vec<(&str, &Path)> = spec::input_file(&args.game)
-            .map(|p| ("the game's file", p))
-            .into_iter()
-            .collect();
-        files::check_outputs(&[("--checkpoint", path)], &inputs)?;
-        files::check_writable(path)?;
-    }
+    check_checkpoint(args)?;
     let game: Arc<dyn AnyGame> = Arc::from(game);
     let (send, receive) = mpsc::channel();
     let plan = checkpoint_plan(args, &send);
@@ -235,6 +227,20 @@ fn finish(s: Solution) -> Result<Status, Error> {
         Some(Err(e)) => Err(e),
         _ => Ok(Status::Answered),
     }
+}
+
+/// `--checkpoint`'s file, which is saved to only as the search goes: a path that cannot be
+/// written fails before the search.
+fn check_checkpoint(args: &SgArgs) -> Result<(), Error> {
+    if let Some(path) = &args.checkpoint {
+        let inputs: Vec<(&str, &Path)> = spec::input_file(&args.game)
+            .map(|p| ("the game's file", p))
+            .into_iter()
+            .collect();
+        files::check_outputs(&[("--checkpoint", path)], &inputs)?;
+        files::check_writable(path)?;
+    }
+    Ok(())
 }
 
 /// How `sg --checkpoint` keeps its table: saves heard on `send` (by [`within`]) and by the

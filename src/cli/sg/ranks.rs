@@ -3,12 +3,14 @@
 //! or else each searches it whole and the first answer is taken (`grundy_core::catalog::race`);
 //! rank 0 prints it.
 
+use std::sync::mpsc;
 use std::time::Duration;
 
 use super::super::{interrupt, Status};
-use super::{print, Ranks, SgArgs};
+use super::{finish, print, Ranks, SgArgs};
 use grundy_core::catalog::dealt::{solve_dealt, Dealing};
 use grundy_core::catalog::race::solve_race;
+use grundy_core::catalog::solve::{by_theorem, Control};
 use grundy_core::cluster::Team;
 use grundy_core::error::Error;
 use grundy_core::sg::SearchConfig;
@@ -20,14 +22,11 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
     // Everything before the search is one settled step: a rank that fails it (its input,
     // its memory limit) stops every rank before the race's first collective step.
     let set_up = || {
-        if args.checkpoint.is_some() {
-            return Err(Error::Usage(
-                "--checkpoint keeps one process's table, and under mpirun each rank searches \
-                 with a table of its own: run it without mpirun"
-                    .into(),
-            ));
-        }
         let (game, p) = super::super::game_and_position(&args.game, &args.position, "sg")?;
+        // Rank 0 alone keeps the table (the whole search's, see below).
+        if team.is_root() {
+            super::check_checkpoint(args)?;
+        }
         let cfg = SearchConfig {
             threads: args.search.threads.unwrap_or(1),
             ..args.search.config()?
@@ -36,6 +35,11 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
         Ok((game, p, cfg, opts))
     };
     let (game, p, cfg, opts) = team.settle(set_up())?;
+    let (send, _) = mpsc::channel();
+    let plan = match team.is_root() {
+        true => super::checkpoint_plan(args, &send),
+        false => None,
+    };
     let stop = Stop::new();
     interrupt::stop_on_ctrl_c(stop.clone());
     if let Some(limit) = args.timeout {
@@ -53,17 +57,34 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
         cfg,
         &opts,
         args.moves,
-        &stop,
+        &Control {
+            plan: plan.as_ref(),
+            stop: stop.clone(),
+        },
         team,
-    )?;
-    match dealt {
+    );
+    interrupt::no_save_on_signal();
+    match dealt? {
         Dealing::Answered(d) => {
             let ranks = Ranks::Dealt { nodes: &d.nodes };
             print(args, game.as_ref(), &p, &d.solution, Some(ranks))?;
-            return Ok(Status::Answered);
+            return finish(d.solution);
         }
         // Rank 0 prints.
         Dealing::Served => return Ok(Status::Answered),
+        // What a theorem answers needs no table.
+        Dealing::NotDealt
+            if args.checkpoint.is_some()
+                && by_theorem(game.as_ref(), &p, args.search.engine, &cfg, args.moves)
+                    .is_none() =>
+        {
+            return Err(Error::Usage(
+                "--checkpoint under mpirun keeps the table of a search dealt among the ranks, \
+                 and this engine races them instead, each with a table of its own: pick a \
+                 cut engine with ETC (auto on Cram), or run it without mpirun"
+                    .into(),
+            ))
+        }
         Dealing::NotDealt => {}
     }
     let race = solve_race(

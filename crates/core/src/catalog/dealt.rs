@@ -8,9 +8,7 @@
 
 use std::time::Instant;
 
-use super::solve::{
-    by_theorem, check_listed_moves, nimber_and_winning, nimber_undecided, Choice, Solution,
-};
+use super::solve::{by_theorem, check_listed_moves, search_kept, Choice, Control, Solution};
 use super::AnyGame;
 use crate::cluster::Team;
 use crate::error::Error;
@@ -20,7 +18,7 @@ use crate::sg::engine::{Engine, SearchEngine};
 use crate::sg::smp::resolve_threads;
 use crate::sg::table::TableOptions;
 use crate::sg::{with_deep_stack, SearchConfig};
-use crate::stop::{Stop, Stopped};
+use crate::stop::Stop;
 
 /// The layout of the messages of [`crate::sg::deal`]: ranks that disagree on it (different
 /// builds) are refused before any is sent.
@@ -49,8 +47,11 @@ pub enum Dealing {
 
 /// Values `p` on every rank of `team` together, as the module says, when its engine (`auto`
 /// resolved) deals its work and the game's positions travel; [`Dealing::NotDealt`] on every
-/// rank, before any message, when not. Every rank must call it with the same arguments. An
-/// error on any rank is every rank's.
+/// rank, before any message, when not. Every rank must call it with the same arguments but
+/// `ctl`'s plan: rank 0 keeps the table in its file, if it has one. What it keeps is the whole
+/// search's: its shared table holds every value the ranks share (subtrees of 8 nodes or more,
+/// from every rank), which is what a search on threads saves too, so one process may go on from
+/// the file and the reverse. An error on any rank is every rank's.
 #[allow(clippy::too_many_arguments)]
 pub fn solve_dealt<G: AnyGame + ?Sized>(
     game: &G,
@@ -59,7 +60,7 @@ pub fn solve_dealt<G: AnyGame + ?Sized>(
     cfg: SearchConfig,
     opts: &TableOptions,
     moves: bool,
-    stop: &Stop,
+    ctl: &Control,
     team: &dyn Team,
 ) -> Result<Dealing, Error> {
     let start = Instant::now();
@@ -104,7 +105,7 @@ pub fn solve_dealt<G: AnyGame + ?Sized>(
     let outcome = match team.rank() {
         0 => {
             drop(server);
-            lead(game, p, search, cfg, moves, stop, team).map(|(solution, nodes)| {
+            lead(game, p, search, cfg, moves, ctl, team).map(|(solution, nodes)| {
                 Dealing::Answered(Box::new(Dealt {
                     solution: Solution {
                         reason,
@@ -115,20 +116,20 @@ pub fn solve_dealt<G: AnyGame + ?Sized>(
                 }))
             })
         }
-        _ => serve(team, server, stop).map(|()| Dealing::Served),
+        _ => serve(team, server, &ctl.stop).map(|()| Dealing::Served),
     };
     team.settle(outcome)
 }
 
-/// Rank 0: searches, its pool's threads dealing to the other ranks, then tells every rank it
-/// is done. The answer, and the nodes of each rank.
+/// Rank 0: searches, its pool's threads dealing to the other ranks, keeping its table per
+/// `ctl`'s plan, then tells every rank it is done. The answer, and the nodes of each rank.
 fn lead<G: AnyGame + ?Sized>(
     game: &G,
     p: &Stones,
     engine: SearchEngine,
     cfg: SearchConfig,
     moves: bool,
-    stop: &Stop,
+    ctl: &Control,
     team: &dyn Team,
 ) -> Result<(Solution, Vec<u64>), Error> {
     let start = Instant::now();
@@ -138,27 +139,29 @@ fn lead<G: AnyGame + ?Sized>(
         let mut searcher = game
             .dealer(engine, cfg, threads, &link)
             .ok_or_else(|| Error::internal(format!("{engine} does not deal")))??;
-        searcher.set_stop(stop.clone());
+        searcher.set_stop(ctl.stop.clone());
         let mut successors = Vec::new();
         if moves {
             game.successors(p, cfg.order, &mut successors);
         }
         // Each rank's nodes as the nimber is found: the stats are that search's.
-        let found = nimber_and_winning(searcher.as_mut(), p, successors, || link.nodes());
-        Ok::<_, Error>(found)
+        let at_nimber = || link.nodes();
+        search_kept(
+            game,
+            p,
+            searcher.as_mut(),
+            successors,
+            ctl.plan,
+            start,
+            at_nimber,
+        )
     });
     // Every job is answered before the search ends: no rank has one left.
     link.done();
     if let Some(why) = link.failure() {
         return Err(Error::internal(why));
     }
-    let (nimber, stats, mut nodes, winning_moves) = match outcome? {
-        Ok((v, stats, nodes, winning)) => (v, stats, nodes, moves.then_some(winning)),
-        Err(Stopped) => {
-            let seconds = start.elapsed().as_secs_f64();
-            return Err(Error::Timeout(nimber_undecided(game, p, seconds)));
-        }
-    };
+    let (nimber, stats, mut nodes, winning, kept) = outcome?;
     nodes[0] = stats.nodes - nodes.iter().sum::<u64>();
     let solution = Solution {
         nimber,
@@ -166,8 +169,8 @@ fn lead<G: AnyGame + ?Sized>(
         reason: None,
         stats,
         seconds: 0.0,
-        winning_moves,
-        kept: None,
+        winning_moves: moves.then_some(winning),
+        kept,
     };
     Ok((solution, nodes))
 }

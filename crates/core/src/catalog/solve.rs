@@ -201,20 +201,9 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
         Engine::Search(s) => with_stack_for(game.depth(p), || {
             let mut searcher = game.searcher(s, cfg);
             searcher.set_stop(ctl.stop.clone());
-            let loaded = match plan {
-                Some(plan) => Some(searcher.keep(game.name(), plan)?),
-                None => None,
-            };
-            let found = nimber_and_winning(searcher.as_mut(), p, successors, || ());
-            let kept = plan.zip(loaded).map(|(plan, loaded)| {
-                let saved = searcher.save(game.name(), plan);
-                (plan.on_save)(&saved, true);
-                Kept { loaded, saved }
-            });
-            match found {
-                Ok((v, stats, (), winning)) => Ok((v, stats, winning, kept)),
-                Err(Stopped) => Err(stopped_search(game, p, start, plan, kept)),
-            }
+            let (v, stats, (), winning, kept) =
+                search_kept(game, p, searcher.as_mut(), successors, plan, start, || ())?;
+            Ok::<_, Error>((v, stats, winning, kept))
         })?,
         Engine::Auto => return Err(Error::internal("`auto` chose `auto`")),
     };
@@ -227,6 +216,36 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
         winning_moves: moves.then_some(winning),
         kept,
     })
+}
+
+/// [`nimber_and_winning`], the searcher keeping its table per `plan` ([`crate::sg::checkpoint`]):
+/// it learns what the plan's file holds first, and saves once more at the end, stopped or
+/// not. A search stopped by its token (since `start`) ends with [`Error::Timeout`], which
+/// says where the table was saved.
+#[allow(clippy::type_complexity)]
+pub(crate) fn search_kept<G: AnyGame + ?Sized, T>(
+    game: &G,
+    p: &Stones,
+    searcher: &mut dyn PositionSearcher,
+    successors: Vec<Stones>,
+    plan: Option<&Plan>,
+    start: Instant,
+    at_nimber: impl FnOnce() -> T,
+) -> Result<(Nimber, Stats, T, Vec<Stones>, Option<Kept>), Error> {
+    let loaded = match plan {
+        Some(plan) => Some(searcher.keep(game.name(), plan)?),
+        None => None,
+    };
+    let found = nimber_and_winning(searcher, p, successors, at_nimber);
+    let kept = plan.zip(loaded).map(|(plan, loaded)| {
+        let saved = searcher.save(game.name(), plan);
+        (plan.on_save)(&saved, true);
+        Kept { loaded, saved }
+    });
+    match found {
+        Ok((v, stats, noted, winning)) => Ok((v, stats, noted, winning, kept)),
+        Err(Stopped) => Err(stopped_search(game, p, start, plan, kept)),
+    }
 }
 
 /// `p`'s nimber by `searcher`, the stats of that search (not of what follows), what `at_nimber`

@@ -1,5 +1,5 @@
 use super::*;
-use crate::catalog::solve::solve;
+use crate::catalog::solve::{solve, solve_kept, Control};
 use crate::catalog::spec;
 use crate::cluster::threads;
 use crate::error::{Error, Kind};
@@ -25,7 +25,8 @@ fn on_ranks(
             stop.stop();
         }
         let (opts, cfg) = (TableOptions::default(), SearchConfig::default());
-        solve_dealt(g, p, engine, cfg, &opts, moves, &stop, &*team)
+        let ctl = Control { plan: None, stop };
+        solve_dealt(g, p, engine, cfg, &opts, moves, &ctl, &*team)
     })
 }
 
@@ -140,7 +141,7 @@ fn ranks_that_differ_are_refused() {
             cfg,
             &opts,
             false,
-            &Stop::new(),
+            &Control::default(),
             &*team,
         );
         r.unwrap_err().kind()
@@ -171,4 +172,67 @@ fn a_job_that_does_not_read_fails_every_rank() {
         }
     });
     assert_eq!(replies[0], vec![Some((FAILED, ANY_JOB)), Some((FAILED, 7))]);
+}
+
+/// Rank 0 keeps the whole search's table in its plan's file: one process then learns every
+/// entry of it and answers at once, and a search stopped says where its table is saved.
+#[test]
+fn rank_0_keeps_the_table_for_one_process() {
+    use crate::error::Undecided;
+    use crate::sg::checkpoint::Plan;
+    use std::time::Duration;
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cram.ckpt");
+    let plan = Plan::new(&path, Duration::MAX);
+    let (g, p) = at("cram:5x6", "");
+    let (opts, cfg) = (TableOptions::default(), SearchConfig::default());
+    let dealt = |stop: Stop| {
+        threads::run(2, |team| {
+            let ctl = Control {
+                plan: (team.rank() == 0).then_some(&plan),
+                stop: stop.clone(),
+            };
+            solve_dealt(
+                g.as_ref(),
+                &p,
+                Engine::Auto,
+                cfg,
+                &opts,
+                false,
+                &ctl,
+                &*team,
+            )
+        })
+    };
+    let mut all = dealt(Stop::new());
+    let Ok(Dealing::Answered(d)) = all.remove(0) else {
+        panic!("rank 0 answers")
+    };
+    let kept = d.solution.kept.expect("rank 0 kept its table");
+    let saved = kept.saved.unwrap().entries;
+    assert!(saved > 0 && kept.loaded.entries == 0);
+    let ctl = Control {
+        plan: Some(&plan),
+        stop: Stop::new(),
+    };
+    let one = solve_kept(g.as_ref(), &p, Engine::Auto, cfg, &opts, false, &ctl).unwrap();
+    assert_eq!(one.nimber, d.solution.nimber);
+    assert_eq!(one.kept.unwrap().loaded.learned, saved);
+    assert!(
+        one.stats.nodes < d.solution.stats.nodes / 10,
+        "{:?}",
+        one.stats
+    );
+    // Stopped: a timeout on both ranks, rank 0's saying where the table went.
+    std::fs::remove_file(&path).unwrap();
+    let stopped = Stop::new();
+    stopped.stop();
+    let all = dealt(stopped);
+    let Err(Error::Timeout(Undecided { table, .. })) = &all[0] else {
+        panic!("a timeout: {:?}", all[0])
+    };
+    assert_eq!(table.as_ref().map(|t| &t.path), Some(&path));
+    assert!(path.exists());
+    assert_eq!(all[1].as_ref().unwrap_err().kind(), Kind::Timeout);
 }
