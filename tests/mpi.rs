@@ -407,7 +407,7 @@ fn sg_on_two_ranks_answers_what_one_process_answers() {
 }
 
 /// `sg --checkpoint` under mpirun keeps the whole dealt search's table in rank 0's file, which
-/// one process goes on from, and the reverse; an engine that races the ranks refuses it.
+/// one process goes on from, and the reverse; in a race rank 0 keeps its own.
 #[test]
 fn a_dealt_search_keeps_its_table_for_one_process_and_the_reverse() {
     let dir = tempfile::tempdir().unwrap();
@@ -460,12 +460,23 @@ fn a_dealt_search_keeps_its_table_for_one_process_and_the_reverse() {
         both["checkpoint"]["learned"].as_u64().unwrap() > 0,
         "{both}"
     );
-    // A race keeps no table: refused with one line, before any search.
-    let out = mpirun(&["sg", "chomp:4x4", "--checkpoint", file]);
+    // In a race rank 0 keeps its own table, as one process does; one process learns it.
+    let chomp = dir.path().join("chomp.ckpt");
+    let chomp = chomp.to_str().unwrap();
+    let args = ["sg", "chomp:5x5", "--json", "--checkpoint", chomp];
+    let race = json(&mpirun(&args));
+    assert_eq!(race["ranks"]["scheme"], "race", "{race}");
+    let saved = race["checkpoint"]["saved"].as_u64().expect("a save");
+    let one = json(&single(&args));
+    assert_eq!(one["nimber"], race["nimber"]);
+    assert_eq!(one["checkpoint"]["learned"], saved, "{one}");
+    // A file rank 0 cannot read ends every rank with one line, whichever rank could answer.
+    std::fs::write(chomp, "not a table").unwrap();
+    let out = mpirun(&["sg", "chomp:5x5", "--checkpoint", chomp]);
     assert_eq!(out.status.code(), Some(2));
     let lines = grundy_lines(&out);
     assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(lines[0].contains("--checkpoint"), "{lines:?}");
+    assert!(lines[0].contains("not a saved table"), "{lines:?}");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use super::super::{interrupt, Status};
 use super::{finish, print, Ranks, SgArgs};
 use grundy_core::catalog::dealt::{solve_dealt, Dealing};
 use grundy_core::catalog::race::solve_race;
-use grundy_core::catalog::solve::{by_theorem, Control};
+use grundy_core::catalog::solve::Control;
 use grundy_core::cluster::Team;
 use grundy_core::error::Error;
 use grundy_core::sg::SearchConfig;
@@ -50,6 +50,10 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
             timer.stop();
         });
     }
+    let ctl = Control {
+        plan: plan.as_ref(),
+        stop,
+    };
     let dealt = solve_dealt(
         game.as_ref(),
         &p,
@@ -57,13 +61,13 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
         cfg,
         &opts,
         args.moves,
-        &Control {
-            plan: plan.as_ref(),
-            stop: stop.clone(),
-        },
+        &ctl,
         team,
     );
-    interrupt::no_save_on_signal();
+    // Once a search has ended, a signal ends the process at once again.
+    if !matches!(dealt, Ok(Dealing::NotDealt)) {
+        interrupt::no_save_on_signal();
+    }
     match dealt? {
         Dealing::Answered(d) => {
             let ranks = Ranks::Dealt { nodes: &d.nodes };
@@ -72,19 +76,6 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
         }
         // Rank 0 prints.
         Dealing::Served => return Ok(Status::Answered),
-        // What a theorem answers needs no table.
-        Dealing::NotDealt
-            if args.checkpoint.is_some()
-                && by_theorem(game.as_ref(), &p, args.search.engine, &cfg, args.moves)
-                    .is_none() =>
-        {
-            return Err(Error::Usage(
-                "--checkpoint under mpirun keeps the table of a search dealt among the ranks, \
-                 and this engine races them instead, each with a table of its own: pick a \
-                 cut engine with ETC (auto on Cram), or run it without mpirun"
-                    .into(),
-            ))
-        }
         Dealing::NotDealt => {}
     }
     let race = solve_race(
@@ -94,15 +85,18 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
         cfg,
         &opts,
         args.moves,
-        &stop,
+        &ctl,
         team,
-    )?;
-    if team.is_root() {
-        let ranks = Ranks::Race {
-            winner: race.winner,
-            nodes: &race.nodes,
-        };
-        print(args, game.as_ref(), &p, &race.solution, Some(ranks))?;
+    );
+    interrupt::no_save_on_signal();
+    let race = race?;
+    if !team.is_root() {
+        return Ok(Status::Answered);
     }
-    Ok(Status::Answered)
+    let ranks = Ranks::Race {
+        winner: race.winner,
+        nodes: &race.nodes,
+    };
+    print(args, game.as_ref(), &p, &race.solution, Some(ranks))?;
+    finish(race.solution)
 }

@@ -135,6 +135,7 @@ fn lead<G: AnyGame + ?Sized>(
     let start = Instant::now();
     let link = Link::new(team);
     let threads = resolve_threads(cfg.threads);
+    let mut kept = None;
     let outcome = with_deep_stack(|| {
         let mut searcher = game
             .dealer(engine, cfg, threads, &link)
@@ -153,6 +154,7 @@ fn lead<G: AnyGame + ?Sized>(
             successors,
             ctl.plan,
             start,
+            &mut kept,
             at_nimber,
         )
     });
@@ -161,7 +163,7 @@ fn lead<G: AnyGame + ?Sized>(
     if let Some(why) = link.failure() {
         return Err(Error::internal(why));
     }
-    let (nimber, stats, mut nodes, winning, kept) = outcome?;
+    let (nimber, stats, mut nodes, winning) = outcome?;
     nodes[0] = stats.nodes - nodes.iter().sum::<u64>();
     let solution = Solution {
         nimber,

@@ -15,15 +15,14 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::solve::{solve_kept, Control, Solution};
+use super::solve::{solve_keeping, Control, Solution};
 use super::AnyGame;
 use crate::cluster::Team;
-use crate::error::Error;
+use crate::error::{Error, Kind};
 use crate::game::{Nimber, Stones};
 use crate::sg::engine::Engine;
 use crate::sg::table::TableOptions;
 use crate::sg::{SearchConfig, Stats};
-use crate::stop::Stop;
 
 /// How often a rank looks for another's answer while its own search runs.
 const POLL: Duration = Duration::from_millis(5);
@@ -46,6 +45,8 @@ struct Report {
     /// Whether it sent "done" to every other rank.
     told: bool,
     answer: Option<Answer>,
+    /// Whether its search failed (not stopped: an error of its own).
+    failed: bool,
 }
 
 /// A rank's answer, as it travels.
@@ -60,8 +61,11 @@ struct Answer {
 }
 
 /// Values `p` on every rank of `team` at once, as the module says; every rank must call it
-/// with the same arguments, and every rank returns the same nimber. When no rank has an
-/// answer (each stopped by `stop`, or failed), every rank returns the lowest such rank's error.
+/// with the same arguments but `ctl`'s plan (rank 0 alone keeps its table in the plan's file,
+/// and its [`Solution::kept`] says what it kept, whichever rank answered), and every rank
+/// returns the same nimber. A rank whose search fails (its memory, its file) stops the others,
+/// and every rank returns the lowest such rank's error, answered or not; when no rank has an
+/// answer (each stopped by its token), every rank returns rank 0's timeout.
 #[allow(clippy::too_many_arguments)]
 pub fn solve_race<G: AnyGame + ?Sized>(
     game: &G,
@@ -70,7 +74,7 @@ pub fn solve_race<G: AnyGame + ?Sized>(
     cfg: SearchConfig,
     opts: &TableOptions,
     moves: bool,
-    stop: &Stop,
+    ctl: &Control,
     team: &dyn Team,
 ) -> Result<Race, Error> {
     let (me, size) = (team.rank(), team.size());
@@ -83,21 +87,28 @@ pub fn solve_race<G: AnyGame + ?Sized>(
     };
     // The search runs on a thread of its own; this thread, which alone calls the team,
     // waits for it and for the others' word.
-    let own = stop.child();
+    let own = ctl.stop.child();
     let mut heard = vec![false; size];
+    let mut kept = None;
     let (outcome, told) = std::thread::scope(|s| {
         let (send, receive) = mpsc::channel();
         let ctl = Control {
-            plan: None,
+            plan: ctl.plan,
             stop: own.clone(),
         };
+        let kept = &mut kept;
         s.spawn(move || {
-            let _ = send.send(solve_kept(game, p, engine, cfg, opts, moves, &ctl));
+            let got = solve_keeping(game, p, engine, cfg, opts, moves, &ctl, kept);
+            let _ = send.send(got);
         });
         loop {
             match receive.recv_timeout(POLL) {
                 Ok(outcome) => {
-                    let told = outcome.is_ok();
+                    // An answer ends the race, and so does a failure; a stop does not (the
+                    // stopped ranks' own tokens stop them).
+                    let told = outcome
+                        .as_ref()
+                        .map_or_else(|e| e.kind() != Kind::Timeout, |_| true);
                     if told {
                         (0..size)
                             .filter(|&r| r != me)
@@ -140,7 +151,12 @@ pub fn solve_race<G: AnyGame + ?Sized>(
         ),
         Err(e) => (None, Some(e)),
     };
-    let report = Report { told, answer };
+    let failed = error.as_ref().is_some_and(|e| e.kind() != Kind::Timeout);
+    let report = Report {
+        told,
+        answer,
+        failed,
+    };
     let bytes = serde_json::to_vec(&report).map_err(|e| Error::internal(e.to_string()))?;
     let reports: Vec<Report> = team
         .all_gather(&bytes)
@@ -152,6 +168,14 @@ pub fn solve_race<G: AnyGame + ?Sized>(
         if r != me && rep.told && !heard[r] {
             team.receive(r);
         }
+    }
+    if reports.iter().any(|r| r.failed) {
+        let mine = match error {
+            Some(e) if failed => Err(e),
+            _ => Ok(()),
+        };
+        let e = team.settle(mine).err();
+        return Err(e.unwrap_or_else(|| Error::internal("a failed rank sent no error")));
     }
     let nodes = reports
         .iter()
@@ -180,7 +204,7 @@ pub fn solve_race<G: AnyGame + ?Sized>(
             winning_moves: a
                 .winning_moves
                 .map(|w| w.into_iter().map(|q| q.into_iter().collect()).collect()),
-            kept: None,
+            kept,
         },
         winner,
         nodes,
@@ -193,6 +217,7 @@ mod tests {
     use crate::catalog::solve::solve;
     use crate::catalog::spec;
     use crate::cluster::threads;
+    use crate::stop::Stop;
 
     fn at(game: &str, position: &str) -> (Box<dyn AnyGame>, Stones) {
         let words: Vec<String> = position.split_whitespace().map(String::from).collect();
@@ -212,8 +237,8 @@ mod tests {
             let one = solve(g.as_ref(), &p, engine, cfg, &opts, true).unwrap();
             for size in [1, 2, 3] {
                 let races = threads::run(size, |team| {
-                    let stop = Stop::new();
-                    solve_race(g.as_ref(), &p, engine, cfg, &opts, true, &stop, &*team).unwrap()
+                    let ctl = Control::default();
+                    solve_race(g.as_ref(), &p, engine, cfg, &opts, true, &ctl, &*team).unwrap()
                 });
                 for r in races {
                     assert_eq!(r.solution.nimber, one.nimber, "{game} on {size} ranks");
@@ -238,8 +263,8 @@ mod tests {
     fn ranks_all_stopped_end_with_a_timeout_on_every_rank() {
         let (g, p) = at("cram:5x5", "");
         let kinds = threads::run(2, |team| {
-            let stop = Stop::new();
-            stop.stop();
+            let ctl = Control::default();
+            ctl.stop.stop();
             let cfg = SearchConfig::default();
             let r = solve_race(
                 g.as_ref(),
@@ -248,11 +273,45 @@ mod tests {
                 cfg,
                 &TableOptions::default(),
                 false,
-                &stop,
+                &ctl,
                 &*team,
             );
             r.unwrap_err().kind()
         });
         assert_eq!(kinds, vec![crate::error::Kind::Timeout; 2]);
+    }
+
+    /// Rank 0 keeps its table in its plan's file, and says so whichever rank answered; a
+    /// file rank 0 cannot read ends every rank with its error, not with another's answer.
+    #[test]
+    fn rank_0_keeps_its_table_and_its_failure_is_every_ranks() {
+        use crate::sg::checkpoint::Plan;
+        use std::time::Duration;
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cram.ckpt");
+        let plan = Plan::new(&path, Duration::MAX);
+        let (g, p) = at("cram:4x5", "");
+        let (opts, cfg) = (TableOptions::default(), SearchConfig::default());
+        let engine: Engine = "naive".parse().unwrap();
+        let race = || {
+            threads::run(2, |team| {
+                let ctl = Control {
+                    plan: (team.rank() == 0).then_some(&plan),
+                    stop: Stop::new(),
+                };
+                solve_race(g.as_ref(), &p, engine, cfg, &opts, false, &ctl, &*team)
+            })
+        };
+        let mut all = race();
+        let first = all.remove(0).unwrap();
+        let kept = first.solution.kept.expect("rank 0 kept its table");
+        assert!(kept.saved.unwrap().entries > 0);
+        assert!(all[0].as_ref().unwrap().solution.kept.is_none());
+        let one = solve(g.as_ref(), &p, engine, cfg, &opts, false).unwrap();
+        assert_eq!(first.solution.nimber, one.nimber);
+        std::fs::write(&path, "not a table").unwrap();
+        let kinds: Vec<_> = race().into_iter().map(|r| r.unwrap_err().kind()).collect();
+        assert_eq!(kinds, vec![Kind::BadInput; 2]);
     }
 }

@@ -147,6 +147,24 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
     moves: bool,
     ctl: &Control,
 ) -> Result<Solution, Error> {
+    let mut kept = None;
+    let solution = solve_keeping(game, p, engine, cfg, opts, moves, ctl, &mut kept)?;
+    Ok(Solution { kept, ..solution })
+}
+
+/// [`solve_kept`], what the search kept in its file set in `kept` (not in the solution),
+/// whether it answered or not: a race's rank 0 reports its file whichever rank answered.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_keeping<G: AnyGame + ?Sized>(
+    game: &G,
+    p: &Stones,
+    engine: Engine,
+    cfg: SearchConfig,
+    opts: &TableOptions,
+    moves: bool,
+    ctl: &Control,
+    kept: &mut Option<Kept>,
+) -> Result<Solution, Error> {
     let plan = ctl.plan;
     let start = Instant::now();
     if let Some(s) = by_theorem(game, p, engine, &cfg, moves) {
@@ -171,7 +189,7 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
             " keeps a search's table, and `table` tabulates a box instead: pick a search engine",
         ));
     }
-    let (nimber, stats, winning, kept) = match engine {
+    let (nimber, stats, winning) = match engine {
         Engine::Table => {
             let dims: Vec<usize> = p.iter().map(|&x| x as usize + 1).collect();
             let t = game.tabulate(&dims, opts)?;
@@ -196,14 +214,22 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
                     game.name()
                 ))
             })?;
-            (nimber, stats, winning, None)
+            (nimber, stats, winning)
         }
         Engine::Search(s) => with_stack_for(game.depth(p), || {
             let mut searcher = game.searcher(s, cfg);
             searcher.set_stop(ctl.stop.clone());
-            let (v, stats, (), winning, kept) =
-                search_kept(game, p, searcher.as_mut(), successors, plan, start, || ())?;
-            Ok::<_, Error>((v, stats, winning, kept))
+            let (v, stats, (), winning) = search_kept(
+                game,
+                p,
+                searcher.as_mut(),
+                successors,
+                plan,
+                start,
+                kept,
+                || (),
+            )?;
+            Ok::<_, Error>((v, stats, winning))
         })?,
         Engine::Auto => return Err(Error::internal("`auto` chose `auto`")),
     };
@@ -214,15 +240,15 @@ pub fn solve_kept<G: AnyGame + ?Sized>(
         stats,
         seconds: start.elapsed().as_secs_f64(),
         winning_moves: moves.then_some(winning),
-        kept,
+        kept: None,
     })
 }
 
 /// [`nimber_and_winning`], the searcher keeping its table per `plan` ([`crate::sg::checkpoint`]):
 /// it learns what the plan's file holds first, and saves once more at the end, stopped or
-/// not. A search stopped by its token (since `start`) ends with [`Error::Timeout`], which
-/// says where the table was saved.
-#[allow(clippy::type_complexity)]
+/// not, which `kept` then says. A search stopped by its token (since `start`) ends with
+/// [`Error::Timeout`], which says where the table was saved.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn search_kept<G: AnyGame + ?Sized, T>(
     game: &G,
     p: &Stones,
@@ -230,22 +256,20 @@ pub(crate) fn search_kept<G: AnyGame + ?Sized, T>(
     successors: Vec<Stones>,
     plan: Option<&Plan>,
     start: Instant,
+    kept: &mut Option<Kept>,
     at_nimber: impl FnOnce() -> T,
-) -> Result<(Nimber, Stats, T, Vec<Stones>, Option<Kept>), Error> {
+) -> Result<(Nimber, Stats, T, Vec<Stones>), Error> {
     let loaded = match plan {
         Some(plan) => Some(searcher.keep(game.name(), plan)?),
         None => None,
     };
     let found = nimber_and_winning(searcher, p, successors, at_nimber);
-    let kept = plan.zip(loaded).map(|(plan, loaded)| {
+    *kept = plan.zip(loaded).map(|(plan, loaded)| {
         let saved = searcher.save(game.name(), plan);
         (plan.on_save)(&saved, true);
         Kept { loaded, saved }
     });
-    match found {
-        Ok((v, stats, noted, winning)) => Ok((v, stats, noted, winning, kept)),
-        Err(Stopped) => Err(stopped_search(game, p, start, plan, kept)),
-    }
+    found.map_err(|Stopped| stopped_search(game, p, start, plan, kept.as_ref()))
 }
 
 /// `p`'s nimber by `searcher`, the stats of that search (not of what follows), what `at_nimber`
@@ -275,11 +299,11 @@ fn stopped_search<G: AnyGame + ?Sized>(
     p: &Stones,
     start: Instant,
     plan: Option<&Plan>,
-    kept: Option<Kept>,
+    kept: Option<&Kept>,
 ) -> Error {
     let table = plan.map(|plan| SavedTable {
         path: plan.path.clone(),
-        entries: kept.and_then(|k| k.saved.ok()).map(|s| s.entries),
+        entries: kept.and_then(|k| k.saved.as_ref().ok()).map(|s| s.entries),
     });
     Error::Timeout(Undecided {
         table,
