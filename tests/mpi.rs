@@ -4,42 +4,9 @@
 #![cfg(feature = "mpi")]
 
 mod common;
-use common::grundy;
+use common::ranks::{grundy_lines, mpirun, mpmd, mpmd_of, on_two_ranks, single};
 
-use std::process::Output;
 use std::time::Duration;
-
-/// `program` on two ranks over shared memory and the loopback interface only, bounded in time.
-fn on_two_ranks(program: &std::path::Path) -> assert_cmd::Command {
-    let mut c = assert_cmd::Command::new("mpirun");
-    c.args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
-        .args(["--mca", "btl", "self,vader"])
-        .args(["--mca", "oob_tcp_if_include", "lo"])
-        .arg(program)
-        .timeout(Duration::from_secs(120));
-    c
-}
-
-/// `grundy args` on two ranks.
-fn mpirun(args: &[&str]) -> Output {
-    on_two_ranks(&assert_cmd::cargo::cargo_bin("grundy"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-/// Lines grundy itself wrote on standard error (mpirun adds its own banner on failures).
-fn grundy_lines(out: &Output) -> Vec<String> {
-    String::from_utf8_lossy(&out.stderr)
-        .lines()
-        .filter(|l| l.starts_with("grundy:"))
-        .map(String::from)
-        .collect()
-}
-
-fn single(args: &[&str]) -> Output {
-    grundy().args(args).output().unwrap()
-}
 
 /// Runs this test binary's `rank_steps` on two ranks; each rank's harness must pass it.
 #[test]
@@ -348,138 +315,6 @@ fn synth_on_two_ranks_stops_and_refuses_together() {
 }
 
 #[test]
-fn sg_on_two_ranks_answers_what_one_process_answers() {
-    // Cram's `auto` and cut_cE deal subtrees to rank 1; naive and plain cut race the ranks.
-    for (case, scheme) in [
-        (&["sg", "cram:3x5", "--moves"][..], "dealt"),
-        (&["sg", "cram:4x7", "--moves"], "dealt"),
-        (&["sg", "path:3", "5,4,3", "--engine", "cut_cE"], "dealt"),
-        (&["sg", "chomp:5x5", "--moves"], "race"),
-        (&["sg", "path:3", "3,4,2", "--engine", "cut"], "race"),
-        (&["sg", "cram:4x4", "--engine", "naive"], "race"),
-    ] {
-        let args = [case, &["--json"]].concat();
-        let s = single(&args);
-        assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
-        let m = mpirun(&args);
-        assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
-        let [a, b] = [&s, &m].map(|o| {
-            serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("one JSON object")
-        });
-        for key in ["nimber", "engine", "winning_moves", "position"] {
-            assert_eq!(a[key], b[key], "{case:?}: {key}");
-        }
-        let ranks = &b["ranks"];
-        assert_eq!(
-            (&ranks["size"], &ranks["scheme"]),
-            (&2.into(), &scheme.into()),
-            "{b}"
-        );
-        let nodes: Vec<u64> = serde_json::from_value(ranks["nodes"].clone()).unwrap();
-        match scheme {
-            // Every rank's nodes, summed.
-            "dealt" => assert_eq!(nodes.iter().sum::<u64>(), b["nodes"], "{b}"),
-            // The first answer's, each rank's listed.
-            _ => {
-                let winner = ranks["winner"].as_u64().unwrap() as usize;
-                assert_eq!(nodes[winner], b["nodes"], "{b}");
-            }
-        }
-    }
-    // On a board with subtrees to deal, rank 1 searches some of them.
-    let out = mpirun(&["sg", "cram:4x7", "--json"]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-    assert!(v["ranks"]["nodes"][1].as_u64().unwrap() > 0, "{v}");
-    // Text, with the ranks' share in --stats.
-    for (game, says) in [
-        ("cram:3x5", "ranks: 2 (rank 0 dealt the subtrees"),
-        ("chomp:4x4", "ranks: 2 (answered first by rank"),
-    ] {
-        let out = mpirun(&["sg", game, "--stats"]);
-        assert!(out.status.success());
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(text.contains(says), "{text}");
-    }
-    // A time limit passed at once: undecided (exit 3) on every rank, one line.
-    let out = mpirun(&["sg", "cram:5x5", "--timeout", "0"]);
-    assert_eq!(out.status.code(), Some(3));
-    assert_eq!(grundy_lines(&out).len(), 1, "{:?}", grundy_lines(&out));
-}
-
-/// `sg --checkpoint` under mpirun keeps the whole dealt search's table in rank 0's file, which
-/// one process goes on from, and the reverse; in a race rank 0 keeps its own.
-#[test]
-fn a_dealt_search_keeps_its_table_for_one_process_and_the_reverse() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("cram.ckpt");
-    let file = file.to_str().unwrap();
-    let json = |out: &Output| -> serde_json::Value {
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).expect("one JSON object")
-    };
-    let args = ["sg", "cram:4x7", "--json", "--checkpoint", file];
-    let first = json(&mpirun(&args));
-    assert_eq!(first["ranks"]["scheme"], "dealt", "{first}");
-    let saved = first["checkpoint"]["saved"].as_u64().expect("a save") as i64;
-    assert!(saved > 0, "{first}");
-    // One process learns every entry and answers at the root.
-    let one = json(&single(&args));
-    assert_eq!(one["nimber"], first["nimber"]);
-    assert_eq!(one["checkpoint"]["learned"], saved, "{one}");
-    assert!(one["nodes"].as_u64().unwrap() < first["nodes"].as_u64().unwrap());
-    // A time limit on the ranks saves the table and says so (exit 3, one line), and two ranks
-    // go on from a file one process stopped.
-    let other = dir.path().join("five.ckpt");
-    let other = other.to_str().unwrap();
-    let out = single(&["sg", "cram:5x8", "--checkpoint", other, "--timeout", "0.5"]);
-    assert_eq!(out.status.code(), Some(3));
-    let out = mpirun(&["sg", "cram:5x8", "--checkpoint", other, "--timeout", "0.5"]);
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines = grundy_lines(&out);
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(lines[0].contains("is saved in"), "{lines:?}");
-    let both = json(&mpirun(&[
-        "sg",
-        "cram:5x8",
-        "--json",
-        "--checkpoint",
-        other,
-    ]));
-    let alone = json(&single(&["sg", "cram:5x8", "--json"]));
-    assert_eq!(both["nimber"], alone["nimber"]);
-    assert!(
-        both["checkpoint"]["learned"].as_u64().unwrap() > 0,
-        "{both}"
-    );
-    // In a race rank 0 keeps its own table, as one process does; one process learns it.
-    let chomp = dir.path().join("chomp.ckpt");
-    let chomp = chomp.to_str().unwrap();
-    let args = ["sg", "chomp:5x5", "--json", "--checkpoint", chomp];
-    let race = json(&mpirun(&args));
-    assert_eq!(race["ranks"]["scheme"], "race", "{race}");
-    let saved = race["checkpoint"]["saved"].as_u64().expect("a save");
-    let one = json(&single(&args));
-    assert_eq!(one["nimber"], race["nimber"]);
-    assert_eq!(one["checkpoint"]["learned"], saved, "{one}");
-    // A file rank 0 cannot read ends every rank with one line, whichever rank could answer.
-    std::fs::write(chomp, "not a table").unwrap();
-    let out = mpirun(&["sg", "chomp:5x5", "--checkpoint", chomp]);
-    assert_eq!(out.status.code(), Some(2));
-    let lines = grundy_lines(&out);
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(lines[0].contains("not a saved table"), "{lines:?}");
-}
-
-#[test]
 fn a_table_on_two_ranks_writes_what_one_process_writes() {
     let dir = tempfile::tempdir().unwrap();
     let cases: [&[&str]; 3] = [
@@ -592,36 +427,6 @@ fn a_check_that_fails_on_one_rank_only_stops_every_rank() {
     );
 }
 
-/// `mpirun` with one rank running `grundy first` and another `grundy second`: what one rank
-/// alone fails on.
-fn mpmd(first: &[&str], second: &[&str]) -> Output {
-    let grundy = assert_cmd::cargo::cargo_bin("grundy");
-    mpmd_of(&grundy, first, &grundy, second)
-}
-
-/// `mpirun` with one rank running `one first` and another `other second`.
-fn mpmd_of(
-    one: &std::path::Path,
-    first: &[&str],
-    other: &std::path::Path,
-    second: &[&str],
-) -> Output {
-    assert_cmd::Command::new("mpirun")
-        .args(["--allow-run-as-root", "--oversubscribe"])
-        .args(["--mca", "btl", "self,vader"])
-        .args(["--mca", "oob_tcp_if_include", "lo"])
-        .arg("-np")
-        .arg("1")
-        .arg(one)
-        .args(first)
-        .args([":", "-np", "1"])
-        .arg(other)
-        .args(second)
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap()
-}
-
 /// Two builds of grundy in one job (here the same one with a byte added, which still runs)
 /// are refused on every rank with one line, whatever the command.
 #[test]
@@ -662,21 +467,5 @@ fn an_error_on_one_rank_only_ends_sg_and_synth_on_every_rank() {
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].contains("--mem-limit"), "{lines:?}");
         assert!(out.stdout.is_empty(), "no answer from half the ranks");
-    }
-}
-
-#[test]
-fn ranks_asked_different_searches_are_refused_on_every_rank() {
-    for (first, second) in [
-        (&["sg", "cram:3x5"][..], &["sg", "cram:3x6"][..]),
-        // One would deal and the other race: refused before either starts.
-        (&["sg", "cram:3x5"], &["sg", "chomp:3x5"]),
-    ] {
-        let out = mpmd(first, second);
-        assert_eq!(out.status.code(), Some(2), "{second:?}");
-        let lines = grundy_lines(&out);
-        assert_eq!(lines.len(), 1, "{lines:?}");
-        assert!(lines[0].contains("run one search"), "{lines:?}");
-        assert!(out.stdout.is_empty());
     }
 }

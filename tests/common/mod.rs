@@ -8,6 +8,9 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 
+#[cfg(feature = "mpi")]
+pub mod ranks;
+
 /// Hang guard: a regression to exponential work fails the test instead of stalling the suite.
 const HANG: Duration = Duration::from_secs(120);
 
