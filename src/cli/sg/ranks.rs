@@ -35,6 +35,8 @@ pub(super) fn run(args: &SgArgs, team: &dyn Team) -> Result<Status, Error> {
         Ok((game, p, cfg, opts))
     };
     let (game, p, cfg, opts) = team.settle(set_up())?;
+    // No thread waits on the saves here (the time limit below stops the search itself, which
+    // then saves once more), so what the plan tells of them goes nowhere.
     let (send, _) = mpsc::channel();
     let plan = match team.is_root() {
         true => super::checkpoint_plan(args, &send),
