@@ -56,8 +56,8 @@ fn subtraction_theorem_in_text_and_latex() {
     assert!(tex.contains("\\end{proof}"), "{tex}");
 }
 
-/// Values that settle nothing are reported as such, with exit 3: Grundy's game has no
-/// finite check, and Kayles needs more than 100 heaps.
+/// Values that settle nothing are reported as such, with exit 3 and the largest value
+/// reached: Grundy's game has no finite check, and Kayles needs more than 100 heaps.
 #[test]
 fn unsettled_ranges_say_so() {
     let (code, v) = json(&["period", "grundy-game", "--max-heap", "300"]);
@@ -65,6 +65,23 @@ fn unsettled_ranges_say_so() {
     assert_eq!(v["status"], "unsettled");
     assert_eq!(v["computed"], 301);
     assert!(v["no_criterion"].is_string(), "{v}");
+    // The largest value reached, and the first heap with it.
+    let want = grundy_core::game::heap::nim_sequence(&grundy_core::game::heap::GrundysGame, 300);
+    let top = *want.iter().max().unwrap();
+    let heap = want.iter().position(|&g| g == top).unwrap();
+    assert_eq!(
+        v["largest"],
+        serde_json::json!({ "value": top, "heap": heap })
+    );
+    let out = grundy()
+        .args(["period", "grundy-game", "--max-heap", "300"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!("largest:    {top}, first at heap {heap}\n")),
+        "{text}"
+    );
     let (code, v) = json(&["period", "octal:0.77", "--max-heap", "100"]);
     assert_eq!(code, Some(3), "{v}");
     assert!(v["no_criterion"].is_null(), "{v}");
@@ -371,6 +388,41 @@ fn checkpoints_resume_and_bad_ones_are_refused() {
         &["period", "grundy-game", "--mem-limit", "0.001"],
         2,
         "--mem-limit",
+    );
+}
+
+/// `--on-disk` holds the values in a file of the directory and answers as a run in memory
+/// (JSON and `--values` alike, on two threads); it leaves nothing behind, and is refused in
+/// one line (exit 2) for a rule valued in memory and for a directory that is not there.
+#[test]
+fn values_on_disk_answer_as_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    for game in ["grundy-game", "octal:0.16"] {
+        let run = |extra: &[&str], name: &str| {
+            let path = dir.path().join(name);
+            let mut args = vec!["period", game, "--max-heap", "20000", "--threads", "2"];
+            args.extend(extra);
+            args.extend(["--values", path.to_str().unwrap()]);
+            let (code, v) = json(&args);
+            (code, v, std::fs::read(&path).unwrap())
+        };
+        let memory = run(&[], "memory.values");
+        let disk = run(&["--on-disk", d], "disk.values");
+        assert_eq!(disk, memory, "{game}");
+        // The values' own file had no name: only the two values files are there.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+    one_line(
+        &["period", "subtraction:1,2", "--on-disk", d],
+        2,
+        "--on-disk holds the values of the rare/common technique",
+    );
+    let gone = dir.path().join("gone");
+    one_line(
+        &["period", "grundy-game", "--on-disk", gone.to_str().unwrap()],
+        2,
+        "gone",
     );
 }
 

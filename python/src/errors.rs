@@ -29,6 +29,7 @@ fn raise_hint(setting: Setting) -> &'static str {
         Setting::Engine => "pick engine=\"naive\" to search anyway",
         Setting::Orbits => "drop orbits=True",
         Setting::TableRoom => "give the table more room",
+        Setting::DiskRoom => "free room on the disk, or hold the values elsewhere",
     }
 }
 

@@ -145,6 +145,7 @@ pub fn flag(key: OptionKey) -> &'static str {
         OptionKey::Size => "--size",
         OptionKey::Digits => "--digits",
         OptionKey::Where => "--where",
+        OptionKey::OnDisk => "--on-disk",
     }
 }
 
@@ -158,6 +159,7 @@ fn raise_hint(setting: Setting) -> &'static str {
         Setting::Engine => "pick --engine naive to search anyway",
         Setting::Orbits => "drop --orbits",
         Setting::TableRoom => "raise --mem-limit or --tt, or give --checkpoint another file",
+        Setting::DiskRoom => "free room there, or give --on-disk another directory",
     }
 }
 

@@ -16,7 +16,8 @@ use grundy_core::period;
 use grundy_core::period::contraction::contractions;
 use grundy_core::period::words::{self, relation, text, unsettled};
 use grundy_core::period::{
-    analyse_kept, analyse_until, check_memory, values_file, Analysis, Checkpoint, Criterion,
+    analyse_kept, check_memory, check_on_disk, values_file, Analysis, Checkpoint, Criterion,
+    Keeping,
 };
 
 #[derive(Args, Debug)]
@@ -56,6 +57,13 @@ pub struct PeriodArgs {
     /// Seconds between two saves of --checkpoint's file while heaps are valued.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "300", requires = "checkpoint")]
     checkpoint_every: f64,
+    /// Hold the values in a file of DIR, mapped into memory, rather than in memory (Grundy's
+    /// game and octal codes that split heaps): memory keeps the pages read lately and the
+    /// kernel writes the rest to DIR, so a run far past the memory fits (2^32 heaps take
+    /// 4 GiB of DIR). The file has no name and goes at the end; --values and --checkpoint
+    /// still write theirs.
+    #[arg(long, value_name = "DIR")]
+    on_disk: Option<PathBuf>,
     /// Memory limit in GiB (default: 80% of available memory): a run whose values up to
     /// --max-heap would need more is refused before it starts.
     #[arg(long, value_name = "GIB")]
@@ -111,11 +119,11 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     } else {
         None
     };
-    check_memory(
-        game.rule(),
-        args.max_heap,
-        super::memory_limit(args.mem_limit)?,
-    )?;
+    let limit = super::memory_limit(args.mem_limit)?;
+    match &args.on_disk {
+        Some(dir) => check_on_disk(game.rule(), args.max_heap, limit, dir)?,
+        None => check_memory(game.rule(), args.max_heap, limit)?,
+    }
     let deadline = args
         .timeout
         .map(|s| Instant::now() + Duration::from_secs_f64(s));
@@ -130,19 +138,15 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
         .build()
         .map_err(|e| Error::Resource(format!("cannot start the worker threads: {e}")))?;
     let bar = Bar::new(!args.json);
-    let a = pool.install(|| match &args.checkpoint {
-        Some(path) => {
-            let every = Duration::from_secs_f64(args.checkpoint_every.max(1.0));
-            let kept = Checkpoint { path, every };
-            analyse_kept(game.rule(), args.max_heap, &bar, &past_deadline, &kept)
-        }
-        None => Ok(analyse_until(
-            game.rule(),
-            args.max_heap,
-            &bar,
-            &past_deadline,
-        )),
-    })?;
+    let keeping = Keeping {
+        disk: args.on_disk.as_deref(),
+        checkpoint: args.checkpoint.as_deref().map(|path| Checkpoint {
+            path,
+            every: Duration::from_secs_f64(args.checkpoint_every.max(1.0)),
+        }),
+    };
+    let a =
+        pool.install(|| analyse_kept(game.rule(), args.max_heap, &bar, &past_deadline, &keeping))?;
     if let Some(path) = &args.values {
         values_file::write(path, game.rule().name(), &a.values)?;
     }

@@ -103,6 +103,8 @@ pub enum Setting {
     /// The room of a search's table (its memory or its entries), or a table file it need not
     /// replace: a kept table holding more entries than the room refuses to shrink it.
     TableRoom,
+    /// The disk room values held in a file take.
+    DiskRoom,
 }
 
 /// An option a caller gives the library, named without any front end's spelling: the
@@ -140,6 +142,8 @@ pub enum OptionKey {
     Digits,
     /// The condition rows of a survey must meet.
     Where,
+    /// Values held in a file rather than in memory.
+    OnDisk,
 }
 
 impl OptionKey {
@@ -161,6 +165,7 @@ impl OptionKey {
             OptionKey::Size => "size",
             OptionKey::Digits => "digits",
             OptionKey::Where => "where",
+            OptionKey::OnDisk => "on_disk",
         }
     }
 }
@@ -277,7 +282,8 @@ impl Error {
                 | Setting::MaxLength
                 | Setting::Engine
                 | Setting::Orbits
-                | Setting::TableRoom => Kind::Resource,
+                | Setting::TableRoom
+                | Setting::DiskRoom => Kind::Resource,
                 Setting::Width | Setting::Heaps => Kind::BadInput,
             },
             Error::Timeout(_) => Kind::Timeout,

@@ -406,6 +406,58 @@ pub fn check_memory(rule: &dyn HeapRule, max_heap: usize, limit: u64) -> Result<
     ))
 }
 
+/// Refuses, before any heap is valued, a run to `max_heap` holding its values in a file of
+/// `dir` ([`Values::on_disk`]) when the rule's valuation cannot (only the rare/common
+/// technique values heaps in place), when memory lacks `limit` bytes for the rest
+/// ([`memory_needed`] but the values), or when `dir` has no room for a byte a value.
+pub fn check_on_disk(
+    rule: &dyn HeapRule,
+    max_heap: usize,
+    limit: u64,
+    dir: &std::path::Path,
+) -> Result<(), Error> {
+    use crate::error::{OptionKey, Setting};
+    use crate::units::format_bytes;
+    if !rule.sparse() {
+        return Err(Error::refused(
+            OptionKey::OnDisk,
+            format!(
+                " holds the values of the rare/common technique (Grundy's game, octal codes \
+                 that split heaps); {} is valued in memory",
+                rule.name()
+            ),
+        ));
+    }
+    let values = max_heap as u64 + 1;
+    let rest = memory_needed(rule, max_heap).saturating_sub(values);
+    if rest > limit {
+        return Err(Error::limit(
+            Setting::MemoryLimit,
+            format!(
+                "valuing the heaps of {} up to {max_heap} with the values on disk needs {} of \
+                 memory; the memory limit is {}",
+                rule.name(),
+                format_bytes(rest),
+                format_bytes(limit)
+            ),
+        ));
+    }
+    let free = fs4::available_space(dir).map_err(|e| Error::io(dir, e))?;
+    if values > free {
+        return Err(Error::limit(
+            Setting::DiskRoom,
+            format!(
+                "the values of {} up to {max_heap} take {} on disk; {} has {} free",
+                rule.name(),
+                format_bytes(values),
+                dir.display(),
+                format_bytes(free)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A file that a long run keeps its values in as it goes ([`values_file`]), so that a run
 /// stopped (by a time limit, a signal or a crash) resumes from it.
 #[derive(Clone, Copy, Debug)]
@@ -416,21 +468,40 @@ pub struct Checkpoint<'a> {
     pub every: std::time::Duration,
 }
 
-/// [`analyse_until`], resuming from the values in `checkpoint`'s file when it exists (they
-/// must be `rule`'s) and saving them there every so often and at the end. The values, and
-/// so the answer, are those of a run straight through: each round examines the values up to
-/// its own end, as such a run would, however many were read.
+/// Where a long run keeps its values: in a file mapped into memory rather than in memory,
+/// and in a checkpoint file as they are computed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Keeping<'a> {
+    /// The directory of the file holding the values ([`Values::on_disk`]), when they are not
+    /// held in memory ([`check_on_disk`] says whether the rule allows it).
+    pub disk: Option<&'a std::path::Path>,
+    /// The checkpoint file, when there is one.
+    pub checkpoint: Option<Checkpoint<'a>>,
+}
+
+/// [`analyse_until`], with the values held where `keeping` says: on disk, and resumed from
+/// the values in the checkpoint's file when it exists (they must be `rule`'s), saved there
+/// every so often and at the end. The values, and so the answer, are those of a run straight
+/// through: each round examines the values up to its own end, as such a run would, however
+/// many were read.
 pub fn analyse_kept(
     rule: &dyn HeapRule,
     max_heap: usize,
     progress: &dyn Progress,
     stop: &dyn Fn() -> bool,
-    checkpoint: &Checkpoint,
+    keeping: &Keeping,
 ) -> Result<Analysis, Error> {
+    let room = match keeping.disk {
+        Some(dir) => Values::on_disk(dir).map_err(|e| Error::io(dir, e))?,
+        None => Values::new(),
+    };
+    let Some(checkpoint) = &keeping.checkpoint else {
+        return analyse_from(rule, room, max_heap, progress, stop, None);
+    };
     let path = checkpoint.path;
     let mut start = match path.exists() {
         true => {
-            let kept = values_file::read(path)?;
+            let kept = values_file::read_into(path, room)?;
             if kept.game != rule.name() {
                 return Err(Error::Data {
                     path: path.to_path_buf(),
@@ -439,7 +510,7 @@ pub fn analyse_kept(
             }
             kept.values
         }
-        false => Values::new(),
+        false => room,
     };
     start.truncate(max_heap + 1);
     analyse_from(rule, start, max_heap, progress, stop, Some(checkpoint))
@@ -473,7 +544,10 @@ fn analyse_from(
             let before = values.len();
             // Room for exactly this round (not all of `max_heap`'s at once: a short run with a
             // far limit would ask for memory it never uses).
-            values.reserve_exact(upto + 1 - values.len());
+            let more = upto + 1 - values.len();
+            values
+                .try_reserve_exact(more)
+                .map_err(|e| values_file::room_error(&values, more, e))?;
             extend_saving(rule, &mut values, upto, stop, checkpoint, &save)?;
             progress.advance((values.len() - before) as u64);
         }

@@ -248,7 +248,17 @@ fn resumed_runs_answer_as_runs_straight_through() {
         asked.set(asked.get() + 1);
         asked.get() > 2500
     };
-    let first = analyse_kept(&GrundysGame, 5000, &Silent, &stop, &checkpoint).unwrap();
+    // The first run holds its values on disk; the resumed ones in memory.
+    let keeping = |checkpoint| Keeping {
+        disk: None,
+        checkpoint: Some(checkpoint),
+    };
+    let on_disk = Keeping {
+        disk: Some(dir.path()),
+        ..keeping(checkpoint)
+    };
+    let first = analyse_kept(&GrundysGame, 5000, &Silent, &stop, &on_disk).unwrap();
+    assert_eq!(first.values.disk(), Some(dir.path()));
     assert!(first.stopped && first.values.len() < 5000);
     let kept = values_file::read(&path).unwrap();
     assert_eq!(kept.values, first.values);
@@ -257,7 +267,7 @@ fn resumed_runs_answer_as_runs_straight_through() {
         5000,
         &Silent,
         &crate::game::heap::never,
-        &checkpoint,
+        &keeping(checkpoint),
     )
     .unwrap();
     let straight = analyse(&GrundysGame, 5000, &Silent);
@@ -277,7 +287,7 @@ fn resumed_runs_answer_as_runs_straight_through() {
         1 << 12,
         &Silent,
         &crate::game::heap::never,
-        &checkpoint,
+        &keeping(checkpoint),
     )
     .unwrap();
     let straight = analyse(&kayles, 1 << 12, &Silent);
@@ -290,7 +300,7 @@ fn resumed_runs_answer_as_runs_straight_through() {
         100,
         &Silent,
         &crate::game::heap::never,
-        &checkpoint,
+        &keeping(checkpoint),
     )
     .unwrap_err();
     assert!(matches!(err, crate::error::Error::Data { .. }));
@@ -326,4 +336,98 @@ fn memory_needed_covers_the_values_held() {
         memory_needed(&GrundysGame, MAX_HEAP),
         top + top / 16 + (1 << 20)
     );
+}
+
+/// Values held on disk are those held in memory, on one thread and on two (whose blocks and
+/// long scans read the mapped file from both), for Grundy's game and octal codes that split
+/// heaps; a checkpoint resumes into values on disk.
+#[test]
+fn values_on_disk_are_those_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules: Vec<Box<dyn HeapRule>> = vec![
+        Box::new(GrundysGame),
+        Box::new(TakeBreak::octal("octal:0.16", "0.16").unwrap()),
+        Box::new(TakeBreak::octal("octal:0.354", "0.354").unwrap()),
+    ];
+    let on_disk = Keeping {
+        disk: Some(dir.path()),
+        checkpoint: None,
+    };
+    for rule in &rules {
+        let n = 40_000;
+        let memory = analyse(rule.as_ref(), n, &Silent);
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let never = crate::game::heap::never;
+            let disk = pool
+                .install(|| analyse_kept(rule.as_ref(), n, &Silent, &never, &on_disk))
+                .unwrap();
+            assert_eq!(disk.values.disk(), Some(dir.path()));
+            assert_eq!(disk.values, memory.values, "{rule:?} on {threads} threads");
+            assert_eq!(
+                (disk.proved, disk.observed, disk.rarity),
+                (
+                    memory.proved.clone(),
+                    memory.observed.clone(),
+                    memory.rarity
+                )
+            );
+        }
+    }
+    // Resumed from a checkpoint into values on disk.
+    let path = dir.path().join("grundy.values");
+    let straight = analyse(&GrundysGame, 30_000, &Silent);
+    let start = Values::from_slice(&straight.values.range_to_vec(0..10_000));
+    values_file::write(&path, "grundy-game", &start).unwrap();
+    let keeping = Keeping {
+        checkpoint: Some(Checkpoint {
+            path: &path,
+            every: std::time::Duration::from_secs(600),
+        }),
+        ..on_disk
+    };
+    let never = crate::game::heap::never;
+    let resumed = analyse_kept(&GrundysGame, 30_000, &Silent, &never, &keeping).unwrap();
+    assert_eq!(resumed.values.disk(), Some(dir.path()));
+    assert_eq!(resumed.values, straight.values);
+    // The files held no name: the directory holds the checkpoint alone.
+    drop(resumed);
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1);
+}
+
+/// A run on disk is refused before it starts for a rule valued at full width in memory, and
+/// when memory lacks room for the rest; the values' byte a heap is not counted as memory.
+#[test]
+fn runs_on_disk_are_checked_first() {
+    use crate::error::{Error, OptionKey, Setting};
+    let dir = tempfile::tempdir().unwrap();
+    let kayles = TakeBreak::octal("octal:0.77", "0.77").unwrap();
+    let plain = TakeBreak::octal("octal:0.33", "0.33").unwrap();
+    assert!(kayles.sparse() && !plain.sparse());
+    let err = check_on_disk(&plain, 1000, u64::MAX, dir.path()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Refused {
+                key: OptionKey::OnDisk,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let n = 1 << 28;
+    let needed = memory_needed(&GrundysGame, n);
+    assert!(check_memory(&GrundysGame, n, needed - (n as u64)).is_err());
+    check_on_disk(&GrundysGame, n, needed - (n as u64), dir.path()).unwrap();
+    let err = check_on_disk(&GrundysGame, n, (1 << 20) - 1, dir.path()).unwrap_err();
+    assert_eq!(err.raise(), Some(Setting::MemoryLimit), "{err}");
+    let gone = dir.path().join("gone");
+    assert!(matches!(
+        check_on_disk(&GrundysGame, n, u64::MAX, &gone).unwrap_err(),
+        Error::Io { .. }
+    ));
 }

@@ -109,6 +109,13 @@ fn append(path: &Path, values: &Values, count: u64, w: u32, start: u64) -> io::R
 
 /// Reads the values file at `path`.
 pub fn read(path: &Path) -> Result<Sequence, Error> {
+    read_into(path, Values::new())
+}
+
+/// Reads the values file at `path` into `values`, empty and held where the caller wants them
+/// (in memory, or on disk: [`Values::on_disk`]).
+pub fn read_into(path: &Path, mut values: Values) -> Result<Sequence, Error> {
+    debug_assert!(values.is_empty(), "values are read into empty room");
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let (game, w, count) = read_header(path, &mut file)?;
     let start = (FIXED + game.len()) as u64;
@@ -116,8 +123,9 @@ pub fn read(path: &Path) -> Result<Sequence, Error> {
     let bytes = value_bytes(count, w, held.saturating_sub(start)).map_err(|m| bad(path, &m))?;
     // Read a chunk at a time into values held as a run holds them (a byte each, the large
     // ones apart): a long run's file is read back in the memory its values take.
-    let mut values = Values::new();
-    values.reserve_exact(bytes / w as usize);
+    values
+        .try_reserve_exact(bytes / w as usize)
+        .map_err(|e| room_error(&values, bytes / w as usize, e))?;
     let mut reader = io::BufReader::with_capacity(1 << 20, file.take(bytes as u64));
     let mut chunk = vec![0u8; (1 << 16) * w as usize];
     let mut left = bytes;
@@ -229,6 +237,14 @@ fn bad(path: &Path, msg: &str) -> Error {
     Error::Data {
         path: path.to_path_buf(),
         msg: msg.to_string(),
+    }
+}
+
+/// Room for `more` values refused: the disk's, when `values` are held on disk, else memory's.
+pub(crate) fn room_error(values: &Values, more: usize, e: io::Error) -> Error {
+    match values.disk() {
+        Some(dir) => Error::io(dir, e),
+        None => Error::Resource(format!("cannot hold {more} more values in memory: {e}")),
     }
 }
 

@@ -75,6 +75,9 @@ pub fn text(name: &str, a: &Analysis) -> String {
                 );
             }
             s += &format!("values:     {}\n", listed(&a.values, 0..a.values.len()));
+            if let Some((top, heap)) = a.values.largest() {
+                s += &format!("largest:    {top}, first at heap {heap}\n");
+            }
         }
     }
     if let Some(r) = &a.rarity {
@@ -198,6 +201,9 @@ pub fn json(name: &str, a: &Analysis) -> serde_json::Value {
     });
     if proved.is_none() {
         obj["note"] = unsettled(a).into();
+        if let Some((value, heap)) = a.values.largest() {
+            obj["largest"] = serde_json::json!({ "value": value, "heap": heap });
+        }
     }
     obj["timed_out"] = a.stopped.into();
     obj

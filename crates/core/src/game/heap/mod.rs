@@ -11,6 +11,7 @@ pub mod classes;
 mod far;
 mod fresh;
 pub(crate) mod grundys_game;
+mod room;
 mod scan;
 mod scan_simd;
 mod sieve;

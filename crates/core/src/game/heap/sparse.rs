@@ -214,6 +214,12 @@ fn extend_reading<R: Splits + super::HeapRule>(
         let mut wide = values.to_vec();
         super::by_definition(rule, &mut wide, n.min(PREFIX), stop);
         *values = match tuning.escape_from {
+            // In the same room (on disk, when the values are held there).
+            ESCAPE if values.width() >= tuning.min_width => {
+                values.truncate(0);
+                values.extend(wide);
+                std::mem::take(values)
+            }
             ESCAPE => Values::from_slice_at_least(&wide, tuning.min_width),
             from => {
                 let mut apart = Values::escaping_from(from);

@@ -5,10 +5,13 @@
 //! so the bytes a value takes set how far a run fits in memory: Grundy's game passes 255
 //! before 10^7 heaps, with few such values.
 
+use std::path::Path;
+
+use super::room::{Mapped, Room};
 use crate::game::Nimber;
 
 /// A stored value: a byte, a 16-bit or a 32-bit word, read as a [`Nimber`].
-pub trait Value: Copy + Into<Nimber> + PartialEq + Send + Sync + 'static {
+pub trait Value: bytemuck::Pod + Into<Nimber> + PartialEq + Send + Sync + 'static {
     /// The stored values as bytes when they are bytes: the scan of pairs then tests 32 of
     /// them at a time ([`super::scan_simd`]).
     fn as_bytes(values: &[Self]) -> Option<&[u8]> {
@@ -46,14 +49,14 @@ pub struct Values {
 /// The values at one width.
 #[derive(Clone, Debug)]
 enum Store {
-    U8(Vec<u8>, Large),
-    U16(Vec<u16>),
-    U32(Vec<u32>),
+    U8(Room<u8>, Large),
+    U16(Room<u16>),
+    U32(Room<u32>),
 }
 
 impl Default for Store {
     fn default() -> Self {
-        Store::U8(Vec::new(), Large::default())
+        Store::U8(Room::default(), Large::default())
     }
 }
 
@@ -246,7 +249,29 @@ impl Values {
             ..Large::default()
         };
         Values {
-            store: Store::U8(Vec::new(), large),
+            store: Store::U8(Room::default(), large),
+        }
+    }
+
+    /// No values yet, held in a new file of `dir` mapped into memory rather than in memory,
+    /// a byte a value as in memory: memory then holds only the pages read lately, and the
+    /// file goes when the values do (a crash included). Make room a round at a time with
+    /// [`Values::try_reserve_exact`], which takes the disk's blocks, so that a full disk is
+    /// an error there.
+    pub fn on_disk(dir: &Path) -> std::io::Result<Values> {
+        let room = Room::Disk(Mapped::new(dir.into())?);
+        Ok(Values {
+            store: Store::U8(room, Large::default()),
+        })
+    }
+
+    /// The directory whose file holds the values, when they are on disk
+    /// ([`Values::on_disk`]).
+    pub fn disk(&self) -> Option<&Path> {
+        match &self.store {
+            Store::U8(v, _) => v.dir(),
+            Store::U16(v) => v.dir(),
+            Store::U32(v) => v.dir(),
         }
     }
 
@@ -255,9 +280,9 @@ impl Values {
     pub fn from_slice_at_least(values: &[Nimber], min_width: u32) -> Values {
         let top = values.iter().copied().max().unwrap_or(0);
         let store = match width_of(top).max(min_width) {
-            1 => Store::U8(Vec::new(), Large::default()),
-            2 => Store::U16(Vec::new()),
-            _ => Store::U32(Vec::new()),
+            1 => Store::default(),
+            2 => Store::U16(Room::default()),
+            _ => Store::U32(Room::default()),
         };
         let mut out = Values { store };
         out.reserve_exact(values.len());
@@ -290,9 +315,12 @@ impl Values {
     /// The values as a [`Seq`] at their width.
     pub fn slice(&self) -> Slice<'_> {
         match &self.store {
-            Store::U8(bytes, large) => Slice::U8(Bytes { bytes, large }),
-            Store::U16(v) => Slice::U16(v),
-            Store::U32(v) => Slice::U32(v),
+            Store::U8(bytes, large) => Slice::U8(Bytes {
+                bytes: bytes.as_slice(),
+                large,
+            }),
+            Store::U16(v) => Slice::U16(v.as_slice()),
+            Store::U32(v) => Slice::U32(v.as_slice()),
         }
     }
 
@@ -347,13 +375,34 @@ impl Values {
                 // Every value kept apart is above every byte held.
                 Some(&top) if large.from == Nimber::from(ESCAPE) => top,
                 top => {
-                    let small = bytes.iter().filter(|&&b| b != ESCAPE).max();
+                    let small = bytes.as_slice().iter().filter(|&&b| b != ESCAPE).max();
                     top.copied().max(small.map(|&b| b.into())).unwrap_or(0)
                 }
             },
-            Store::U16(v) => v.iter().max().map_or(0, |&x| x.into()),
-            Store::U32(v) => v.iter().max().copied().unwrap_or(0),
+            Store::U16(v) => v.as_slice().iter().max().map_or(0, |&x| x.into()),
+            Store::U32(v) => v.as_slice().iter().max().copied().unwrap_or(0),
         }
+    }
+
+    /// The largest value and the first heap with it (none when no value is held): what a
+    /// long run reached.
+    pub fn largest(&self) -> Option<(Nimber, usize)> {
+        let top = self.max();
+        let first = match &self.store {
+            // Every value kept apart is above every byte held: the side table has it.
+            Store::U8(_, large)
+                if !large.heaps.is_empty() && large.from == Nimber::from(ESCAPE) =>
+            {
+                let k = large.values.iter().position(|&v| v == top);
+                k.map(|k| large.heaps[k])
+            }
+            Store::U8(bytes, large) if large.heaps.is_empty() => bytes
+                .as_slice()
+                .iter()
+                .position(|&b| Nimber::from(b) == top),
+            _ => with_values!(self, v => (0..v.len()).find(|&i| v.at(i) == top)),
+        };
+        first.map(|heap| (top, heap))
     }
 
     /// Appends `value`: a byte, or the escape and the value apart; the values are widened
@@ -362,11 +411,11 @@ impl Values {
     pub fn push(&mut self, value: Nimber) {
         match &mut self.store {
             Store::U8(bytes, large) if value >= large.from => {
-                if large.crowded(bytes.len()) {
+                if large.crowded(bytes.as_slice().len()) {
                     self.widen(width_of(value).max(2));
                     return self.push(value);
                 }
-                large.heaps.push(bytes.len());
+                large.heaps.push(bytes.as_slice().len());
                 large.values.push(value);
                 bytes.push(ESCAPE);
             }
@@ -380,24 +429,31 @@ impl Values {
         }
     }
 
-    /// Holds the values at `width` bytes each (2 or 4; never narrower than now).
+    /// Holds the values at `width` bytes each (2 or 4; never narrower than now), in room of
+    /// the same kind (memory, or a new file beside the old one).
     fn widen(&mut self, width: u32) {
-        fn wider<'a, S: Seq<'a>, B>(old: S, room: usize, to: impl Fn(Nimber) -> B) -> Vec<B> {
-            let mut out = Vec::with_capacity(room);
-            out.extend((0..old.len()).map(|i| to(old.at(i))));
+        fn wider<'a, S: Seq<'a>, B: Value>(
+            old: S,
+            mut out: Room<B>,
+            to: impl Fn(Nimber) -> B,
+        ) -> Room<B> {
+            for i in 0..old.len() {
+                out.push(to(old.at(i)));
+            }
             out
         }
-        let capacity = match &self.store {
-            Store::U8(v, _) => v.capacity(),
-            Store::U16(v) => v.capacity(),
-            Store::U32(v) => v.capacity(),
-        };
         let store = match (&self.store, width) {
-            (Store::U8(..), 2) => {
-                Store::U16(with_values!(self, v => wider(v, capacity, |x| x as u16)))
+            (Store::U8(room, _), 2) => {
+                let out = room.empty_like(room.capacity());
+                Store::U16(with_values!(self, v => wider(v, out, |x| x as u16)))
             }
-            (Store::U8(..) | Store::U16(_), 4) => {
-                Store::U32(with_values!(self, v => wider(v, capacity, |x| x)))
+            (Store::U8(room, _), 4) => {
+                let out = room.empty_like(room.capacity());
+                Store::U32(with_values!(self, v => wider(v, out, |x| x)))
+            }
+            (Store::U16(room), 4) => {
+                let out = room.empty_like(room.capacity());
+                Store::U32(with_values!(self, v => wider(v, out, |x| x)))
             }
             _ => return,
         };
@@ -406,7 +462,18 @@ impl Values {
     }
 
     /// Makes room for `more` values past those held, exactly (a long run must not ask for
-    /// half as much again as it needs).
+    /// half as much again as it needs). An allocation that fails is an error (`OutOfMemory`),
+    /// as is a disk without room for values on disk, whose blocks are taken now.
+    pub fn try_reserve_exact(&mut self, more: usize) -> std::io::Result<()> {
+        match &mut self.store {
+            Store::U8(v, _) => v.try_reserve_exact(more),
+            Store::U16(v) => v.try_reserve_exact(more),
+            Store::U32(v) => v.try_reserve_exact(more),
+        }
+    }
+
+    /// Makes room for `more` values past those held, exactly, as a vector does (values on
+    /// disk: the file is made longer, its blocks taken only as values are written).
     pub fn reserve_exact(&mut self, more: usize) {
         match &mut self.store {
             Store::U8(v, _) => v.reserve_exact(more),
@@ -468,6 +535,7 @@ mod tests {
         }
         assert_eq!((values.width(), values.escaped()), (1, 5));
         assert_eq!(values.max(), 70000);
+        assert_eq!(values.largest(), Some((70000, 9)));
         assert_eq!(values.range_to_vec(2..5), [254, 255, 256]);
         assert_eq!(values, Values::from_slice(&want));
         let Slice::U8(v) = values.slice() else {
@@ -491,28 +559,35 @@ mod tests {
             (vec![0, 3, 254, 255], 1)
         );
         assert_eq!(values.max(), 255);
+        assert_eq!(values.largest(), Some((255, 3)));
+        assert_eq!(Values::from_slice(&[1, 4, 2, 4]).largest(), Some((4, 1)));
+        assert_eq!(Values::new().largest(), None);
         let json = serde_json::to_string(&values).unwrap();
         assert_eq!(json, "[0,3,254,255]");
     }
 
     /// Once more than one heap in [`LARGE_SHARE`] has a value apart, the values widen to two
-    /// bytes, and to four past 65535, every value kept.
+    /// bytes, and to four past 65535, every value kept; values on disk stay on disk.
     #[test]
     fn many_large_values_widen() {
         let want: Vec<Nimber> = (0..(LARGE_FREE * LARGE_SHARE) as Nimber)
             .map(|i| if i % 32 == 0 { 300 + i % 7 } else { i % 200 })
             .chain([70000, 5])
             .collect();
-        let mut values = Values::new();
-        let mut widths = Vec::new();
-        for &v in &want {
-            values.push(v);
-            if widths.last() != Some(&values.width()) {
-                widths.push(values.width());
+        let dir = tempfile::tempdir().unwrap();
+        for mut values in [Values::new(), Values::on_disk(dir.path()).unwrap()] {
+            let disk = values.disk().map(Path::to_path_buf);
+            let mut widths = Vec::new();
+            for &v in &want {
+                values.push(v);
+                if widths.last() != Some(&values.width()) {
+                    widths.push(values.width());
+                }
             }
+            assert_eq!(widths, [1, 2, 4]);
+            assert_eq!(values.to_vec(), want);
+            assert_eq!(values.disk().map(Path::to_path_buf), disk);
         }
-        assert_eq!(widths, [1, 2, 4]);
-        assert_eq!(values.to_vec(), want);
         // Kept apart from a small value on, in tests: never widened.
         let mut small = Values::escaping_from(4);
         small.extend(want.iter().copied());
