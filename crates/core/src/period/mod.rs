@@ -534,6 +534,9 @@ fn analyse_from(
         None => Ok(()),
     };
     let mut upto = FIRST_ROUND.min(max_heap);
+    // When the values are next saved: every so often across rounds, not from each round's
+    // start (rounds shorter than that would never be saved).
+    let mut due = checkpoint.map(|c| std::time::Instant::now() + c.every);
     progress.start("heaps valued", max_heap as u64 + 1);
     progress.advance(values.len() as u64);
     if values.is_empty() {
@@ -548,7 +551,7 @@ fn analyse_from(
             values
                 .try_reserve_exact(more)
                 .map_err(|e| values_file::room_error(&values, more, e))?;
-            extend_saving(rule, &mut values, upto, stop, checkpoint, &save)?;
+            extend_saving(rule, &mut values, upto, stop, checkpoint, &save, &mut due)?;
             progress.advance((values.len() - before) as u64);
         }
         let stopped = values.len() <= upto;
@@ -615,7 +618,7 @@ fn analyse_from(
 }
 
 /// Extends `values` up to G(upto) (less when `stop` says so), saving them to `checkpoint`
-/// every so often on the way.
+/// when `due` and then every so often on the way.
 fn extend_saving(
     rule: &dyn HeapRule,
     values: &mut Values,
@@ -623,18 +626,22 @@ fn extend_saving(
     stop: &dyn Fn() -> bool,
     checkpoint: Option<&Checkpoint>,
     save: &dyn Fn(&Values) -> Result<(), Error>,
+    due: &mut Option<std::time::Instant>,
 ) -> Result<(), Error> {
-    let Some(every) = checkpoint.map(|c| c.every) else {
+    let (Some(every), Some(at)) = (checkpoint.map(|c| c.every), due.as_mut()) else {
         rule.extend_values(values, upto, stop);
         return Ok(());
     };
     loop {
-        let due = std::time::Instant::now() + every;
-        rule.extend_values(values, upto, &|| stop() || std::time::Instant::now() >= due);
+        let until = *at;
+        rule.extend_values(values, upto, &|| {
+            stop() || std::time::Instant::now() >= until
+        });
         if values.len() > upto || stop() {
             return Ok(());
         }
         save(values)?;
+        *at = std::time::Instant::now() + every;
     }
 }
 

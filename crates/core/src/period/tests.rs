@@ -431,3 +431,32 @@ fn runs_on_disk_are_checked_first() {
         Error::Io { .. }
     ));
 }
+
+/// A checkpoint is saved every so often across rounds: rounds each shorter than the interval
+/// still get a save once it has passed (here the run stops at the first save it sees).
+#[test]
+fn checkpoints_fall_due_across_rounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grundy.values");
+    let keeping = Keeping {
+        disk: None,
+        checkpoint: Some(Checkpoint {
+            path: &path,
+            every: std::time::Duration::from_millis(200),
+        }),
+    };
+    // The first heaps are valued by the definition, which asks before each heap: a pause
+    // of 120 ms at the 200th question falls in the round to 256 heaps, one at the 400th in
+    // the round to 512. Each round is shorter than the interval, the two together longer.
+    let asked = std::cell::Cell::new(0);
+    let saved = || {
+        asked.set(asked.get() + 1);
+        if asked.get() % 200 == 0 && asked.get() <= 400 {
+            std::thread::sleep(std::time::Duration::from_millis(120));
+        }
+        path.exists()
+    };
+    let a = analyse_kept(&GrundysGame, 2048, &Silent, &saved, &keeping).unwrap();
+    assert!(a.stopped && a.values.len() < 2049, "{}", a.values.len());
+    assert_eq!(values_file::read(&path).unwrap().values, a.values);
+}
