@@ -60,12 +60,20 @@ impl Default for Store {
     }
 }
 
+/// Heaps a bucket of [`Large`]'s index covers.
+const BUCKET_BITS: u32 = 12;
+
 /// The values kept apart from a byte store: the heaps (in order) whose byte is [`ESCAPE`], and
 /// their values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Large {
     heaps: Vec<usize>,
     values: Vec<Nimber>,
+    /// For each bucket of 2^[`BUCKET_BITS`] heaps up to the last one's, how many heaps
+    /// below it are kept apart: a scan asks where the next one is once a block and rare
+    /// heap, and a search of every heap apart (thousands, far past 10^8 heaps of Grundy's
+    /// game) cost more than the block's own reads.
+    starts: Vec<u32>,
     /// Values from this one on are kept apart (255 but in tests, which reach the side table
     /// with small values).
     from: Nimber,
@@ -78,6 +86,7 @@ impl Default for Large {
         Large {
             heaps: Vec::new(),
             values: Vec::new(),
+            starts: Vec::new(),
             from: Nimber::from(ESCAPE),
             widens: true,
         }
@@ -85,12 +94,45 @@ impl Default for Large {
 }
 
 impl Large {
+    /// How many heaps below `i` are kept apart (the index of the first at or past it).
+    #[inline]
+    fn below(&self, i: usize) -> usize {
+        let b = i >> BUCKET_BITS;
+        let Some(&first) = self.starts.get(b) else {
+            // Past the last one's bucket: every one is below.
+            return self.heaps.len();
+        };
+        let (first, end) = (first as usize, self.starts.get(b + 1));
+        let end = end.map_or(self.heaps.len(), |&e| e as usize);
+        first + self.heaps[first..end].partition_point(|&h| h < i)
+    }
+
     /// The value of escaped heap `i`.
     #[inline]
     fn get(&self, i: usize) -> Nimber {
-        let k = self.heaps.partition_point(|&h| h < i);
+        let k = self.below(i);
         debug_assert_eq!(self.heaps.get(k), Some(&i), "heap {i} is escaped");
         self.values[k]
+    }
+
+    /// Keeps `value` of heap `heap`, past every heap kept so far.
+    fn push(&mut self, heap: usize, value: Nimber) {
+        let count = u32::try_from(self.heaps.len()).expect("fewer than 2^32 values apart");
+        let bucket = heap >> BUCKET_BITS;
+        if self.starts.len() <= bucket {
+            self.starts.resize(bucket + 1, count);
+        }
+        self.heaps.push(heap);
+        self.values.push(value);
+    }
+
+    /// Keeps those of heaps below `len`.
+    fn truncate(&mut self, len: usize) {
+        let keep = self.below(len);
+        self.heaps.truncate(keep);
+        self.values.truncate(keep);
+        let buckets = self.heaps.last().map_or(0, |&h| (h >> BUCKET_BITS) + 1);
+        self.starts.truncate(buckets);
     }
 
     /// Whether values kept apart have grown too many to stay bytes, for `len` values.
@@ -180,17 +222,13 @@ impl<'a> Seq<'a> for Bytes<'a> {
     }
     #[inline]
     fn escaped_from(self, i: usize) -> usize {
-        let heaps = &self.large.heaps;
-        heaps
-            .get(heaps.partition_point(|&h| h < i))
-            .copied()
-            .unwrap_or(usize::MAX)
+        let k = self.large.below(i);
+        self.large.heaps.get(k).copied().unwrap_or(usize::MAX)
     }
     #[inline]
     fn escaped_below(self, i: usize) -> Option<usize> {
-        let heaps = &self.large.heaps;
-        let k = heaps.partition_point(|&h| h < i);
-        k.checked_sub(1).map(|k| heaps[k])
+        let k = self.large.below(i);
+        k.checked_sub(1).map(|k| self.large.heaps[k])
     }
     fn prefix(self, len: usize) -> Self {
         Bytes {
@@ -415,8 +453,7 @@ impl Values {
                     self.widen(width_of(value).max(2));
                     return self.push(value);
                 }
-                large.heaps.push(bytes.as_slice().len());
-                large.values.push(value);
+                large.push(bytes.as_slice().len(), value);
                 bytes.push(ESCAPE);
             }
             Store::U8(bytes, _) => bytes.push(value as u8),
@@ -487,9 +524,7 @@ impl Values {
         match &mut self.store {
             Store::U8(v, large) => {
                 v.truncate(len);
-                let keep = large.heaps.partition_point(|&h| h < len);
-                large.heaps.truncate(keep);
-                large.values.truncate(keep);
+                large.truncate(len);
             }
             Store::U16(v) => v.truncate(len),
             Store::U32(v) => v.truncate(len),
@@ -564,6 +599,36 @@ mod tests {
         assert_eq!(Values::new().largest(), None);
         let json = serde_json::to_string(&values).unwrap();
         assert_eq!(json, "[0,3,254,255]");
+    }
+
+    /// The buckets' index finds the heaps kept apart as a search of all of them does:
+    /// several in a bucket, buckets without any, across truncations.
+    #[test]
+    fn the_index_of_values_apart_finds_them() {
+        let bucket = 1usize << BUCKET_BITS;
+        let mut large = Large::default();
+        let mut heaps: Vec<usize> = [3, 5, bucket - 1, bucket, 3 * bucket + 7, 3 * bucket + 9]
+            .into_iter()
+            .chain((0..40).map(|i| 7 * bucket + 13 * i * bucket / 10))
+            .collect();
+        heaps.dedup();
+        for &h in &heaps {
+            large.push(h, 300);
+        }
+        let check = |large: &Large, heaps: &[usize]| {
+            for i in 0..heaps.last().map_or(10, |h| h + 2 * bucket) {
+                let want = heaps.partition_point(|&h| h < i);
+                assert_eq!(large.below(i), want, "heap {i}");
+            }
+        };
+        check(&large, &heaps);
+        for len in [20 * bucket + 1, 3 * bucket + 8, bucket, 4, 0] {
+            large.truncate(len);
+            heaps.retain(|&h| h < len);
+            check(&large, &heaps);
+        }
+        large.push(2 * bucket, 300);
+        check(&large, &[2 * bucket]);
     }
 
     /// Once more than one heap in [`LARGE_SHARE`] has a value apart, the values widen to two
