@@ -416,18 +416,9 @@ pub fn check_on_disk(
     limit: u64,
     dir: &std::path::Path,
 ) -> Result<(), Error> {
-    use crate::error::{OptionKey, Setting};
+    use crate::error::Setting;
     use crate::units::format_bytes;
-    if !rule.sparse() {
-        return Err(Error::refused(
-            OptionKey::OnDisk,
-            format!(
-                " holds the values of the rare/common technique (Grundy's game, octal codes \
-                 that split heaps); {} is valued in memory",
-                rule.name()
-            ),
-        ));
-    }
+    valued_in_place(rule)?;
     let values = max_heap as u64 + 1;
     let rest = memory_needed(rule, max_heap).saturating_sub(values);
     if rest > limit {
@@ -456,6 +447,22 @@ pub fn check_on_disk(
         ));
     }
     Ok(())
+}
+
+/// Refuses values on disk for a rule whose valuation holds them in memory at full width (all
+/// but the rare/common technique's), where the file would only be copied from.
+fn valued_in_place(rule: &dyn HeapRule) -> Result<(), Error> {
+    match rule.sparse() {
+        true => Ok(()),
+        false => Err(Error::refused(
+            crate::error::OptionKey::OnDisk,
+            format!(
+                " holds the values of the rare/common technique (Grundy's game, octal codes \
+                 that split heaps); {} is valued in memory",
+                rule.name()
+            ),
+        )),
+    }
 }
 
 /// A file that a long run keeps its values in as it goes ([`values_file`]), so that a run
@@ -492,7 +499,10 @@ pub fn analyse_kept(
     keeping: &Keeping,
 ) -> Result<Analysis, Error> {
     let room = match keeping.disk {
-        Some(dir) => Values::on_disk(dir).map_err(|e| Error::io(dir, e))?,
+        Some(dir) => {
+            valued_in_place(rule)?;
+            Values::on_disk(dir).map_err(|e| Error::io(dir, e))?
+        }
         None => Values::new(),
     };
     let Some(checkpoint) = &keeping.checkpoint else {

@@ -399,8 +399,8 @@ fn values_on_disk_are_those_in_memory() {
     assert_eq!(names.len(), 1);
 }
 
-/// A run on disk is refused before it starts for a rule valued at full width in memory, and
-/// when memory lacks room for the rest; the values' byte a heap is not counted as memory.
+/// A run on disk is refused before it starts for a rule valued at full width in memory (by
+/// the check and by the analysis), and when memory lacks room for the rest; the values' byte a heap is not counted as memory.
 #[test]
 fn runs_on_disk_are_checked_first() {
     use crate::error::{Error, OptionKey, Setting};
@@ -408,17 +408,25 @@ fn runs_on_disk_are_checked_first() {
     let kayles = TakeBreak::octal("octal:0.77", "0.77").unwrap();
     let plain = TakeBreak::octal("octal:0.33", "0.33").unwrap();
     assert!(kayles.sparse() && !plain.sparse());
-    let err = check_on_disk(&plain, 1000, u64::MAX, dir.path()).unwrap_err();
-    assert!(
+    let refused = |err: &Error| {
         matches!(
             err,
             Error::Refused {
                 key: OptionKey::OnDisk,
                 ..
             }
-        ),
-        "{err}"
-    );
+        )
+    };
+    let err = check_on_disk(&plain, 1000, u64::MAX, dir.path()).unwrap_err();
+    assert!(refused(&err), "{err}");
+    // And by the analysis itself, which would otherwise hold them in memory unasked.
+    let on_disk = Keeping {
+        disk: Some(dir.path()),
+        checkpoint: None,
+    };
+    let never = crate::game::heap::never;
+    let err = analyse_kept(&plain, 1000, &Silent, &never, &on_disk).unwrap_err();
+    assert!(refused(&err), "{err}");
     let n = 1 << 28;
     let needed = memory_needed(&GrundysGame, n);
     assert!(check_memory(&GrundysGame, n, needed - (n as u64)).is_err());
