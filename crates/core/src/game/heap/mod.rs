@@ -11,6 +11,7 @@ pub mod classes;
 mod far;
 mod fresh;
 pub(crate) mod grundys_game;
+mod large;
 mod room;
 mod scan;
 mod scan_simd;
@@ -27,8 +28,9 @@ use super::{Game, MoveOrder, Nimber, Parts};
 use crate::game::NimSet;
 
 pub use grundys_game::GrundysGame;
+pub use large::Large;
 pub use takebreak::TakeBreak;
-pub use values::{width_of, Bytes, Large, Seq, Slice, Value, Values, ESCAPE};
+pub use values::{width_of, Bytes, Seq, Slice, Value, Values, ESCAPE};
 
 /// How one heap may be played.
 pub trait HeapRule: Send + Sync + std::fmt::Debug {

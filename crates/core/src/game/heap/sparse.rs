@@ -33,7 +33,7 @@ pub(super) const RECHOOSE: usize = 16;
 
 /// Bytes a heap costs this technique beyond its value's byte ([`Values`]): its share of the
 /// rare heaps' lists (16 bytes a rare heap) and of the values kept apart (12 bytes each, see
-/// [`super::values::LARGE_SHARE`]). Both are far fewer than one heap in a hundred wherever
+/// [`super::large::LARGE_SHARE`]). Both are far fewer than one heap in a hundred wherever
 /// the technique is fast (Grundy's game to 10^7 heaps: 1 273 rare heaps and one value apart, 256 at heap 7 250 049;
 /// 0.354: 131 rare heaps of 10^6 and no value apart), so a sixteenth of a byte a heap is
 /// generous. (Rare heaps may pass one in [`RECHOOSE`] until the mask is chosen again, and

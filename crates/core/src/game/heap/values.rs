@@ -1,12 +1,16 @@
 //! A nim sequence held in about a byte a heap: each value in a byte, and the few of 255 or more
-//! apart (an escape byte, and the value in a sorted side table looked up only on the escape);
-//! when such values grow common (more than one heap in [`LARGE_SHARE`]), the values are held
-//! in 2 or 4 bytes each instead, widened on the fly. Long runs of heap games keep every value,
+//! apart (an escape byte, and the value in a sorted side table looked up only on the escape,
+//! [`super::large`]); when such values grow common (more than one heap in
+//! [`super::large::LARGE_SHARE`]), the values are held in 2 or 4 bytes each instead, widened on
+//! the fly. Long runs of heap games keep every value,
 //! so the bytes a value takes set how far a run fits in memory: Grundy's game passes 255
 //! before 10^7 heaps, with few such values.
 
 use std::path::Path;
 
+use super::large::Large;
+#[cfg(test)]
+use super::large::{LARGE_FREE, LARGE_SHARE};
 use super::room::{Mapped, Room};
 use crate::game::Nimber;
 
@@ -31,14 +35,6 @@ impl Value for u32 {}
 /// The byte held for a value kept apart, in the side table.
 pub const ESCAPE: u8 = u8::MAX;
 
-/// Values kept apart stay bytes while at most one heap in this many has one (beyond
-/// [`LARGE_FREE`]): each costs 12 bytes and every scan steps over it, so past that share two
-/// bytes a value are cheaper.
-pub const LARGE_SHARE: usize = 64;
-
-/// Values kept apart that never make the values wider, however few the heaps.
-const LARGE_FREE: usize = 1 << 12;
-
 /// G(0), G(1), ... of a heap game: a byte each with the large values apart, or all in the
 /// width of the largest so far.
 #[derive(Clone, Debug, Default)]
@@ -57,87 +53,6 @@ enum Store {
 impl Default for Store {
     fn default() -> Self {
         Store::U8(Room::default(), Large::default())
-    }
-}
-
-/// Heaps a bucket of [`Large`]'s index covers.
-const BUCKET_BITS: u32 = 12;
-
-/// The values kept apart from a byte store: the heaps (in order) whose byte is [`ESCAPE`], and
-/// their values.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Large {
-    heaps: Vec<usize>,
-    values: Vec<Nimber>,
-    /// For each bucket of 2^[`BUCKET_BITS`] heaps up to the last one's, how many heaps
-    /// below it are kept apart: a scan asks where the next one is once a block and rare
-    /// heap, and a search of every heap apart (thousands, far past 10^8 heaps of Grundy's
-    /// game) cost more than the block's own reads.
-    starts: Vec<u32>,
-    /// Values from this one on are kept apart (255 but in tests, which reach the side table
-    /// with small values).
-    from: Nimber,
-    /// Whether many values kept apart make the store wider (always but in tests).
-    widens: bool,
-}
-
-impl Default for Large {
-    fn default() -> Self {
-        Large {
-            heaps: Vec::new(),
-            values: Vec::new(),
-            starts: Vec::new(),
-            from: Nimber::from(ESCAPE),
-            widens: true,
-        }
-    }
-}
-
-impl Large {
-    /// How many heaps below `i` are kept apart (the index of the first at or past it).
-    #[inline]
-    fn below(&self, i: usize) -> usize {
-        let b = i >> BUCKET_BITS;
-        let Some(&first) = self.starts.get(b) else {
-            // Past the last one's bucket: every one is below.
-            return self.heaps.len();
-        };
-        let (first, end) = (first as usize, self.starts.get(b + 1));
-        let end = end.map_or(self.heaps.len(), |&e| e as usize);
-        first + self.heaps[first..end].partition_point(|&h| h < i)
-    }
-
-    /// The value of escaped heap `i`.
-    #[inline]
-    fn get(&self, i: usize) -> Nimber {
-        let k = self.below(i);
-        debug_assert_eq!(self.heaps.get(k), Some(&i), "heap {i} is escaped");
-        self.values[k]
-    }
-
-    /// Keeps `value` of heap `heap`, past every heap kept so far.
-    fn push(&mut self, heap: usize, value: Nimber) {
-        let count = u32::try_from(self.heaps.len()).expect("fewer than 2^32 values apart");
-        let bucket = heap >> BUCKET_BITS;
-        if self.starts.len() <= bucket {
-            self.starts.resize(bucket + 1, count);
-        }
-        self.heaps.push(heap);
-        self.values.push(value);
-    }
-
-    /// Keeps those of heaps below `len`.
-    fn truncate(&mut self, len: usize) {
-        let keep = self.below(len);
-        self.heaps.truncate(keep);
-        self.values.truncate(keep);
-        let buckets = self.heaps.last().map_or(0, |&h| (h >> BUCKET_BITS) + 1);
-        self.starts.truncate(buckets);
-    }
-
-    /// Whether values kept apart have grown too many to stay bytes, for `len` values.
-    fn crowded(&self, len: usize) -> bool {
-        self.widens && self.heaps.len() > LARGE_FREE && self.heaps.len() * LARGE_SHARE > len
     }
 }
 
@@ -599,36 +514,6 @@ mod tests {
         assert_eq!(Values::new().largest(), None);
         let json = serde_json::to_string(&values).unwrap();
         assert_eq!(json, "[0,3,254,255]");
-    }
-
-    /// The buckets' index finds the heaps kept apart as a search of all of them does:
-    /// several in a bucket, buckets without any, across truncations.
-    #[test]
-    fn the_index_of_values_apart_finds_them() {
-        let bucket = 1usize << BUCKET_BITS;
-        let mut large = Large::default();
-        let mut heaps: Vec<usize> = [3, 5, bucket - 1, bucket, 3 * bucket + 7, 3 * bucket + 9]
-            .into_iter()
-            .chain((0..40).map(|i| 7 * bucket + 13 * i * bucket / 10))
-            .collect();
-        heaps.dedup();
-        for &h in &heaps {
-            large.push(h, 300);
-        }
-        let check = |large: &Large, heaps: &[usize]| {
-            for i in 0..heaps.last().map_or(10, |h| h + 2 * bucket) {
-                let want = heaps.partition_point(|&h| h < i);
-                assert_eq!(large.below(i), want, "heap {i}");
-            }
-        };
-        check(&large, &heaps);
-        for len in [20 * bucket + 1, 3 * bucket + 8, bucket, 4, 0] {
-            large.truncate(len);
-            heaps.retain(|&h| h < len);
-            check(&large, &heaps);
-        }
-        large.push(2 * bucket, 300);
-        check(&large, &[2 * bucket]);
     }
 
     /// Once more than one heap in [`LARGE_SHARE`] has a value apart, the values widen to two
