@@ -25,7 +25,7 @@ pub struct Large {
     /// below it are kept apart: a scan asks where the next one is once a block and rare
     /// heap, and a search of every heap apart (thousands, far past 10^8 heaps of Grundy's
     /// game) cost more than the block's own reads.
-    pub(super) starts: Vec<u32>,
+    starts: Vec<u32>,
     /// Values from this one on are kept apart (255 but in tests, which reach the side table
     /// with small values).
     pub(super) from: Nimber,
@@ -46,6 +46,16 @@ impl Default for Large {
 }
 
 impl Large {
+    /// None yet, values from `from` on kept apart and never widened: the side table's paths,
+    /// reached by small values in tests.
+    pub(super) fn escaping_from(from: Nimber) -> Large {
+        Large {
+            from,
+            widens: false,
+            ..Large::default()
+        }
+    }
+
     /// How many heaps below `i` are kept apart (the index of the first at or past it).
     #[inline]
     pub(super) fn below(&self, i: usize) -> usize {

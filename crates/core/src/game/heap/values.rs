@@ -196,11 +196,7 @@ impl Values {
     /// No values yet, values from `from` on (below 255) kept apart and never widened: the
     /// side table's paths, reached by small values in tests.
     pub(crate) fn escaping_from(from: u8) -> Values {
-        let large = Large {
-            from: from.into(),
-            widens: false,
-            ..Large::default()
-        };
+        let large = Large::escaping_from(from.into());
         Values {
             store: Store::U8(Room::default(), large),
         }
