@@ -392,13 +392,14 @@ fn checkpoints_resume_and_bad_ones_are_refused() {
 }
 
 /// `--on-disk` holds the values in a file of the directory and answers as a run in memory
-/// (JSON and `--values` alike, on two threads); it leaves nothing behind, and is refused in
-/// one line (exit 2) for a rule valued in memory and for a directory that is not there.
+/// (JSON and `--values` alike, on two threads, for the rare/common technique and a code that
+/// never splits a heap); it leaves nothing behind, and is refused in one line (exit 2) for a
+/// rule valued at full width in memory and for a directory that is not there.
 #[test]
 fn values_on_disk_answer_as_in_memory() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    for game in ["grundy-game", "octal:0.16"] {
+    for game in ["grundy-game", "octal:0.16", "subtraction:2,5,7"] {
         let run = |extra: &[&str], name: &str| {
             let path = dir.path().join(name);
             let mut args = vec!["period", game, "--max-heap", "20000", "--threads", "2"];
@@ -414,9 +415,9 @@ fn values_on_disk_answer_as_in_memory() {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
     one_line(
-        &["period", "subtraction:1,2", "--on-disk", d],
+        &["period", "hex:0.8", "--on-disk", d],
         2,
-        "--on-disk holds the values of the rare/common technique",
+        "--on-disk holds the values of rules valued in place",
     );
     let gone = dir.path().join("gone");
     one_line(

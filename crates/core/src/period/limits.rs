@@ -31,8 +31,8 @@ pub fn check_memory(rule: &dyn HeapRule, max_heap: usize, limit: u64) -> Result<
 }
 
 /// Refuses, before any heap is valued, a run to `max_heap` holding its values in a file of
-/// `dir` ([`crate::game::heap::Values::on_disk`]) when the rule's valuation cannot (only the rare/common
-/// technique values heaps in place), when memory lacks `limit` bytes for the rest
+/// `dir` ([`crate::game::heap::Values::on_disk`]) when the rule's valuation cannot
+/// ([`HeapRule::values_in_place`]), when memory lacks `limit` bytes for the rest
 /// ([`memory_needed`] but the values), or when `dir` has no room for a byte a value.
 pub fn check_on_disk(
     rule: &dyn HeapRule,
@@ -73,16 +73,17 @@ pub fn check_on_disk(
     Ok(())
 }
 
-/// Refuses values on disk for a rule whose valuation holds them in memory at full width (all
-/// but the rare/common technique's), where the file would only be copied from.
+/// Refuses values on disk for a rule whose valuation holds them in memory at full width
+/// ([`HeapRule::values_in_place`]), where the file would only be copied from.
 pub(super) fn valued_in_place(rule: &dyn HeapRule) -> Result<(), Error> {
-    match rule.sparse() {
+    match rule.values_in_place() {
         true => Ok(()),
         false => Err(Error::refused(
             crate::error::OptionKey::OnDisk,
             format!(
-                " holds the values of the rare/common technique (Grundy's game, octal codes \
-                 that split heaps); {} is valued in memory",
+                " holds the values of rules valued in place (Grundy's game, codes that split \
+                 heaps into two, codes that never split one); {} is valued at full width in \
+                 memory",
                 rule.name()
             ),
         )),

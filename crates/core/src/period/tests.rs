@@ -406,8 +406,8 @@ fn runs_on_disk_are_checked_first() {
     use crate::error::{Error, OptionKey, Setting};
     let dir = tempfile::tempdir().unwrap();
     let kayles = TakeBreak::octal("octal:0.77", "0.77").unwrap();
-    let plain = TakeBreak::octal("octal:0.33", "0.33").unwrap();
-    assert!(kayles.sparse() && !plain.sparse());
+    let plain = TakeBreak::hex("hex:0.8", "0.8").unwrap();
+    assert!(kayles.values_in_place() && !plain.values_in_place());
     let refused = |err: &Error| {
         matches!(
             err,

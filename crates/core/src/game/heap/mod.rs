@@ -92,6 +92,13 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
         self.valuation_bytes(n).saturating_add(n as u64 + 1)
     }
 
+    /// Whether [`HeapRule::extend_values`] values heaps in the compact values themselves,
+    /// about a byte a value and no copy at full width, so that they may be held on disk
+    /// ([`Values::on_disk`]): the rare/common technique does.
+    fn values_in_place(&self) -> bool {
+        self.sparse()
+    }
+
     /// Whether [`HeapRule::extend`] uses the rare/common technique ([`sparse`]), so that the
     /// rare heaps are worth reporting.
     fn sparse(&self) -> bool {

@@ -312,16 +312,22 @@ impl HeapRule for TakeBreak {
     }
 
     fn compact_valuation_bytes(&self, n: usize) -> u64 {
-        match self.sparse() {
-            true => super::sparse::valuation_bytes(n),
-            false => self.valuation_bytes(n).saturating_add(n as u64 + 1),
+        if self.sparse() {
+            super::sparse::valuation_bytes(n)
+        } else if self.unsplit() {
+            n as u64 + 1
+        } else {
+            self.valuation_bytes(n).saturating_add(n as u64 + 1)
         }
     }
 
-    /// The rare/common technique works on the compact values itself.
+    /// The rare/common technique, and a code that never splits a heap, work on the compact
+    /// values themselves.
     fn extend_values(&self, values: &mut Values, n: usize, stop: &dyn Fn() -> bool) {
         if self.sparse() {
             super::sparse::extend(self, values, n, stop);
+        } else if self.unsplit() {
+            self.extend_unsplit(values, n, stop);
         } else {
             let mut wide = values.to_vec();
             self.extend(&mut wide, n, stop);
@@ -368,6 +374,10 @@ impl HeapRule for TakeBreak {
             .then(|| super::classes::rarity(values, parity))
     }
 
+    fn values_in_place(&self) -> bool {
+        self.sparse() || self.unsplit()
+    }
+
     /// A finite code whose moves split into two heaps and never three.
     fn sparse(&self) -> bool {
         self.tail == 0
@@ -397,6 +407,30 @@ impl HeapRule for TakeBreak {
 }
 
 impl TakeBreak {
+    /// Whether the code is finite and never splits a heap, with fewer than 255 amounts: each
+    /// option is then a single heap at most the last digit back and every value is below 255
+    /// (at most the number of options), so [`TakeBreak::extend_unsplit`] values heaps in
+    /// compact values, a byte each, in memory or on disk.
+    fn unsplit(&self) -> bool {
+        self.tail == 0
+            && self.digits.iter().all(|&d| d & !3 == 0)
+            && self.active.len() < usize::from(super::ESCAPE)
+    }
+
+    /// Extends compact `values` up to G(n) (less when `stop` says so) for an
+    /// [`TakeBreak::unsplit`] code, reading the options in place: values on disk
+    /// ([`Values::on_disk`]) then need in memory only the pages of the last heaps.
+    fn extend_unsplit(&self, values: &mut Values, n: usize, stop: &dyn Fn() -> bool) {
+        let mut seen = NimSet::new();
+        let mut splits = Vec::new();
+        while values.len() <= n && !stop() {
+            seen.clear();
+            self.plain_options(values.len(), |m| values.get(m), &mut seen, &mut splits);
+            debug_assert!(splits.is_empty(), "an unsplit code splits no heap");
+            values.push(seen.mex());
+        }
+    }
+
     /// Extends `values` up to G(n) (less when `stop` says so) for a code with an open tail, in
     /// time linear in the heaps whatever its window w: from a heap of h, a move leaves any
     /// heap m < h (m = 0: it takes all of h) but those a digit up to w forbids, the amounts

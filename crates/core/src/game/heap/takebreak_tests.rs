@@ -1,7 +1,7 @@
 //! Take-and-break rules: the published tables, the fast paths against the definition, bad codes.
 
 use super::*;
-use crate::game::heap::nim_sequence;
+use crate::game::heap::{by_definition, nim_sequence};
 
 fn seq(rule: &TakeBreak, n: usize) -> Vec<Nimber> {
     nim_sequence(rule, n)
@@ -115,6 +115,41 @@ fn fast_valuations_are_the_definitions() {
         }
         assert_eq!(steps, fast, "{rule:?}");
     }
+}
+
+/// Codes that never split a heap are valued in the compact values themselves, in memory and on
+/// disk, in steps, as the definition values them; codes that split into three heaps or take
+/// any amount are not.
+#[test]
+fn unsplit_codes_are_valued_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    for rule in [
+        TakeBreak::subtraction("", "1,3,4").unwrap(),
+        TakeBreak::subtraction("", "3,17,40").unwrap(),
+        TakeBreak::octal("", "0.123").unwrap(),
+        TakeBreak::octal("", "0.0301").unwrap(),
+    ] {
+        assert!(rule.values_in_place() && !rule.sparse(), "{rule:?}");
+        let mut definition = Vec::new();
+        by_definition(&rule, &mut definition, 3000, &crate::game::heap::never);
+        for mut values in [Values::new(), Values::on_disk(dir.path()).unwrap()] {
+            for n in [0, 1, 5, 6, 50, 3000] {
+                values.reserve_exact(n + 1 - values.len().min(n + 1));
+                rule.extend_values(&mut values, n, &crate::game::heap::never);
+            }
+            assert_eq!(values.to_vec(), definition, "{rule:?}");
+        }
+        assert_eq!(rule.compact_valuation_bytes(3000), 3001);
+    }
+    for rule in [
+        TakeBreak::hex("", "0.8").unwrap(),
+        TakeBreak::subtraction("", "all-but:2").unwrap(),
+    ] {
+        assert!(!rule.values_in_place(), "{rule:?}");
+    }
+    // Past 254 amounts a value may need more than a byte: valued at full width.
+    let many: Vec<usize> = (1..=255).collect();
+    assert!(!TakeBreak::of_amounts("", &many).values_in_place());
 }
 
 #[test]
