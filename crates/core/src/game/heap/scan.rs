@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::{scan_simd, Seq, Value};
+use super::scan_simd::{self, Hit};
+use super::{Seq, Value};
 use crate::game::Nimber;
 
 /// Pairs the scan reads between two looks at whether any of them hit: the reads and xors of
@@ -161,35 +162,58 @@ fn scan_raw<V: Value>(
 /// are read in order, exactly, as [`scan_blocks`] reads them: the same values are found, with
 /// the same witnesses (for each value, the first pair that gives it).
 fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &mut Scan) -> u32 {
-    let first = smaller.start;
     let n = smaller.len();
-    let low = &values[smaller.clone()];
-    let high = &values[m + 1 - smaller.end..m + 1 - smaller.start];
-    let (pending, witnesses) = (&mut *scan.pending, &mut *scan.witnesses);
-    let last = pending.len() - 1;
-    let mut left = scan.left;
-    let mut set = scan_simd::ByteSet::of(pending);
-    // Reads pair i, noting its value when it is looked for; whether none is left.
-    let mut read = |i: usize, set: &mut scan_simd::ByteSet| {
-        let x = (low[i] ^ high[n - 1 - i]) as usize & last;
-        if pending[x] == 1 {
-            pending[x] = 0;
-            set.remove(x);
-            witnesses[x] = witness(first + i);
-            left -= 1;
-        }
-        left == 0
+    let last = scan.pending.len() - 1;
+    let mut set = scan_simd::ByteSet::of(scan.pending);
+    let mut read = Reading {
+        low: &values[smaller.clone()],
+        high: &values[m + 1 - smaller.end..m + 1 - smaller.start],
+        pending: &mut *scan.pending,
+        witnesses: &mut *scan.witnesses,
+        first: smaller.start,
+        last,
+        left: scan.left,
     };
+    let (low, high) = (read.low, read.high);
     let Some(o) = scan_simd::hits(low, high, &mut set, &mut read) else {
         return 0;
     };
     // The pairs past the last whole block.
     for i in o..n {
-        if read(i, &mut set) {
+        if read.hit(i, &mut set) {
             return 0;
         }
     }
-    left
+    read.left
+}
+
+/// [`scan_bytes`]'s reading of the pairs that hit: pair i is `low[i]` with
+/// `high[len - 1 - i]`, the smaller heap `first + i`.
+struct Reading<'s> {
+    low: &'s [u8],
+    high: &'s [u8],
+    pending: &'s mut [u8],
+    witnesses: &'s mut [u32],
+    first: usize,
+    /// `pending`'s length less one (a power of two less one).
+    last: usize,
+    /// Values still looked for.
+    left: u32,
+}
+
+impl scan_simd::Hit for Reading<'_> {
+    /// Notes pair i's value when it is looked for; whether none is left.
+    #[inline(always)]
+    fn hit(&mut self, i: usize, set: &mut scan_simd::ByteSet) -> bool {
+        let x = (self.low[i] ^ self.high[self.high.len() - 1 - i]) as usize & self.last;
+        if self.pending[x] == 1 {
+            self.pending[x] = 0;
+            set.remove(x);
+            self.witnesses[x] = witness(self.first + i);
+            self.left -= 1;
+        }
+        self.left == 0
+    }
 }
 
 /// [`scan_raw`] a block of [`BLOCK`] pairs at a time.

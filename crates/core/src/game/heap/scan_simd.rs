@@ -57,6 +57,21 @@ pub(super) fn available() -> bool {
     }
 }
 
+/// What [`hits`] calls for each pair that hits: `hit(i, set)` reads pair i (and may remove
+/// values from `set`) and says whether to stop. A closure is one; the scan's own reader is a
+/// type whose method is inlined into the vector loop, which a closure passed through it was
+/// not (the call was a tenth of Grundy's game's run).
+pub(super) trait Hit {
+    fn hit(&mut self, i: usize, set: &mut ByteSet) -> bool;
+}
+
+impl<F: FnMut(usize, &mut ByteSet) -> bool + ?Sized> Hit for F {
+    #[inline(always)]
+    fn hit(&mut self, i: usize, set: &mut ByteSet) -> bool {
+        self(i, set)
+    }
+}
+
 /// Pairs [`first_hit`] tests in one step.
 pub(super) const WIDTH: usize = 64;
 
@@ -86,7 +101,7 @@ pub(super) fn hits(
     low: &[u8],
     high: &[u8],
     set: &mut ByteSet,
-    hit: impl FnMut(usize, &mut ByteSet) -> bool,
+    hit: &mut (impl Hit + ?Sized),
 ) -> Option<usize> {
     assert_eq!(low.len(), high.len());
     #[cfg(target_arch = "x86_64")]
@@ -114,10 +129,10 @@ fn each(
     start: usize,
     mut found: u64,
     set: &mut ByteSet,
-    hit: &mut impl FnMut(usize, &mut ByteSet) -> bool,
+    hit: &mut (impl Hit + ?Sized),
 ) -> bool {
     while found != 0 {
-        if hit(start + found.trailing_zeros() as usize, set) {
+        if hit.hit(start + found.trailing_zeros() as usize, set) {
             return true;
         }
         found &= found - 1;
@@ -127,7 +142,7 @@ fn each(
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{each, ByteSet, WIDTH};
+    use super::{each, ByteSet, Hit, WIDTH};
     use std::arch::x86_64::*;
 
     /// [`super::hits`]; the caller makes sure the CPU has AVX2 and `low` and `high` are
@@ -137,7 +152,7 @@ mod avx2 {
         low: &[u8],
         high: &[u8],
         set: &mut ByteSet,
-        mut hit: impl FnMut(usize, &mut ByteSet) -> bool,
+        hit: &mut (impl Hit + ?Sized),
     ) -> Option<usize> {
         let n = low.len();
         let powers = _mm256_setr_epi8(
@@ -189,7 +204,7 @@ mod avx2 {
             let hits = u64::from(found(o, set_low, set_high))
                 | u64::from(found(o + 32, set_low, set_high)) << 32;
             if hits != 0 {
-                if each(o, hits, set, &mut hit) {
+                if each(o, hits, set, hit) {
                     return None;
                 }
                 (set_low, set_high) = halves(set);
@@ -202,7 +217,7 @@ mod avx2 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{each, ByteSet, WIDTH};
+    use super::{each, ByteSet, Hit, WIDTH};
     use std::arch::x86_64::*;
 
     /// Byte i: 63 - i.
@@ -236,7 +251,7 @@ mod avx512 {
         low: &[u8],
         high: &[u8],
         set: &mut ByteSet,
-        mut hit: impl FnMut(usize, &mut ByteSet) -> bool,
+        hit: &mut (impl Hit + ?Sized),
     ) -> Option<usize> {
         let n = low.len();
         // SAFETY: both are 64 bytes.
@@ -262,7 +277,7 @@ mod avx512 {
             let bit = _mm512_shuffle_epi8(powers, _mm512_and_si512(x, seven));
             let hits = _mm512_test_epi8_mask(looked, bit);
             if hits != 0 {
-                if each(o, hits, set, &mut hit) {
+                if each(o, hits, set, hit) {
                     return None;
                 }
                 looked_in = table(set);
