@@ -165,22 +165,21 @@ fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &m
     let n = smaller.len();
     let last = scan.pending.len() - 1;
     let mut set = scan_simd::ByteSet::of(scan.pending);
+    let low = &values[smaller.clone()];
+    let high = &values[m + 1 - smaller.end..m + 1 - smaller.start];
     let mut read = Reading {
-        low: &values[smaller.clone()],
-        high: &values[m + 1 - smaller.end..m + 1 - smaller.start],
         pending: &mut *scan.pending,
         witnesses: &mut *scan.witnesses,
         first: smaller.start,
         last,
         left: scan.left,
     };
-    let (low, high) = (read.low, read.high);
     let Some(o) = scan_simd::hits(low, high, &mut set, &mut read) else {
         return 0;
     };
     // The pairs past the last whole block.
     for i in o..n {
-        if read.hit(i, &mut set) {
+        if read.hit(i, low[i] ^ high[n - 1 - i], &mut set) {
             return 0;
         }
     }
@@ -190,8 +189,6 @@ fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &m
 /// [`scan_bytes`]'s reading of the pairs that hit: pair i is `low[i]` with
 /// `high[len - 1 - i]`, the smaller heap `first + i`.
 struct Reading<'s> {
-    low: &'s [u8],
-    high: &'s [u8],
     pending: &'s mut [u8],
     witnesses: &'s mut [u32],
     first: usize,
@@ -202,10 +199,10 @@ struct Reading<'s> {
 }
 
 impl scan_simd::Hit for Reading<'_> {
-    /// Notes pair i's value when it is looked for; whether none is left.
+    /// Notes pair i's value x when it is looked for; whether none is left.
     #[inline(always)]
-    fn hit(&mut self, i: usize, set: &mut scan_simd::ByteSet) -> bool {
-        let x = (self.low[i] ^ self.high[self.high.len() - 1 - i]) as usize & self.last;
+    fn hit(&mut self, i: usize, x: u8, set: &mut scan_simd::ByteSet) -> bool {
+        let x = usize::from(x) & self.last;
         if self.pending[x] == 1 {
             self.pending[x] = 0;
             set.remove(x);

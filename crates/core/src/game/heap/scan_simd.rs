@@ -57,18 +57,18 @@ pub(super) fn available() -> bool {
     }
 }
 
-/// What [`hits`] calls for each pair that hits: `hit(i, set)` reads pair i (and may remove
-/// values from `set`) and says whether to stop. A closure is one; the scan's own reader is a
+/// What [`hits`] calls for each pair that hits: `hit(i, x, set)` reads pair i, whose xor is
+/// x (and may remove values from `set`), and says whether to stop. A closure is one; the scan's own reader is a
 /// type whose method is inlined into the vector loop, which a closure passed through it was
 /// not (the call was a tenth of Grundy's game's run).
 pub(super) trait Hit {
-    fn hit(&mut self, i: usize, set: &mut ByteSet) -> bool;
+    fn hit(&mut self, i: usize, x: u8, set: &mut ByteSet) -> bool;
 }
 
-impl<F: FnMut(usize, &mut ByteSet) -> bool + ?Sized> Hit for F {
+impl<F: FnMut(usize, u8, &mut ByteSet) -> bool + ?Sized> Hit for F {
     #[inline(always)]
-    fn hit(&mut self, i: usize, set: &mut ByteSet) -> bool {
-        self(i, set)
+    fn hit(&mut self, i: usize, x: u8, set: &mut ByteSet) -> bool {
+        self(i, x, set)
     }
 }
 
@@ -92,7 +92,7 @@ fn wide() -> bool {
 }
 
 /// For the pairs (low[i], high[len - 1 - i]) (`low` and `high` equally long), read in whole
-/// blocks of [`WIDTH`] from the start: calls `hit(i, set)`, in order, for each pair i of a
+/// blocks of [`WIDTH`] from the start: calls `hit(i, x, set)`, in order, for each pair i of a
 /// block whose xor is in `set` as the block is read (`hit` may remove values from the set:
 /// the next block reads it so). Stops once `hit` says to (returns `None`), else returns where
 /// the whole blocks end (the last len % [`WIDTH`] pairs are left to the caller). Only where
@@ -122,17 +122,19 @@ pub(super) fn hits(
     }
 }
 
-/// Calls `hit` for the pairs `start` + j of a block, for each bit j of `found`, in order;
-/// whether `hit` said to stop.
+/// Calls `hit` for the pairs `start` + j of a block, for each bit j of `found`, in order, with
+/// their xors `xors[j]`; whether `hit` said to stop.
 #[inline(always)]
 fn each(
     start: usize,
     mut found: u64,
+    xors: &[u8; WIDTH],
     set: &mut ByteSet,
     hit: &mut (impl Hit + ?Sized),
 ) -> bool {
     while found != 0 {
-        if hit.hit(start + found.trailing_zeros() as usize, set) {
+        let j = found.trailing_zeros() as usize % WIDTH;
+        if hit.hit(start + j, xors[j], set) {
             return true;
         }
         found &= found - 1;
@@ -197,14 +199,21 @@ mod avx2 {
             );
             let bit = _mm256_shuffle_epi8(powers, _mm256_and_si256(x, seven));
             let missed = _mm256_cmpeq_epi8(_mm256_and_si256(looked, bit), zero);
-            !(_mm256_movemask_epi8(missed) as u32)
+            (!(_mm256_movemask_epi8(missed) as u32), x)
         };
+        let mut xors = [0u8; WIDTH];
         let mut o = 0;
         while o + WIDTH <= n {
-            let hits = u64::from(found(o, set_low, set_high))
-                | u64::from(found(o + 32, set_low, set_high)) << 32;
+            let (first, x0) = found(o, set_low, set_high);
+            let (second, x1) = found(o + 32, set_low, set_high);
+            let hits = u64::from(first) | u64::from(second) << 32;
             if hits != 0 {
-                if each(o, hits, set, hit) {
+                // SAFETY: `xors` is 64 bytes, two stores of 32.
+                unsafe {
+                    _mm256_storeu_si256(xors.as_mut_ptr().cast(), x0);
+                    _mm256_storeu_si256(xors.as_mut_ptr().add(32).cast(), x1);
+                }
+                if each(o, hits, &xors, set, hit) {
                     return None;
                 }
                 (set_low, set_high) = halves(set);
@@ -264,6 +273,7 @@ mod avx512 {
         };
         let mut looked_in = table(set);
         let (five, seven) = (_mm512_set1_epi8(31), _mm512_set1_epi8(7));
+        let mut xors = [0u8; WIDTH];
         let mut o = 0;
         while o + WIDTH <= n {
             // SAFETY: o + 64 <= n, and n - o - 64 >= 0: both reads are within the slices.
@@ -277,7 +287,9 @@ mod avx512 {
             let bit = _mm512_shuffle_epi8(powers, _mm512_and_si512(x, seven));
             let hits = _mm512_test_epi8_mask(looked, bit);
             if hits != 0 {
-                if each(o, hits, set, hit) {
+                // SAFETY: `xors` is 64 bytes.
+                unsafe { _mm512_storeu_si512(xors.as_mut_ptr().cast(), x) };
+                if each(o, hits, &xors, set, hit) {
                     return None;
                 }
                 looked_in = table(set);
@@ -343,11 +355,12 @@ mod tests {
                 }
                 (met, end)
             };
-            type Hit<'h> = &'h mut dyn FnMut(usize, &mut ByteSet) -> bool;
+            type Hit<'h> = &'h mut dyn FnMut(usize, u8, &mut ByteSet) -> bool;
             let read = |hits: &dyn Fn(&mut ByteSet, Hit) -> Option<usize>| {
                 let (mut left, mut met, mut found) = (pending.clone(), Vec::new(), 0);
                 let mut set = ByteSet::of(&left);
-                let mut hit = |i: usize, set: &mut ByteSet| {
+                let mut hit = |i: usize, x: u8, set: &mut ByteSet| {
+                    assert_eq!(usize::from(x), xor(i), "pair {i}'s xor");
                     met.push(i);
                     if left[xor(i)] == 1 {
                         left[xor(i)] = 0;
