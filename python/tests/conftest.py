@@ -1,8 +1,9 @@
-"""Shared helpers: the command line binary the values are checked against, and the threads
-grundy's work runs on."""
+"""Shared helpers: the command line binary the values are checked against, the threads
+grundy's work runs on, and Python's own handling of Ctrl-C."""
 
 import json
 import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -20,6 +21,16 @@ def _binary():
         if path.exists():
             return str(path)
     return None
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_raises():
+    """Python's own SIGINT handler for every test: a process started with SIGINT ignored
+    (under `nohup`, as a background job) has none, and the tests that send the signal to
+    interrupt a call that never ends by itself would wait for ever."""
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, handler)
 
 
 @pytest.fixture(scope="session")
