@@ -10,6 +10,7 @@ TimeoutError. The reference is docs/python.md.
 """
 
 import json
+import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
 
@@ -138,11 +139,15 @@ class Period:
 
 
 def period(game: str, *, max_heap: int = 1_000_000, timeout: Optional[float] = None,
+           on_disk: Optional[Union[str, "os.PathLike[str]"]] = None,
            progress: Optional[bool] = None) -> Period:
     """The nim sequence of a heap game (``subtraction:1,3,4``, ``octal:0.77``, ...) and its
     period, proved by a finite check; after ``timeout`` seconds the values so far are
-    examined, and the result says ``timed_out`` unless they prove a period."""
-    out = json.loads(_call(_grundy.period, game, max_heap, timeout, progress=progress))
+    examined, and the result says ``timed_out`` unless they prove a period. With
+    ``on_disk``, a directory, the values are held in a file there rather than in memory, as
+    ``grundy period --on-disk`` holds them."""
+    out = json.loads(_call(_grundy.period, game, max_heap, timeout, on_disk,
+                           progress=progress))
     return Period(game=out["game"], status=out["status"], preperiod=out["preperiod"],
                   period=out["period"], saltus=out["saltus"], values=out["values"],
                   computed=out["computed"], text=out["text"], timed_out=out["timed_out"],

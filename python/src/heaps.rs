@@ -4,7 +4,7 @@ use grundy_core::catalog::spec;
 use grundy_core::error::Error;
 use grundy_core::game::heap::HeapRule;
 use grundy_core::period::survey::{Family, Row};
-use grundy_core::period::{analyse_until, check_memory, words, MAX_HEAP};
+use grundy_core::period::{analyse_kept, check_memory, check_on_disk, words, Keeping, MAX_HEAP};
 use pyo3::prelude::*;
 
 use crate::errors::{self, guarded, lift};
@@ -12,17 +12,26 @@ use crate::run::{run, Outcome, Watch};
 
 /// A largest heap as `grundy period` takes it: from 1 to the longest nim sequence valued
 /// ([`MAX_HEAP`], 2^32, past the positions' limit), and one whose values fit in the
-/// default memory limit (checked before any heap is valued, as the command line does).
-fn check_max_heap(rule: &dyn HeapRule, max_heap: usize) -> Result<(), Error> {
+/// default memory limit, or on the disk of `on_disk` with the rest in memory (checked
+/// before any heap is valued, as the command line does).
+fn check_max_heap(
+    rule: &dyn HeapRule,
+    max_heap: usize,
+    on_disk: Option<&std::path::Path>,
+) -> Result<(), Error> {
     if !(1..=MAX_HEAP).contains(&max_heap) {
         return Err(Error::Usage(format!(
             "max_heap must be between 1 and {MAX_HEAP}, got {max_heap}"
         )));
     }
-    check_memory(rule, max_heap, grundy_core::memory::default_limit())
+    let limit = grundy_core::memory::default_limit();
+    match on_disk {
+        Some(dir) => check_on_disk(rule, max_heap, limit, dir),
+        None => check_memory(rule, max_heap, limit),
+    }
 }
 
-/// [`analyse_until`] on a pool of threads of the call's own, as `grundy period` runs it: the
+/// [`analyse_kept`] on a pool of threads of the call's own, as `grundy period` runs it: the
 /// valuation hands work to a second thread, and a pool that ends with the call leaves no
 /// thread behind it (rayon's global pool would stay, its threads named after this one).
 fn analyse_in_own_pool(
@@ -30,32 +39,40 @@ fn analyse_in_own_pool(
     max_heap: usize,
     progress: &(dyn grundy_core::progress::Progress + Sync),
     stop: &(dyn Fn() -> bool + Sync),
+    keeping: &Keeping,
 ) -> Result<grundy_core::period::Analysis, Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .build()
         .map_err(|e| Error::Resource(format!("cannot start the worker threads: {e}")))?;
-    Ok(pool.install(|| analyse_until(rule, max_heap, progress, stop)))
+    pool.install(|| analyse_kept(rule, max_heap, progress, stop, keeping))
 }
 
 /// A heap game's nim sequence and its period, proved, as `grundy period --json` reports it,
-/// with the theorem and its proof in words (`text`).
+/// with the theorem and its proof in words (`text`); the values held in a file of `on_disk`
+/// rather than in memory, as `grundy period --on-disk` holds them.
 #[pyfunction]
-#[pyo3(signature = (game, max_heap=1_000_000, timeout=None, progress=None))]
+#[pyo3(signature = (game, max_heap=1_000_000, timeout=None, on_disk=None, progress=None))]
 pub fn period(
     py: Python<'_>,
     game: &str,
     max_heap: usize,
     timeout: Option<f64>,
+    on_disk: Option<std::path::PathBuf>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     guarded(py, || {
         let g = lift(py, spec::parse_heap(game))?;
-        lift(py, check_max_heap(g.rule(), max_heap))?;
+        lift(py, check_max_heap(g.rule(), max_heap, on_disk.as_deref()))?;
         let deadline =
             timeout.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
         let work = move |w: Watch| {
             let stop = || w.cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
-            let a = analyse_in_own_pool(g.rule(), max_heap, w.progress.as_ref(), &stop)?;
+            let keeping = Keeping {
+                disk: on_disk.as_deref(),
+                checkpoint: None,
+            };
+            let progress = w.progress.as_ref();
+            let a = analyse_in_own_pool(g.rule(), max_heap, progress, &stop, &keeping)?;
             let name = g.rule().name();
             let mut obj = words::json(name, &a);
             obj["text"] = words::text(name, &a).into();
@@ -116,11 +133,12 @@ pub fn survey_members(
 pub fn survey_row(py: Python<'_>, game: &str, max_heap: usize) -> PyResult<String> {
     guarded(py, || {
         let g = lift(py, spec::parse_heap(game))?;
-        lift(py, check_max_heap(g.rule(), max_heap))?;
+        lift(py, check_max_heap(g.rule(), max_heap, None))?;
         let name = game.to_string();
         let work = move |w: Watch| {
             let stop = || w.cancelled();
-            let a = analyse_in_own_pool(g.rule(), max_heap, w.progress.as_ref(), &stop)?;
+            let progress = w.progress.as_ref();
+            let a = analyse_in_own_pool(g.rule(), max_heap, progress, &stop, &Keeping::default())?;
             let row = Row::of(&name, &a);
             serde_json::to_string(&row).map_err(|e| Error::internal(e.to_string()))
         };

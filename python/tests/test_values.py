@@ -88,6 +88,19 @@ def test_a_period_matches_the_values_by_definition(cli):
     assert (answer["preperiod"], answer["period"], answer["values"]) == (n0, per, p.values)
 
 
+def test_values_on_disk_are_those_in_memory(tmp_path):
+    for game in ("grundy-game", "subtraction:2,5,7"):
+        memory = grundy.period(game, max_heap=20000, progress=False)
+        disk = grundy.period(game, max_heap=20000, on_disk=tmp_path, progress=False)
+        assert (disk.status, disk.values) == (memory.status, memory.values)
+    # The values' file had no name: nothing is left behind.
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(grundy.InputError):
+        grundy.period("hex:0.8", on_disk=tmp_path, progress=False)
+    with pytest.raises(grundy.FileError):
+        grundy.period("grundy-game", on_disk=tmp_path / "gone", progress=False)
+
+
 def test_prove_agrees_with_the_command_line(cli):
     proved = grundy.prove("nim:2", ["Push(0)", "Push(1)", "Xor"])
     assert proved.status == "proved" and proved.counterexample is None
