@@ -1,7 +1,8 @@
 """The native module: thin calls of grundy-core and grundy-synth answering JSON objects.
 Use the functions of ``grundy`` instead; these are their building blocks."""
 
-from typing import Callable, List, Optional, Tuple
+import os
+from typing import Callable, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -18,7 +19,8 @@ def best_move(game: str, position: List[str], engine_name: str = "auto",
 def table(game: str, max: int, heaps: Optional[int] = None, engine_name: str = "auto",
           progress: Progress = None) -> Tuple[np.ndarray, str]: ...
 def period(game: str, max_heap: int = 1000000, timeout: Optional[float] = None,
-           on_disk: Optional[str] = None, progress: Progress = None) -> str: ...
+           on_disk: Optional[Union[str, "os.PathLike[str]"]] = None,
+           progress: Progress = None) -> str: ...
 def prove(game: str, program: str, orbits: bool = False, target: str = "zero",
           heaps: Optional[int] = None, width: Optional[int] = None,
           bound: Optional[int] = None, timeout: Optional[float] = None) -> str: ...
