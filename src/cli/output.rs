@@ -87,11 +87,16 @@ impl Out {
             .map_err(stdout_error)
     }
 
-    /// Writes one JSON object on one line: the command's outcome with `--json`.
-    pub fn json(&mut self, value: &serde_json::Value) -> Result<(), Error> {
+    /// Writes one JSON object on one line: the command's outcome with `--json`. Written as it
+    /// is serialized, never held whole as text (a long run's values make it gigabytes).
+    pub fn json(&mut self, value: &impl serde::Serialize) -> Result<(), Error> {
         // Under the lock this writer holds, so the signal handler's check sees it.
         OUTCOME_PRINTED.store(true, Ordering::Relaxed);
-        self.line(format_args!("{value}"))
+        serde_json::to_writer(&mut self.0, value)
+            .map_err(io::Error::from)
+            .and_then(|()| self.0.write_all(b"\n"))
+            .and_then(|()| self.0.flush())
+            .map_err(stdout_error)
     }
 
     /// Whether a JSON outcome is printed already ([`Out::json`]): a signal's report then

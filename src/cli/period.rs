@@ -158,7 +158,8 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     };
     let mut out = Out::new();
     if args.json {
-        let mut obj = words::json(name, &a);
+        let mut report = words::Report::of(name, &a);
+        let mut obj = serde_json::Value::Object(std::mem::take(&mut report.fields));
         if let Some(e) = &failed {
             super::output::error_fields(&mut obj, e);
         }
@@ -172,7 +173,10 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
                 None => serde_json::Value::Null,
             };
         }
-        out.json(&obj)?;
+        if let serde_json::Value::Object(fields) = obj {
+            report.fields = fields;
+        }
+        out.json(&report)?;
     } else if args.latex {
         for line in latex(name, &a).lines() {
             out.line(format_args!("{line}"))?;

@@ -468,3 +468,48 @@ fn checkpoints_fall_due_across_rounds() {
     assert!(a.stopped && a.values.len() < 2049, "{}", a.values.len());
     assert_eq!(values_file::read(&path).unwrap().values, a.values);
 }
+
+/// A report writes its values from the analysis as it goes, in their key's place among the
+/// fields a front end added, and reads back as the JSON object [`words::json`] builds: the
+/// values of a run unsettled, the preperiod and period of one proved.
+#[test]
+fn reports_write_the_values_in_their_place() {
+    use serde_json::{json, Value};
+    let unsettled = analyse(&GrundysGame, 3000, &Silent);
+    let kayles = analyse(
+        &TakeBreak::octal("octal:0.77", "0.77").unwrap(),
+        1000,
+        &Silent,
+    );
+    for (name, a) in [("grundy-game", &unsettled), ("octal:0.77", &kayles)] {
+        let mut report = words::Report::of(name, a);
+        report.fields.insert("contractions".into(), Value::Null);
+        report.fields.insert("zeta".into(), json!(1));
+        let text = serde_json::to_string(&report).unwrap();
+        let read: Value = serde_json::from_str(&text).unwrap();
+        let shown = a
+            .proved
+            .as_ref()
+            .map_or(a.values.len(), |p| p.preperiod + p.period);
+        assert_eq!(
+            read["values"],
+            json!(a.values.range_to_vec(0..shown)),
+            "{name}"
+        );
+        assert_eq!(
+            (&read["contractions"], &read["zeta"]),
+            (&Value::Null, &json!(1))
+        );
+        let at = |key: &str| text.find(&format!("\"{key}\":")).unwrap();
+        assert!(
+            at("timed_out") < at("values") && at("values") < at("zeta"),
+            "{text}"
+        );
+        let mut built = words::json(name, a);
+        built["contractions"] = Value::Null;
+        built["zeta"] = json!(1);
+        assert_eq!(read, built, "{name}");
+    }
+    assert_eq!(unsettled.values.len(), 3001);
+    assert!(kayles.proved.is_some());
+}

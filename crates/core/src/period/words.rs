@@ -180,31 +180,85 @@ fn proof(name: &str, p: &Period) -> String {
 /// The analysis as one JSON object, as `grundy period --json` prints it and the Python package
 /// returns it: the period proved (or why none is), the values up to its end, the criterion.
 pub fn json(name: &str, a: &Analysis) -> serde_json::Value {
-    let shown = match &a.proved {
-        Some(p) => p.preperiod + p.period,
-        None => a.values.len(),
-    };
-    let proved = a.proved.as_ref();
-    let mut obj = serde_json::json!({
-        "game": name,
-        "status": if proved.is_some() { "proved" } else { "unsettled" },
-        "preperiod": proved.map(|p| p.preperiod),
-        "period": proved.map(|p| p.period),
-        "saltus": proved.map(|p| p.saltus),
-        "values": a.values.range_to_vec(0..shown.min(a.values.len())),
-        "computed": a.values.len(),
-        "checked_up_to": proved.map(|p| p.checked_up_to),
-        "criterion": proved.map(|p| p.criterion),
-        "observed": a.observed,
-        "no_criterion": a.no_criterion,
-        "rarity": a.rarity,
-    });
-    if proved.is_none() {
-        obj["note"] = unsettled(a).into();
-        if let Some((value, heap)) = a.values.largest() {
-            obj["largest"] = serde_json::json!({ "value": value, "heap": heap });
+    serde_json::to_value(Report::of(name, a)).expect("a report is JSON")
+}
+
+/// [`json`] as it is written: the values serialized from the analysis's own as they are
+/// written, never held as JSON (an unsettled run prints every value it computed: 2^32 of them
+/// would take tens of bytes each as JSON values, and a byte or two here).
+pub struct Report<'a> {
+    /// Every field but the values, which a front end may add to (in key order, as
+    /// `serde_json`'s maps keep them; the values take their place among them).
+    pub fields: serde_json::Map<String, serde_json::Value>,
+    values: &'a Values,
+    shown: usize,
+}
+
+impl<'a> Report<'a> {
+    /// The report of `a`, a run of the game `name`.
+    pub fn of(name: &str, a: &'a Analysis) -> Report<'a> {
+        let shown = match &a.proved {
+            Some(p) => p.preperiod + p.period,
+            None => a.values.len(),
+        };
+        let proved = a.proved.as_ref();
+        let mut obj = serde_json::json!({
+            "game": name,
+            "status": if proved.is_some() { "proved" } else { "unsettled" },
+            "preperiod": proved.map(|p| p.preperiod),
+            "period": proved.map(|p| p.period),
+            "saltus": proved.map(|p| p.saltus),
+            "computed": a.values.len(),
+            "checked_up_to": proved.map(|p| p.checked_up_to),
+            "criterion": proved.map(|p| p.criterion),
+            "observed": a.observed,
+            "no_criterion": a.no_criterion,
+            "rarity": a.rarity,
+        });
+        if proved.is_none() {
+            obj["note"] = unsettled(a).into();
+            if let Some((value, heap)) = a.values.largest() {
+                obj["largest"] = serde_json::json!({ "value": value, "heap": heap });
+            }
+        }
+        obj["timed_out"] = a.stopped.into();
+        let serde_json::Value::Object(fields) = obj else {
+            unreachable!("built as an object")
+        };
+        Report {
+            fields,
+            values: &a.values,
+            shown: shown.min(a.values.len()),
         }
     }
-    obj["timed_out"] = a.stopped.into();
-    obj
+}
+
+impl serde::Serialize for Report<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        const VALUES: &str = "values";
+        let shown = Shown(self.values, self.shown);
+        let mut map = s.serialize_map(Some(self.fields.len() + 1))?;
+        let mut pending = true;
+        for (key, value) in &self.fields {
+            if pending && key.as_str() > VALUES {
+                map.serialize_entry(VALUES, &shown)?;
+                pending = false;
+            }
+            map.serialize_entry(key, value)?;
+        }
+        if pending {
+            map.serialize_entry(VALUES, &shown)?;
+        }
+        map.end()
+    }
+}
+
+/// The first values of a run, serialized one by one.
+struct Shown<'a>(&'a Values, usize);
+
+impl serde::Serialize for Shown<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().take(self.1))
+    }
 }
