@@ -74,12 +74,15 @@ pub fn period(
             let progress = w.progress.as_ref();
             let a = analyse_in_own_pool(g.rule(), max_heap, progress, &stop, &keeping)?;
             let name = g.rule().name();
-            let mut obj = words::json(name, &a);
-            obj["text"] = words::text(name, &a).into();
-            Ok(obj)
+            // Written as serialized: the values are not held as JSON values first.
+            let mut report = words::Report::of(name, &a);
+            report
+                .fields
+                .insert("text".into(), words::text(name, &a).into());
+            serde_json::to_string(&report).map_err(|e| Error::internal(e.to_string()))
         };
         match run(py, None, progress.as_ref(), work)? {
-            Outcome::Done(obj) => Ok(obj.to_string()),
+            Outcome::Done(text) => Ok(text),
             Outcome::TimedOut => Err(errors::to_py(
                 py,
                 &Error::internal("timed out without a limit"),
