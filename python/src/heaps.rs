@@ -4,7 +4,7 @@ use grundy_core::catalog::spec;
 use grundy_core::error::Error;
 use grundy_core::game::heap::HeapRule;
 use grundy_core::period::survey::{Family, Row};
-use grundy_core::period::{analyse_kept, check_memory, check_on_disk, words, Keeping, MAX_HEAP};
+use grundy_core::period::{analyse_kept, check_room, words, Keeping, MAX_HEAP};
 use pyo3::prelude::*;
 
 use crate::errors::{self, guarded, lift};
@@ -24,11 +24,12 @@ fn check_max_heap(
             "max_heap must be between 1 and {MAX_HEAP}, got {max_heap}"
         )));
     }
-    let limit = grundy_core::memory::default_limit();
-    match on_disk {
-        Some(dir) => check_on_disk(rule, max_heap, limit, dir),
-        None => check_memory(rule, max_heap, limit),
-    }
+    check_room(
+        rule,
+        max_heap,
+        grundy_core::memory::default_limit(),
+        on_disk,
+    )
 }
 
 /// [`analyse_kept`] on a pool of threads of the call's own, as `grundy period` runs it: the

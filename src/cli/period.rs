@@ -16,8 +16,7 @@ use grundy_core::period;
 use grundy_core::period::contraction::contractions;
 use grundy_core::period::words::{self, relation, text, unsettled};
 use grundy_core::period::{
-    analyse_kept, check_memory, check_on_disk, values_file, Analysis, Checkpoint, Criterion,
-    Keeping,
+    analyse_kept, check_room, values_file, Analysis, Checkpoint, Criterion, Keeping,
 };
 
 #[derive(Args, Debug)]
@@ -120,10 +119,7 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
         None
     };
     let limit = super::memory_limit(args.mem_limit)?;
-    match &args.on_disk {
-        Some(dir) => check_on_disk(game.rule(), args.max_heap, limit, dir)?,
-        None => check_memory(game.rule(), args.max_heap, limit)?,
-    }
+    check_room(game.rule(), args.max_heap, limit, args.on_disk.as_deref())?;
     let deadline = args
         .timeout
         .map(|s| Instant::now() + Duration::from_secs_f64(s));

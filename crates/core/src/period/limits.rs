@@ -30,6 +30,21 @@ pub fn check_memory(rule: &dyn HeapRule, max_heap: usize, limit: u64) -> Result<
     ))
 }
 
+/// Refuses, before any heap is valued, a run to `max_heap` that lacks what it needs: with its
+/// values in a file of `disk`, [`check_on_disk`]; else [`check_memory`]. Every front end asks
+/// this before [`super::analyse_kept`].
+pub fn check_room(
+    rule: &dyn HeapRule,
+    max_heap: usize,
+    limit: u64,
+    disk: Option<&std::path::Path>,
+) -> Result<(), Error> {
+    match disk {
+        Some(dir) => check_on_disk(rule, max_heap, limit, dir),
+        None => check_memory(rule, max_heap, limit),
+    }
+}
+
 /// Refuses, before any heap is valued, a run to `max_heap` holding its values in a file of
 /// `dir` ([`crate::game::heap::Values::on_disk`]) when the rule's valuation cannot
 /// ([`HeapRule::values_in_place`]), when memory lacks `limit` bytes for the rest

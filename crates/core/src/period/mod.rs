@@ -39,7 +39,7 @@ use crate::progress::Progress;
 use crate::with_values;
 
 use limits::valued_in_place;
-pub use limits::{check_memory, check_on_disk, memory_needed};
+pub use limits::{check_memory, check_on_disk, check_room, memory_needed};
 
 /// The finite check that proves a period.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
