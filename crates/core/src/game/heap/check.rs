@@ -39,6 +39,29 @@ fn wanted(common: u8, seen: u8, stamp: u8) -> bool {
     common == 0 && seen != stamp
 }
 
+/// The least v with `common[v]` 1 and `row[v]` not `stamp` (the least common value no
+/// enumerated option has: a heap's candidate), if any. Eight entries a step, as words: the
+/// entry-by-entry search was a tenth of a heap's valuation on `octal:0.354`.
+pub(super) fn least_common_missing(common: &[u8], row: &[u8], stamp: u8) -> Option<usize> {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let stamps = u64::from_ne_bytes([stamp; 8]);
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("8 entries"));
+    let (commons, rows) = (common.chunks_exact(8), row.chunks_exact(8));
+    let done = commons.len() * 8;
+    for (k, (c, r)) in commons.zip(rows).enumerate() {
+        // Bit 7 of each byte: the row's entry is not the stamp (a byte of `r` is nonzero).
+        let r = word(r) ^ stamps;
+        let unstamped = ((r & LOW7).wrapping_add(LOW7) | r) & HIGH;
+        // Common entries are 0 or 1: shifted, each stays within its byte.
+        let found = unstamped & (word(c) << 7);
+        if found != 0 {
+            return Some(8 * k + found.trailing_zeros() as usize / 8);
+        }
+    }
+    (done..common.len().min(row.len())).find(|&v| common[v] == 1 && row[v] != stamp)
+}
+
 /// One heap's splits, as its check needs them.
 pub(super) struct Checked<'a> {
     /// The totals it may split.
@@ -211,5 +234,42 @@ impl Wanted {
     fn of(&self, i: usize) -> &[Nimber] {
         let from = i.checked_sub(1).map_or(0, |j| self.ends[j]);
         &self.values[from..self.ends[i]]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Eight entries a step find what the entry-by-entry search finds: over pseudo-random
+    /// tables of every length up to 70 (not multiples of 8 too), rows of few distinct bytes
+    /// (so the stamp is often met) and every kind of stamp, the edges 0 and 255 included.
+    #[test]
+    fn words_find_the_least_common_missing_as_entries_do() {
+        let mut x = 0x5851_f42d_u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for round in 0..3000 {
+            let len = round % 71;
+            let stamp: u8 = [0, 1, 254, 255, 7][round % 5];
+            let common: Vec<u8> = (0..len).map(|_| u8::from(next() % 3 == 0)).collect();
+            let row: Vec<u8> = (0..len)
+                .map(|_| match next() % 4 {
+                    0 => stamp.wrapping_add(1),
+                    1 => stamp ^ 0x80,
+                    _ => stamp,
+                })
+                .collect();
+            let plain = (0..len).find(|&v| common[v] == 1 && row[v] != stamp);
+            assert_eq!(
+                least_common_missing(&common, &row, stamp),
+                plain,
+                "round {round}"
+            );
+        }
     }
 }

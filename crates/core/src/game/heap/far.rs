@@ -14,9 +14,15 @@ pub(super) struct Rare {
 }
 
 impl Rare {
-    /// Index of the first heap at or past `heap`.
+    /// Index of the first heap at or past `heap`. Asked for every split total of every heap,
+    /// which is nearly always past the last rare heap: that case is one comparison (the
+    /// binary search was a third of a heap's valuation on `octal:0.354`).
+    #[inline]
     pub(super) fn from(&self, heap: usize) -> usize {
-        self.heaps.partition_point(|&r| r < heap)
+        match self.heaps.last() {
+            Some(&last) if last < heap => self.heaps.len(),
+            _ => self.heaps.partition_point(|&r| r < heap),
+        }
     }
 
     pub(super) fn push(&mut self, heap: usize, value: Nimber) {

@@ -4,7 +4,7 @@
 //! ([`super::far`]) made meanwhile on another thread; or the candidates of a stretch of blocks,
 //! checked meanwhile on another thread ([`ahead`]).
 
-use super::check::{Check, Checked, Common, Wanted};
+use super::check::{least_common_missing, Check, Checked, Common, Wanted};
 use super::classes::{self, rare_heaps, Classes};
 use super::far::{enumerate_far, Begun, Far, Rare, Table};
 use super::fresh::Fresh;
@@ -485,8 +485,7 @@ impl Valuing {
             .iter()
             .all(|f| heap.splits.contains(&(heap.h - f.take))));
         // The least common value missing.
-        let candidate = (0..len)
-            .find(|&v| common[v] == 1 && row[v] != stamp)
+        let candidate = least_common_missing(common, row, stamp)
             .expect("the tables hold a common value past every option");
         match then {
             Then::Note(wanted) => {
