@@ -39,10 +39,16 @@ impl Rare {
 /// One row of `len` entries per heap of a block; `stamp` at v in row i: v is an option of the
 /// block's heap i. A new stamp for each block forgets the last block's options without a
 /// clear.
+///
+/// Every entry is at most the stamp (a new stamp after 255 clears the rows), so rows join by
+/// taking the larger entry.
 #[derive(Debug)]
 pub(super) struct Table {
     pub(super) seen: Vec<u8>,
     pub(super) stamp: u8,
+    /// Rows as `seen`'s, one per split total of a block whose heaps split more than one
+    /// total ([`enumerate_far`]), made as they are first needed.
+    totals: Vec<u8>,
 }
 
 impl Table {
@@ -50,6 +56,7 @@ impl Table {
         Table {
             seen: vec![0; rows * len],
             stamp: 0,
+            totals: Vec::new(),
         }
     }
 
@@ -57,6 +64,7 @@ impl Table {
     pub(super) fn restamp(&mut self) {
         if self.stamp == u8::MAX {
             self.seen.fill(0);
+            self.totals.fill(0);
             self.stamp = 0;
         }
         self.stamp += 1;
@@ -85,6 +93,11 @@ pub(super) struct Begun {
 /// heap `heaps.start` + i - k - r, for those r (below `known`) whose other heaps all lie below
 /// `known` (the values read): for one r these are consecutive heaps, read together. Returns
 /// the rare heaps read, for each k.
+///
+/// Heaps that split several totals share them: heap h's total h - 3 is heap h + 1's h + 1 - 4.
+/// When it costs less, each total of the block is then read once, in rows of its own, and
+/// each heap's row joins those of its totals (`octal:0.354`, totals h - 2 and h - 3, read
+/// half as many pairs).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn enumerate_far<'a, S: Seq<'a>>(
     table: &mut Table,
@@ -98,85 +111,149 @@ pub(super) fn enumerate_far<'a, S: Seq<'a>>(
 ) -> Vec<Far> {
     table.restamp();
     let (start, rows) = (heaps.start, heaps.len());
+    let (Some(&least), Some(&most)) = (takes.iter().min(), takes.iter().max()) else {
+        return Vec::new();
+    };
+    // The other heap of the last row's largest total, start + rows - 1 - least - r, below
+    // `known`; that of the first row's least, start - most - r, at least 1; r below `known`.
+    let lo = (start + rows).saturating_sub(least + known).max(1);
+    let hi = start.saturating_sub(most).min(known);
+    if hi <= lo {
+        // No rare heap qualifies: each heap reads all of its pairs itself.
+        return Vec::new();
+    }
+    let all = rare.from(lo)..rare.from(hi);
+    // The block's totals, from `first` on.
+    let (first, count) = (start - most, rows + most - least);
+    // With `unequal`, the rare heaps that are half of a total are left to the block's heaps,
+    // which skip the equal split.
+    let hole = match unequal {
+        true => {
+            let (a, b) = (first.div_ceil(2), (first + count - 1) / 2 + 1);
+            let h0 = rare.from(a).clamp(all.start, all.end);
+            h0..rare.from(b).clamp(h0, all.end)
+        }
+        false => all.start..all.start,
+    };
+    let reads = (all.start..hole.start).chain(hole.end..all.end);
+    let pairs = reads.clone().count();
+    let stamp = table.stamp;
+    // Joining rows costs about an operation per 16 entries.
+    let shared = takes.len() > 1
+        && count * pairs + rows * takes.len() * len / 16 < rows * takes.len() * pairs;
+    if shared {
+        table.totals.resize(count * len, 0);
+        mark_totals(
+            &mut table.totals,
+            len,
+            count,
+            first,
+            stamp,
+            rare,
+            values,
+            reads,
+        );
+        for (i, row) in table.seen.chunks_exact_mut(len).take(rows).enumerate() {
+            let total = |k: usize| &table.totals[(i + most - k) * len..][..len];
+            row.copy_from_slice(total(most));
+            for &k in takes.iter().filter(|&&k| k != most) {
+                for (entry, &other) in row.iter_mut().zip(total(k)) {
+                    *entry = (*entry).max(other);
+                }
+            }
+        }
+    } else {
+        for &k in takes {
+            let reads = reads.clone();
+            mark_totals(
+                &mut table.seen,
+                len,
+                rows,
+                start - k,
+                stamp,
+                rare,
+                values,
+                reads,
+            );
+        }
+    }
+    takes
+        .iter()
+        .map(|&take| Far {
+            take,
+            all: all.clone(),
+            hole: hole.clone(),
+        })
+        .collect()
+}
+
+/// Marks with `stamp`, in the first `count` rows of `seen` (rows of `len` entries; row t for
+/// the split total `first` + t), the options of the pairs of each rare heap r of `reads`
+/// with the heaps `first` + t - r, all of whose values are held.
+#[allow(clippy::too_many_arguments)]
+fn mark_totals<'a, S: Seq<'a>>(
+    seen: &mut [u8],
+    len: usize,
+    count: usize,
+    first: usize,
+    stamp: u8,
+    rare: &Rare,
+    values: S,
+    reads: impl Iterator<Item = usize>,
+) {
     let last = len - 1;
-    let mut far = Vec::with_capacity(takes.len());
-    for &k in takes {
-        // The other heap of the last row, start + rows - 1 - k - r, below `known`; that of
-        // the first, start - k - r, at least 1; r itself below `known`.
-        let lo = (start + rows).saturating_sub(k + known).max(1);
-        let hi = start.saturating_sub(k).min(known);
-        if hi <= lo {
-            // No rare heap qualifies: each heap reads all of its pairs itself.
+    // Byte values read fast (below), the rest exactly, each on its own.
+    let mut exact = Vec::new();
+    let fast = Fast {
+        seen: &mut *seen,
+        len,
+        rows: count,
+        stamp,
+    };
+    match S::Raw::as_bytes(values.raw()) {
+        Some(raw) => {
+            // The other heaps' values, read raw unless one is kept apart, or from the new
+            // values when all are new; and the rare heap's, if it is below the rows' first
+            // entries read (all of a row's, or 256).
+            let marks = |i: usize| {
+                let (r, x) = (rare.heaps[i], rare.values[i]);
+                let from = first - r;
+                let ys = match from.checked_sub(values.apart_from()) {
+                    // (New values pass 255 only when the rows are wider than 256.)
+                    Some(new) if len <= 256 => Ys::Wide(&values.apart()[new..new + count]),
+                    Some(_) => return None,
+                    None if values.escaped_from(from) >= from + count => {
+                        Ys::Bytes(&raw[from..from + count])
+                    }
+                    None => return None,
+                };
+                ((x as usize) < len.min(256)).then_some((ys, x as u8))
+            };
+            match len {
+                256.. => fast.mark::<256>(reads, marks, &mut exact),
+                128 => fast.mark::<128>(reads, marks, &mut exact),
+                64 => fast.mark::<64>(reads, marks, &mut exact),
+                32 => fast.mark::<32>(reads, marks, &mut exact),
+                _ => exact.extend(reads),
+            }
+        }
+        None => exact.extend(reads),
+    }
+    for i in exact {
+        let (r, x) = (rare.heaps[i], rare.values[i]);
+        let from = first - r;
+        let rows = seen.chunks_exact_mut(len).take(count);
+        if values.escaped_from(from) < from + count {
+            // A value kept apart among them: each read exactly.
+            for (t, row) in rows.enumerate() {
+                row[(x ^ values.at(from + t)) as usize & last] = stamp;
+            }
             continue;
         }
-        let all = rare.from(lo)..rare.from(hi);
-        // With `unequal`, the rare heaps that are half of a block heap's total are left to
-        // that heap, which skips the equal split.
-        let hole = match unequal {
-            true => {
-                let (a, b) = ((start - k).div_ceil(2), (start - k + rows - 1) / 2 + 1);
-                let h0 = rare.from(a).clamp(all.start, all.end);
-                h0..rare.from(b).clamp(h0, all.end)
-            }
-            false => all.start..all.start,
-        };
-        let stamp = table.stamp;
-        let reads = (all.start..hole.start).chain(hole.end..all.end);
-        // Byte values read fast (below), the rest exactly, each on its own.
-        let mut exact = Vec::new();
-        let fast = Fast {
-            seen: &mut table.seen,
-            len,
-            rows,
-            stamp,
-        };
-        match S::Raw::as_bytes(values.raw()) {
-            Some(raw) => {
-                // The other heaps' values, read raw unless one is kept apart, or from the new
-                // values when all are new; and the rare heap's, if it is below the rows' first
-                // entries read (all of a row's, or 256).
-                let marks = |i: usize| {
-                    let (r, x) = (rare.heaps[i], rare.values[i]);
-                    let from = start - k - r;
-                    let ys = match from.checked_sub(values.apart_from()) {
-                        // (New values pass 255 only when the rows are wider than 256.)
-                        Some(new) if len <= 256 => Ys::Wide(&values.apart()[new..new + rows]),
-                        Some(_) => return None,
-                        None if values.escaped_from(from) >= from + rows => {
-                            Ys::Bytes(&raw[from..from + rows])
-                        }
-                        None => return None,
-                    };
-                    ((x as usize) < len.min(256)).then_some((ys, x as u8))
-                };
-                match len {
-                    256.. => fast.mark::<256>(reads, marks, &mut exact),
-                    128 => fast.mark::<128>(reads, marks, &mut exact),
-                    64 => fast.mark::<64>(reads, marks, &mut exact),
-                    32 => fast.mark::<32>(reads, marks, &mut exact),
-                    _ => exact.extend(reads),
-                }
-            }
-            None => exact.extend(reads),
+        for (row, &y) in rows.zip(&values.raw()[from..from + count]) {
+            row[(x ^ y.into()) as usize & last] = stamp;
         }
-        for i in exact {
-            let (r, x) = (rare.heaps[i], rare.values[i]);
-            let from = start - k - r;
-            let rows = table.seen.chunks_exact_mut(len).take(rows);
-            if values.escaped_from(from) < from + heaps.len() {
-                // A value kept apart among them: each read exactly.
-                for (i, row) in rows.enumerate() {
-                    row[(x ^ values.at(from + i)) as usize & last] = stamp;
-                }
-                continue;
-            }
-            for (row, &y) in rows.zip(&values.raw()[from..from + heaps.len()]) {
-                row[(x ^ y.into()) as usize & last] = stamp;
-            }
-        }
-        far.push(Far { take: k, all, hole });
     }
-    far
 }
 
 /// The values of the heaps a rare heap pairs with, for a block's rows.
@@ -231,5 +308,85 @@ impl Fast<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::heap::Values;
+    use crate::with_values;
+
+    /// After a block's reads, each row holds the stamp exactly at the options of the pairs the
+    /// reads name (rare heap r, total h - k, other heap h - k - r below the values known, never
+    /// an equal split with `unequal`), whether the totals were read once each or per amount:
+    /// over pseudo-random values (some kept apart), rare heaps, amounts, rows, tables reused
+    /// across blocks and stamps past 255.
+    #[test]
+    fn rows_hold_exactly_the_pairs_read() {
+        let mut x = 0x2545_f491_u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as usize
+        };
+        let takes: [&[usize]; 4] = [&[2], &[2, 3], &[1, 2, 3], &[1, 4]];
+        let mut tables = std::collections::HashMap::new();
+        let (mut shared, mut apart) = (0, 0);
+        for round in 0..300 {
+            let (len, rows) = ([32, 64, 128, 256, 512][round % 5], [4, 16, 64][round % 3]);
+            let values: Vec<Nimber> = (0..3000).map(|_| (next() % (len / 2)) as Nimber).collect();
+            let density = [20, 5, 2][round % 3];
+            let heaps: Vec<usize> = (1..2000).filter(|_| next() % density == 0).collect();
+            let rare = Rare {
+                values: heaps.iter().map(|&h| values[h]).collect(),
+                heaps,
+            };
+            let (takes, unequal) = (takes[round % 4], round % 7 < 3);
+            let start = 2000 + next() % 500;
+            let known = start - (next() % 2) * rows;
+            let held = match round % 4 {
+                0 => {
+                    let mut held = Values::escaping_from((len / 4) as u8);
+                    held.extend(values[..known].iter().copied());
+                    apart += usize::from(held.escaped() > 0);
+                    held
+                }
+                _ => Values::from_slice(&values[..known]),
+            };
+            let table = tables
+                .entry((len, rows))
+                .or_insert_with(|| Table::new(rows, len));
+            for _ in 0..next() % 300 {
+                table.restamp();
+            }
+            // Every other round the totals' rows are made anew, to see whether they are used.
+            let fresh = round % 2 == 0;
+            if fresh {
+                table.totals = Vec::new();
+            }
+            let block = start..start + rows;
+            let far = with_values!(held, v => {
+                enumerate_far(table, &rare, len, v, known, block.clone(), takes, unequal)
+            });
+            shared += usize::from(fresh && !table.totals.is_empty());
+            for i in 0..rows {
+                let mut want = vec![false; len];
+                for f in &far {
+                    let m = start + i - f.take;
+                    for j in (f.all.start..f.hole.start).chain(f.hole.end..f.all.end) {
+                        let (r, v) = (rare.heaps[j], rare.values[j]);
+                        assert!(r < m && m - r < known, "round {round}: {r} of {m}");
+                        assert!(!unequal || 2 * r != m, "round {round}: {r} of {m}");
+                        want[(v ^ values[m - r]) as usize] = true;
+                    }
+                }
+                let row = &table.seen[i * len..(i + 1) * len];
+                let got: Vec<bool> = row.iter().map(|&e| e == table.stamp).collect();
+                assert_eq!(got, want, "round {round}, row {i}");
+            }
+        }
+        assert!(shared > 20 && apart > 20, "{shared} {apart}");
     }
 }
