@@ -24,7 +24,7 @@ pub struct PeriodArgs {
     /// A heap game: subtraction:1,3,4, subtraction:all-but:1,2, octal:0.77, hex:0.F,
     /// grundy-game.
     game: String,
-    /// The largest heap to value while looking for a proof (values are computed up to 256,
+    /// The largest heap to value while looking for a proof (values are computed up to 16,
     /// then to twice as far each round, or as far as a candidate period's check needs, until
     /// a period is proved).
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
