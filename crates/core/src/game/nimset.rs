@@ -57,6 +57,27 @@ impl NimSet {
         self.words[w] |= 1 << b;
     }
 
+    /// Adds `a[i] ^ b[len - 1 - i]` for each i (`a` and `b` equally long): the values of a
+    /// heap's splits into two, `a` its smaller heaps' values and `b` the larger ones'. The
+    /// values below 64 are gathered without a branch (the compiler makes it vector code);
+    /// the others, when there are any, in a second pass.
+    pub fn insert_xors(&mut self, a: &[Nimber], b: &[Nimber]) {
+        assert_eq!(a.len(), b.len(), "pairs of values");
+        let xors = || a.iter().zip(b.iter().rev()).map(|(&x, &y)| x ^ y);
+        let (low, high) = xors().fold((0u64, 0), |(low, high), v| {
+            (low | u64::from(v < 64) << (v & 63), high | v >> 6)
+        });
+        if high != 0 {
+            xors().filter(|&v| v >= 64).for_each(|v| self.insert(v));
+        }
+        if low != 0 {
+            if self.words.is_empty() {
+                self.words.push(0);
+            }
+            self.words[0] |= low;
+        }
+    }
+
     /// Empties the set, keeping its storage.
     pub fn clear(&mut self) {
         self.words.clear();
@@ -175,8 +196,29 @@ impl NimSet {
 impl FromIterator<Nimber> for NimSet {
     fn from_iter<I: IntoIterator<Item = Nimber>>(iter: I) -> Self {
         let mut s = NimSet::new();
-        iter.into_iter().for_each(|v| s.insert(v));
+        s.extend(iter);
         s
+    }
+}
+
+/// The values below 64 are gathered in a register and written once: one insert after another
+/// waits on the word the last one wrote, which made the definition's loops over a heap's
+/// splits cost about 1.5 ns a pair (Kayles to 168 heaps: 26 us, 4 of 5 in those loops).
+impl Extend<Nimber> for NimSet {
+    fn extend<I: IntoIterator<Item = Nimber>>(&mut self, iter: I) {
+        let mut low = 0u64;
+        for v in iter {
+            match v < 64 {
+                true => low |= 1 << v,
+                false => self.insert(v),
+            }
+        }
+        if low != 0 {
+            if self.words.is_empty() {
+                self.words.push(0);
+            }
+            self.words[0] |= low;
+        }
     }
 }
 
@@ -188,12 +230,22 @@ mod tests {
 
     proptest! {
         #[test]
-        fn behaves_like_a_btreeset(ops in proptest::collection::vec((0u8..6, 0u32..300), 0..60)) {
+        fn behaves_like_a_btreeset(ops in proptest::collection::vec((0u8..8, 0u32..300), 0..60)) {
             let mut s = NimSet::new();
             let mut t = BTreeSet::new();
             for (op, v) in ops {
                 match op {
                     0 | 1 => { s.insert(v); t.insert(v); }
+                    5 => {
+                        let some = [v, v / 5, v % 70, v / 3 + 60];
+                        s.extend(some);
+                        t.extend(some);
+                    }
+                    6 => {
+                        let (a, b) = ([v, v / 7, 3, v % 64], [v / 2, 1, v % 90, v + 1]);
+                        s.insert_xors(&a, &b);
+                        t.extend(a.iter().zip(b.iter().rev()).map(|(x, y)| x ^ y));
+                    }
                     2 => { s.remove(v); t.remove(&v); }
                     3 => { s.keep_at_most(v); t.retain(|&x| x <= v); }
                     4 => { prop_assert_eq!(s.pop_max(), t.pop_last()); }

@@ -26,8 +26,10 @@ impl HeapRule for GrundysGame {
     }
 
     fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
-        for a in 1..n.div_ceil(2) {
-            seen.insert(values[a] ^ values[n - a]);
+        // The pairs (a, n - a) for 1 <= a < n / 2, unequal.
+        let half = n.div_ceil(2).saturating_sub(1);
+        if half > 0 {
+            seen.insert_xors(&values[1..=half], &values[n - half..n]);
         }
     }
 

@@ -285,17 +285,17 @@ impl HeapRule for TakeBreak {
         let mut splits = Vec::new();
         self.plain_options(n, |m| values[m], seen, &mut splits);
         for rest in splits {
-            for a in 1..=rest / 2 {
-                seen.insert(values[a] ^ values[rest - a]);
+            let half = rest / 2;
+            if half > 0 {
+                seen.insert_xors(&values[1..=half], &values[rest - half..rest]);
             }
         }
         for k in self.takes(n) {
             if self.digit(k) & 8 != 0 {
                 let rest = n - k;
                 for a in 1..=rest / 3 {
-                    for b in a..=(rest - a) / 2 {
-                        seen.insert(values[a] ^ values[b] ^ values[rest - a - b]);
-                    }
+                    let b = a..=(rest - a) / 2;
+                    seen.extend(b.map(|b| values[a] ^ values[b] ^ values[rest - a - b]));
                 }
             }
         }
