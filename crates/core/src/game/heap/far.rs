@@ -71,14 +71,18 @@ impl Table {
     }
 }
 
-/// The rare heaps whose pairs [`enumerate_far`] read for a whole block, for one amount k
-/// (split totals h - k): indices `all` of the rare heaps, less `hole`, whose heaps each block
-/// heap enumerates itself.
+/// The rare heaps whose pairs [`enumerate_far`] read for a block, for one amount k (split
+/// totals m = h - k): of indices `all` of the rare heaps, less `hole`, those whose other heap
+/// m - r lies below the values read (for the rare heaps below the block's rows, only its
+/// first rows'); the others each block heap enumerates itself.
 #[derive(Clone, Debug)]
 pub(super) struct Far {
     pub(super) take: usize,
     pub(super) all: std::ops::Range<usize>,
     pub(super) hole: std::ops::Range<usize>,
+    /// For each row: the rare heaps of `all` before this index were not read for it (their
+    /// other heap is not below `known`).
+    pub(super) unread: Vec<usize>,
 }
 
 /// The shared reads of a block: the heaps, and the rare heaps read for each amount.
@@ -90,9 +94,10 @@ pub(super) struct Begun {
 
 /// Marks in `table`, with a new stamp, for each heap `heaps.start` + i of a block whose splits
 /// are of totals h - k for k in `takes`, the options of the pairs of a rare heap r with the
-/// heap `heaps.start` + i - k - r, for those r (below `known`) whose other heaps all lie below
-/// `known` (the values read): for one r these are consecutive heaps, read together. Returns
-/// the rare heaps read, for each k.
+/// heap `heaps.start` + i - k - r when that heap lies below `known` (the values read): for one
+/// r these are consecutive heaps, read together (all of the block's rows, or its first ones
+/// for a rare heap below the rows: `octal:0.56`'s rare heaps are nearly all so, and each
+/// block heap read them itself). Returns the rare heaps read, for each k.
 ///
 /// Heaps that split several totals share them: heap h's total h - 3 is heap h + 1's h + 1 - 4.
 /// When it costs less, each total of the block is then read once, in rows of its own, and
@@ -114,15 +119,13 @@ pub(super) fn enumerate_far<'a, S: Seq<'a>>(
     let (Some(&least), Some(&most)) = (takes.iter().min(), takes.iter().max()) else {
         return Vec::new();
     };
-    // The other heap of the last row's largest total, start + rows - 1 - least - r, below
-    // `known`; that of the first row's least, start - most - r, at least 1; r below `known`.
-    let lo = (start + rows).saturating_sub(least + known).max(1);
+    // The rare heaps below the first row's least total, start - most, and below `known`.
     let hi = start.saturating_sub(most).min(known);
-    if hi <= lo {
+    let all = 0..rare.from(hi);
+    if all.is_empty() {
         // No rare heap qualifies: each heap reads all of its pairs itself.
         return Vec::new();
     }
-    let all = rare.from(lo)..rare.from(hi);
     // The block's totals, from `first` on.
     let (first, count) = (start - most, rows + most - least);
     // With `unequal`, the rare heaps that are half of a total are left to the block's heaps,
@@ -143,16 +146,14 @@ pub(super) fn enumerate_far<'a, S: Seq<'a>>(
         && count * pairs + rows * takes.len() * len / 16 < rows * takes.len() * pairs;
     if shared {
         table.totals.resize(count * len, 0);
-        mark_totals(
-            &mut table.totals,
+        let totals = Totals {
+            seen: &mut table.totals,
             len,
             count,
             first,
             stamp,
-            rare,
-            values,
-            reads,
-        );
+        };
+        mark_totals(totals, rare, values, known, reads);
         for (i, row) in table.seen.chunks_exact_mut(len).take(rows).enumerate() {
             let total = |k: usize| &table.totals[(i + most - k) * len..][..len];
             row.copy_from_slice(total(most));
@@ -164,47 +165,68 @@ pub(super) fn enumerate_far<'a, S: Seq<'a>>(
         }
     } else {
         for &k in takes {
-            let reads = reads.clone();
-            mark_totals(
-                &mut table.seen,
+            let totals = Totals {
+                seen: &mut table.seen,
                 len,
-                rows,
-                start - k,
+                count: rows,
+                first: start - k,
                 stamp,
-                rare,
-                values,
-                reads,
-            );
+            };
+            mark_totals(totals, rare, values, known, reads.clone());
         }
     }
     takes
         .iter()
-        .map(|&take| Far {
-            take,
-            all: all.clone(),
-            hole: hole.clone(),
+        .map(|&take| {
+            // Row i's total m: rare heaps r with m - r >= known, walked once for the rows.
+            let mut unread = all.start;
+            let rows = (0..rows).map(|i| {
+                let from = (start + i - take + 1).saturating_sub(known);
+                while unread < all.end && rare.heaps[unread] < from {
+                    unread += 1;
+                }
+                unread
+            });
+            Far {
+                take,
+                all: all.clone(),
+                hole: hole.clone(),
+                unread: rows.collect(),
+            }
         })
         .collect()
 }
 
-/// Marks with `stamp`, in the first `count` rows of `seen` (rows of `len` entries; row t for
-/// the split total `first` + t), the options of the pairs of each rare heap r of `reads`
-/// with the heaps `first` + t - r, all of whose values are held.
-///
-/// Inlined where it is called, as the code it was part of was: called, it left the reads'
-/// closure and the values' look-ups uninlined (Grundy's game 7% slower).
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn mark_totals<'a, S: Seq<'a>>(
-    seen: &mut [u8],
+/// Rows that [`mark_totals`] marks: the first `count` of `seen` (rows of `len` entries), row
+/// t for the split total `first` + t, each option marked with `stamp`.
+struct Totals<'t> {
+    seen: &'t mut [u8],
     len: usize,
     count: usize,
     first: usize,
     stamp: u8,
+}
+
+/// Marks in `rows` the options of the pairs of each rare heap r of `reads` with the heaps
+/// `first` + t - r below `known` (those of the first rows, all of them for r far enough).
+///
+/// Inlined where it is called, as the code it was part of was: called, it left the reads'
+/// closure and the values' look-ups uninlined (Grundy's game 7% slower).
+#[inline(always)]
+fn mark_totals<'a, S: Seq<'a>>(
+    rows: Totals,
     rare: &Rare,
     values: S,
+    known: usize,
     reads: impl Iterator<Item = usize>,
 ) {
+    let Totals {
+        seen,
+        len,
+        count,
+        first,
+        stamp,
+    } = rows;
     let last = len - 1;
     // Byte values read fast (below), the rest exactly, each on its own.
     let mut exact = Vec::new();
@@ -214,49 +236,86 @@ fn mark_totals<'a, S: Seq<'a>>(
         rows: count,
         stamp,
     };
+    let others = |raw| Others {
+        rare,
+        values,
+        raw,
+        first,
+        len,
+        known,
+        count,
+    };
     match S::Raw::as_bytes(values.raw()) {
-        Some(raw) => {
-            // The other heaps' values, read raw unless one is kept apart, or from the new
-            // values when all are new; and the rare heap's, if it is below the rows' first
-            // entries read (all of a row's, or 256).
-            let marks = |i: usize| {
-                let (r, x) = (rare.heaps[i], rare.values[i]);
-                let from = first - r;
-                let ys = match from.checked_sub(values.apart_from()) {
-                    // (New values pass 255 only when the rows are wider than 256.)
-                    Some(new) if len <= 256 => Ys::Wide(&values.apart()[new..new + count]),
-                    Some(_) => return None,
-                    None if values.escaped_from(from) >= from + count => {
-                        Ys::Bytes(&raw[from..from + count])
-                    }
-                    None => return None,
-                };
-                ((x as usize) < len.min(256)).then_some((ys, x as u8))
-            };
-            match len {
-                256.. => fast.mark::<256>(reads, marks, &mut exact),
-                128 => fast.mark::<128>(reads, marks, &mut exact),
-                64 => fast.mark::<64>(reads, marks, &mut exact),
-                32 => fast.mark::<32>(reads, marks, &mut exact),
-                _ => exact.extend(reads),
-            }
-        }
+        Some(raw) => match len {
+            256.. => fast.mark::<_, 256>(reads, &others(raw), &mut exact),
+            128 => fast.mark::<_, 128>(reads, &others(raw), &mut exact),
+            64 => fast.mark::<_, 64>(reads, &others(raw), &mut exact),
+            32 => fast.mark::<_, 32>(reads, &others(raw), &mut exact),
+            _ => exact.extend(reads),
+        },
         None => exact.extend(reads),
     }
+    let reach = others(&[]);
     for i in exact {
         let (r, x) = (rare.heaps[i], rare.values[i]);
-        let from = first - r;
-        let rows = seen.chunks_exact_mut(len).take(count);
-        if values.escaped_from(from) < from + count {
+        let (from, n) = (first - r, reach.reach(r));
+        if n == 0 {
+            continue;
+        }
+        let rows = seen.chunks_exact_mut(len).take(n);
+        if values.escaped_from(from) < from + n {
             // A value kept apart among them: each read exactly.
             for (t, row) in rows.enumerate() {
                 row[(x ^ values.at(from + t)) as usize & last] = stamp;
             }
             continue;
         }
-        for (row, &y) in rows.zip(&values.raw()[from..from + count]) {
+        for (row, &y) in rows.zip(&values.raw()[from..from + n]) {
             row[(x ^ y.into()) as usize & last] = stamp;
         }
+    }
+}
+
+/// Where [`Fast::mark`] finds, for a rare heap r, the values of the heaps it pairs with: those
+/// of `first` + t - r for the first rows t whose heap is below `known` (of `count`), read from
+/// the stored bytes `raw` or from the new values kept apart.
+struct Others<'r, 'a, S> {
+    rare: &'r Rare,
+    values: S,
+    raw: &'a [u8],
+    first: usize,
+    len: usize,
+    known: usize,
+    count: usize,
+}
+
+impl<'a, S: Seq<'a>> Others<'_, 'a, S> {
+    /// How many rows have rare heap r's other heap below `known`.
+    #[inline(always)]
+    fn reach(&self, r: usize) -> usize {
+        (self.known + r).saturating_sub(self.first).min(self.count)
+    }
+
+    /// For the rare heap of index i: its other heaps' values (raw unless one is kept apart,
+    /// or from the new values when all are new) and its own value, when that is below the
+    /// rows' first entries read (all of a row's, or 256); `None` when they must be read
+    /// exactly. (A method, not a closure: the closure was not inlined into the loop.)
+    #[inline(always)]
+    fn of(&self, i: usize) -> Option<(Ys<'a>, u8)> {
+        let (r, x) = (self.rare.heaps[i], self.rare.values[i]);
+        let (from, n) = (self.first - r, self.reach(r));
+        if n == 0 {
+            return Some((Ys::Bytes(&[]), 0));
+        }
+        let values = self.values;
+        let ys = match from.checked_sub(values.apart_from()) {
+            // (New values pass 255 only when the rows are wider than 256.)
+            Some(new) if self.len <= 256 => Ys::Wide(&values.apart()[new..new + n]),
+            Some(_) => return None,
+            None if values.escaped_from(from) >= from + n => Ys::Bytes(&self.raw[from..from + n]),
+            None => return None,
+        };
+        ((x as usize) < self.len.min(256)).then_some((ys, x as u8))
     }
 }
 
@@ -280,12 +339,12 @@ struct Fast<'t> {
 }
 
 impl Fast<'_> {
-    /// Marks, for each read i whose `marks(i)` gives the other heaps' values ys and the rare
-    /// heap's value x, x ^ ys[j] in row j; pushes the others onto `exact`.
-    fn mark<'v, const N: usize>(
+    /// Marks, for each read i whose `others.of(i)` gives the other heaps' values ys and the
+    /// rare heap's value x, x ^ ys[j] in row j; pushes the others onto `exact`.
+    fn mark<'a, S: Seq<'a>, const N: usize>(
         self,
         reads: impl Iterator<Item = usize>,
-        marks: impl Fn(usize) -> Option<(Ys<'v>, u8)>,
+        others: &Others<'_, 'a, S>,
         exact: &mut Vec<usize>,
     ) {
         let mut firsts: Vec<&mut [u8; N]> = self
@@ -295,7 +354,7 @@ impl Fast<'_> {
             .map(|row| row.first_chunk_mut().expect("rows of N entries or more"))
             .collect();
         for i in reads {
-            let Some((ys, x)) = marks(i) else {
+            let Some((ys, x)) = others.of(i) else {
                 exact.push(i);
                 continue;
             };
@@ -322,8 +381,9 @@ mod tests {
     use crate::with_values;
 
     /// After a block's reads, each row holds the stamp exactly at the options of the pairs the
-    /// reads name (rare heap r, total h - k, other heap h - k - r below the values known, never
-    /// an equal split with `unequal`), whether the totals were read once each or per amount:
+    /// reads name whose other heap is below the values known (rare heap r, total h - k, other
+    /// heap h - k - r, never an equal split with `unequal`), whether the totals were read once
+    /// each or per amount:
     /// over pseudo-random values (some kept apart), rare heaps, amounts, rows, tables reused
     /// across blocks and stamps past 255.
     #[test]
@@ -381,9 +441,12 @@ mod tests {
                     let m = start + i - f.take;
                     for j in (f.all.start..f.hole.start).chain(f.hole.end..f.all.end) {
                         let (r, v) = (rare.heaps[j], rare.values[j]);
-                        assert!(r < m && m - r < known, "round {round}: {r} of {m}");
-                        assert!(!unequal || 2 * r != m, "round {round}: {r} of {m}");
-                        want[(v ^ values[m - r]) as usize] = true;
+                        assert!(r < m, "round {round}: {r} of {m}");
+                        assert_eq!(j >= f.unread[i], m - r < known, "round {round}: {r} of {m}");
+                        if m - r < known {
+                            assert!(!unequal || 2 * r != m, "round {round}: {r} of {m}");
+                            want[(v ^ values[m - r]) as usize] = true;
+                        }
                     }
                 }
                 let row = &table.seen[i * len..(i + 1) * len];

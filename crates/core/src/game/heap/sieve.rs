@@ -447,7 +447,8 @@ impl Valuing {
             let below = rare.from(m) + found.from(m);
             let read = heap.far.iter().find(|f| f.take + m == heap.h);
             let ranges = match read {
-                Some(f) => [0..f.all.start, f.hole.clone(), f.all.end..below],
+                // Those of `all` with the other heap m - r not below what the block read.
+                Some(f) => [0..f.unread[heap.row], f.hole.clone(), f.all.end..below],
                 None => [0..below, 0..0, 0..0],
             };
             let split = rare.len();
