@@ -81,7 +81,7 @@ pub(super) struct Far {
     pub(super) all: std::ops::Range<usize>,
     pub(super) hole: std::ops::Range<usize>,
     /// For each row: the rare heaps of `all` before this index were not read for it (their
-    /// other heap is not below `known`).
+    /// other heap is not among the values the block read).
     pub(super) unread: Vec<usize>,
 }
 
