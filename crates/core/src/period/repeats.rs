@@ -32,7 +32,7 @@ fn reduce(x: u64) -> u64 {
 /// Stored entries [`least_suffix_repeat`] compares, per value held, before it hands the
 /// periods left to the rolling hash: windows that differ nearly always do so at their first
 /// entries, but a sequence that nearly repeats could make the comparisons quadratic.
-const COMPARED_PER_VALUE: usize = 16;
+const COMPARED_PER_VALUE: usize = 8;
 
 /// Entries of two windows compared first, at once (a window that differs mostly does so
 /// there: `octal:0.16`'s few values met the first entry alone one time in a few).
