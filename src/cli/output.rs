@@ -115,8 +115,15 @@ impl Out {
 /// write that failed after it was found (`synth --report` to a full disk), which the exit code
 /// then reports, the object staying the run's one.
 pub fn error_fields(obj: &mut serde_json::Value, e: &Error) {
-    obj["error"] = worded(e).into();
-    obj["kind"] = serde_json::json!(e.kind());
+    let fields = obj.as_object_mut().expect("an outcome is a JSON object");
+    error_entries(fields, e);
+}
+
+/// [`error_fields`] among the fields of an object still to be written (a report streamed as
+/// it is serialized, [`grundy_core::period::words::Report`]).
+pub fn error_entries(fields: &mut serde_json::Map<String, serde_json::Value>, e: &Error) {
+    fields.insert("error".into(), worded(e).into());
+    fields.insert("kind".into(), serde_json::json!(e.kind()));
 }
 
 /// A failure in the command line's words: the library's message (an option refused named by

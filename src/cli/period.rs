@@ -155,12 +155,11 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
     let mut out = Out::new();
     if args.json {
         let mut report = words::Report::of(name, &a);
-        let mut obj = serde_json::Value::Object(std::mem::take(&mut report.fields));
         if let Some(e) = &failed {
-            super::output::error_fields(&mut obj, e);
+            super::output::error_entries(&mut report.fields, e);
         }
         if let Some(c) = &contractions {
-            obj["contractions"] = match c {
+            let sets = match c {
                 Some(sets) => sets
                     .iter()
                     .map(|(s, _)| s.clone())
@@ -168,9 +167,7 @@ pub fn run(args: &PeriodArgs) -> Result<Status, Error> {
                     .into(),
                 None => serde_json::Value::Null,
             };
-        }
-        if let serde_json::Value::Object(fields) = obj {
-            report.fields = fields;
+            report.fields.insert("contractions".into(), sets);
         }
         out.json(&report)?;
     } else if args.latex {

@@ -74,12 +74,11 @@ fn least_suffix_repeat_within<'a, S: Seq<'a>>(
     }
     let raw = values.raw();
     let last = &raw[len - n..];
-    let equal = |p: usize| (len - n..len).all(|i| values.at(i) == values.at(i - p));
     for p in periods.clone() {
         match entries_agree(last, &raw[len - n - p..len - p], &mut budget) {
             Some(false) => {}
             Some(true) => {
-                if equal(p) {
+                if repeats(values, n, p) {
                     return Some(p);
                 }
             }
@@ -87,6 +86,13 @@ fn least_suffix_repeat_within<'a, S: Seq<'a>>(
         }
     }
     None
+}
+
+/// Whether the last `n` values equal the `n` values p before them, value by value: the exact
+/// answer for a window whose entries or hash agree.
+fn repeats<'a, S: Seq<'a>>(values: S, n: usize, p: usize) -> bool {
+    let len = values.len();
+    (len - n..len).all(|i| values.at(i) == values.at(i - p))
 }
 
 /// Whether two equally long windows of stored entries agree, read from their start: the first
@@ -125,10 +131,9 @@ fn hashed<'a, S: Seq<'a>>(values: S, n: usize, periods: std::ops::Range<usize>) 
     };
     let top = (1..n).fold(1, |b, _| mul(b, BASE));
     let last = hash(len - n);
-    let equal = |p: usize| (len - n..len).all(|i| values.at(i) == values.at(i - p));
     let mut window = hash(len - n - periods.start);
     for p in periods.clone() {
-        if window == last && equal(p) {
+        if window == last && repeats(values, n, p) {
             return Some(p);
         }
         if p + 1 < periods.end {
