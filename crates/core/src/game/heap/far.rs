@@ -228,7 +228,7 @@ fn mark_totals<'a, S: Seq<'a>>(
         stamp,
     } = rows;
     let last = len - 1;
-    // Byte values read fast (below), the rest exactly, each on its own.
+    // Rows of up to 2048 entries read fast (below), the rest exactly, each on its own.
     let mut exact = Vec::new();
     let fast = Fast {
         seen: &mut *seen,
@@ -241,13 +241,15 @@ fn mark_totals<'a, S: Seq<'a>>(
         values,
         raw,
         first,
-        len,
         known,
         count,
     };
     match S::Raw::as_bytes(values.raw()) {
         Some(raw) => match len {
-            256.. => fast.mark::<_, 256>(reads, &others(raw), &mut exact),
+            2048 => fast.mark::<_, 2048>(reads, &others(raw), &mut exact),
+            1024 => fast.mark::<_, 1024>(reads, &others(raw), &mut exact),
+            512 => fast.mark::<_, 512>(reads, &others(raw), &mut exact),
+            256 => fast.mark::<_, 256>(reads, &others(raw), &mut exact),
             128 => fast.mark::<_, 128>(reads, &others(raw), &mut exact),
             64 => fast.mark::<_, 64>(reads, &others(raw), &mut exact),
             32 => fast.mark::<_, 32>(reads, &others(raw), &mut exact),
@@ -284,7 +286,6 @@ struct Others<'r, 'a, S> {
     values: S,
     raw: &'a [u8],
     first: usize,
-    len: usize,
     known: usize,
     count: usize,
 }
@@ -297,11 +298,10 @@ impl<'a, S: Seq<'a>> Others<'_, 'a, S> {
     }
 
     /// For the rare heap of index i: its other heaps' values (raw unless one is kept apart,
-    /// or from the new values when all are new) and its own value, when that is below the
-    /// rows' first entries read (all of a row's, or 256); `None` when they must be read
-    /// exactly. (A method, not a closure: the closure was not inlined into the loop.)
+    /// or from the new values when all are new) and its own value; `None` when they must be
+    /// read exactly. (A method, not a closure: the closure was not inlined into the loop.)
     #[inline(always)]
-    fn of(&self, i: usize) -> Option<(Ys<'a>, u8)> {
+    fn of(&self, i: usize) -> Option<(Ys<'a>, usize)> {
         let (r, x) = (self.rare.heaps[i], self.rare.values[i]);
         let (from, n) = (self.first - r, self.reach(r));
         if n == 0 {
@@ -309,13 +309,11 @@ impl<'a, S: Seq<'a>> Others<'_, 'a, S> {
         }
         let values = self.values;
         let ys = match from.checked_sub(values.apart_from()) {
-            // (New values pass 255 only when the rows are wider than 256.)
-            Some(new) if self.len <= 256 => Ys::Wide(&values.apart()[new..new + n]),
-            Some(_) => return None,
+            Some(new) => Ys::Wide(&values.apart()[new..new + n]),
             None if values.escaped_from(from) >= from + n => Ys::Bytes(&self.raw[from..from + n]),
             None => return None,
         };
-        ((x as usize) < self.len.min(256)).then_some((ys, x as u8))
+        Some((ys, x as usize))
     }
 }
 
@@ -327,10 +325,10 @@ enum Ys<'v> {
     Wide(&'v [Nimber]),
 }
 
-/// The rows of a block's table, read fast: each row's first `N` entries (all of them, or 256),
-/// indexed by the xor of two values below `N` masked to `N`, which changes nothing (every value
-/// so far, and so every xor of two, is below the tables' half, [`super::sieve`]; a byte read is
-/// below 255), so unchecked.
+/// The rows of a block's table, read fast: rows of `N` entries (`N` the tables' length),
+/// indexed by the xor of two values masked to `N`, which changes nothing (every value so far,
+/// new ones included, and so every xor of two, is below the tables' half, [`super::sieve`]),
+/// so unchecked.
 struct Fast<'t> {
     seen: &'t mut [u8],
     len: usize,
@@ -347,12 +345,8 @@ impl Fast<'_> {
         others: &Others<'_, 'a, S>,
         exact: &mut Vec<usize>,
     ) {
-        let mut firsts: Vec<&mut [u8; N]> = self
-            .seen
-            .chunks_exact_mut(self.len)
-            .take(self.rows)
-            .map(|row| row.first_chunk_mut().expect("rows of N entries or more"))
-            .collect();
+        assert_eq!(self.len, N, "rows of N entries");
+        let rows = &mut self.seen.as_chunks_mut::<N>().0[..self.rows];
         for i in reads {
             let Some((ys, x)) = others.of(i) else {
                 exact.push(i);
@@ -360,13 +354,13 @@ impl Fast<'_> {
             };
             match ys {
                 Ys::Bytes(ys) => {
-                    for (row, &y) in firsts.iter_mut().zip(ys) {
-                        row[usize::from(x ^ y) & (N - 1)] = self.stamp;
+                    for (row, &y) in rows.iter_mut().zip(ys) {
+                        row[(x ^ usize::from(y)) & (N - 1)] = self.stamp;
                     }
                 }
                 Ys::Wide(ys) => {
-                    for (row, &y) in firsts.iter_mut().zip(ys) {
-                        row[(Nimber::from(x) ^ y) as usize & (N - 1)] = self.stamp;
+                    for (row, &y) in rows.iter_mut().zip(ys) {
+                        row[(x ^ y as usize) & (N - 1)] = self.stamp;
                     }
                 }
             }
@@ -377,15 +371,17 @@ impl Fast<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::heap::Values;
+    use crate::game::heap::fresh::Fresh;
+    use crate::game::heap::{Values, ESCAPE};
     use crate::with_values;
 
     /// After a block's reads, each row holds the stamp exactly at the options of the pairs the
     /// reads name whose other heap is below the values known (rare heap r, total h - k, other
     /// heap h - k - r, never an equal split with `unequal`), whether the totals were read once
     /// each or per amount:
-    /// over pseudo-random values (some kept apart), rare heaps, amounts, rows, tables reused
-    /// across blocks and stamps past 255.
+    /// over pseudo-random values (some kept apart, some new beside the stored ones), tables of
+    /// 32 to 2048 entries a row, rare heaps, amounts, rows, tables reused across blocks and
+    /// stamps past 255.
     #[test]
     fn rows_hold_exactly_the_pairs_read() {
         let mut x = 0x2545_f491_u32;
@@ -397,28 +393,46 @@ mod tests {
         };
         let takes: [&[usize]; 4] = [&[2], &[2, 3], &[1, 2, 3], &[1, 4]];
         let mut tables = std::collections::HashMap::new();
-        let (mut shared, mut apart) = (0, 0);
+        let (mut shared, mut apart, mut wide_new) = (0, 0, 0);
         for round in 0..300 {
-            let (len, rows) = ([32, 64, 128, 256, 512][round % 5], [4, 16, 64][round % 3]);
-            let values: Vec<Nimber> = (0..3000).map(|_| (next() % (len / 2)) as Nimber).collect();
+            let len = [32, 64, 128, 256, 512, 1024, 2048][round % 7];
+            let rows = [4, 16, 64][round % 3];
+            let (takes, unequal) = (takes[round % 4], round % 7 < 3);
+            let start = 2000 + next() % 500;
+            let known = start - (next() % 2) * rows;
+            // Every fourth round the last values are new ones beside the stored ones
+            // ([`Fresh`]), which are bytes (values past them kept apart, as in a run).
+            let stored = match round % 4 {
+                1 => known - next() % 600,
+                _ => known,
+            };
+            let values: Vec<Nimber> = (0..3000)
+                .map(|i| match round % 4 == 1 && i < stored && next() % 50 != 0 {
+                    true => next() % (len / 2).min(255),
+                    false => next() % (len / 2),
+                } as Nimber)
+                .collect();
             let density = [20, 5, 2][round % 3];
             let heaps: Vec<usize> = (1..2000).filter(|_| next() % density == 0).collect();
             let rare = Rare {
                 values: heaps.iter().map(|&h| values[h]).collect(),
                 heaps,
             };
-            let (takes, unequal) = (takes[round % 4], round % 7 < 3);
-            let start = 2000 + next() % 500;
-            let known = start - (next() % 2) * rows;
-            let held = match round % 4 {
-                0 => {
-                    let mut held = Values::escaping_from((len / 4) as u8);
+            let held = match (round % 4, u8::try_from(len / 4)) {
+                (0, Ok(from)) => {
+                    let mut held = Values::escaping_from(from);
                     held.extend(values[..known].iter().copied());
                     apart += usize::from(held.escaped() > 0);
                     held
                 }
-                _ => Values::from_slice(&values[..known]),
+                (1, _) => {
+                    let mut held = Values::escaping_from(ESCAPE);
+                    held.extend(values[..stored].iter().copied());
+                    held
+                }
+                _ => Values::from_slice(&values[..stored]),
             };
+            wide_new += usize::from(stored < known && len > 256);
             let table = tables
                 .entry((len, rows))
                 .or_insert_with(|| Table::new(rows, len));
@@ -432,6 +446,7 @@ mod tests {
             }
             let block = start..start + rows;
             let far = with_values!(held, v => {
+                let v = Fresh::new(v, &values[stored..known]);
                 enumerate_far(table, &rare, len, v, known, block.clone(), takes, unequal)
             });
             shared += usize::from(fresh && !table.totals.is_empty());
@@ -454,6 +469,9 @@ mod tests {
                 assert_eq!(got, want, "round {round}, row {i}");
             }
         }
-        assert!(shared > 20 && apart > 20, "{shared} {apart}");
+        assert!(
+            shared > 20 && apart > 20 && wide_new > 20,
+            "{shared} {apart} {wide_new}"
+        );
     }
 }
