@@ -211,6 +211,31 @@ impl scan_simd::Hit for Reading<'_> {
         }
         self.left == 0
     }
+
+    /// The block's pairs from the last to the first, without a branch a pair: each pair's
+    /// value was looked for at the block's start, so each is noted found, its pair the
+    /// witness, and counted once (the first time, its entry in `pending` still 1); the first
+    /// pair of a value met twice is written last, so it stays the witness, as when read in
+    /// order. A pair past the one that found the last value finds nothing more.
+    #[inline(always)]
+    fn block(
+        &mut self,
+        start: usize,
+        mut found: u64,
+        xors: &[u8; scan_simd::WIDTH],
+        set: &mut scan_simd::ByteSet,
+    ) -> bool {
+        while found != 0 {
+            let j = 63 - found.leading_zeros() as usize;
+            let x = usize::from(xors[j]) & self.last;
+            self.left -= u32::from(self.pending[x]);
+            self.pending[x] = 0;
+            set.remove(x);
+            self.witnesses[x] = witness(self.first + start + j);
+            found ^= 1 << j;
+        }
+        self.left == 0
+    }
 }
 
 /// [`scan_raw`] a block of [`BLOCK`] pairs at a time.

@@ -57,12 +57,22 @@ pub(super) fn available() -> bool {
     }
 }
 
-/// What [`hits`] calls for each pair that hits: `hit(i, x, set)` reads pair i, whose xor is
-/// x (and may remove values from `set`), and says whether to stop. A closure is one; the
-/// scan's own reader is a type whose method the vector loop inlines, which it did not do with
-/// the closure it was given before (Grundy's game took 5% longer on one thread).
+/// What [`hits`] calls for the pairs of a block that hit: `hit(i, x, set)` reads pair i, whose
+/// xor is x (and may remove values from `set`), and says whether to stop; [`Hit::block`]
+/// reads all of a block's at once. A closure is one; the scan's own reader is a type whose
+/// methods the vector loop inlines, which it did not do with the closure it was given before
+/// (Grundy's game took 5% longer on one thread).
 pub(super) trait Hit {
     fn hit(&mut self, i: usize, x: u8, set: &mut ByteSet) -> bool;
+
+    /// Reads the pairs `start` + j of a block, for each bit j of `found` (their xors in the
+    /// set at the block's start), their xors `xors[j]`; whether to stop. What it finds must
+    /// be what [`Hit::hit`] finds called for each in order, as this default does; a reader
+    /// may read them otherwise, e.g. without a branch a pair.
+    #[inline(always)]
+    fn block(&mut self, start: usize, found: u64, xors: &[u8; WIDTH], set: &mut ByteSet) -> bool {
+        each(start, found, xors, set, self)
+    }
 }
 
 impl<F: FnMut(usize, u8, &mut ByteSet) -> bool + ?Sized> Hit for F {
@@ -144,7 +154,7 @@ fn each(
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{each, ByteSet, Hit, WIDTH};
+    use super::{ByteSet, Hit, WIDTH};
     use std::arch::x86_64::*;
 
     /// [`super::hits`]; the caller makes sure the CPU has AVX2 and `low` and `high` are
@@ -213,7 +223,7 @@ mod avx2 {
                     _mm256_storeu_si256(xors.as_mut_ptr().cast(), x0);
                     _mm256_storeu_si256(xors.as_mut_ptr().add(32).cast(), x1);
                 }
-                if each(o, hits, &xors, set, hit) {
+                if hit.block(o, hits, &xors, set) {
                     return None;
                 }
                 (set_low, set_high) = halves(set);
@@ -226,7 +236,7 @@ mod avx2 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{each, ByteSet, Hit, WIDTH};
+    use super::{ByteSet, Hit, WIDTH};
     use std::arch::x86_64::*;
 
     /// Byte i: 63 - i.
@@ -289,7 +299,7 @@ mod avx512 {
             if hits != 0 {
                 // SAFETY: `xors` is 64 bytes.
                 unsafe { _mm512_storeu_si512(xors.as_mut_ptr().cast(), x) };
-                if each(o, hits, &xors, set, hit) {
+                if hit.block(o, hits, &xors, set) {
                     return None;
                 }
                 looked_in = table(set);
