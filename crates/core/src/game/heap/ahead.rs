@@ -6,7 +6,7 @@
 //! past it go.
 
 use super::{Context, Ended, Place, Sieve, Then, Valuing};
-use crate::game::heap::check::{Common, Wanted};
+use crate::game::heap::check::{Check, Common, Wanted};
 use crate::game::heap::far::{enumerate_far, Begun};
 use crate::game::heap::fresh::Fresh;
 use crate::game::heap::sparse::Splits;
@@ -14,9 +14,10 @@ use crate::game::heap::Values;
 use crate::game::Nimber;
 use crate::with_values;
 
-/// Parts of a stretch checked at once: the thread that values the next stretch takes those
-/// left when it is done.
-pub(super) const CHECK_PARTS: usize = 8;
+/// Heaps in a part of a stretch checked at once: the thread that values the next stretch
+/// takes the parts left when it is done, and then waits for the last part the other thread
+/// has taken, so parts are short (two blocks of 64 heaps).
+const PART: usize = 128;
 
 impl Sieve {
     /// Values the heaps `heaps`, a stretch of blocks, ahead of their checks: each gets its
@@ -55,6 +56,7 @@ impl Sieve {
             parts,
             noting,
             unchecked,
+            parallel_from,
             ..
         } = self;
         let (len, rows) = (common[0].len(), *rows);
@@ -102,13 +104,16 @@ impl Sieve {
                 // The stretch before, checked in parts: whichever thread is free takes the
                 // next, the one valuing this stretch too once it is done.
                 let heaps = unchecked.heaps();
-                let size = heaps.len().div_ceil(CHECK_PARTS);
-                let mut cuts = [None; CHECK_PARTS];
+                let count = heaps.len().div_ceil(PART);
+                if parts.len() < count {
+                    parts.resize_with(count, || Check::new(len, *parallel_from));
+                }
+                let mut cuts = vec![None; count];
                 let ended = rayon::in_place_scope(|s| {
                     let unchecked = &*unchecked;
-                    let starts = heaps.clone().step_by(size);
+                    let starts = heaps.clone().step_by(PART);
                     for ((check, cut), from) in parts.iter_mut().zip(&mut cuts).zip(starts) {
-                        let part = from..(from + size).min(heaps.end);
+                        let part = from..(from + PART).min(heaps.end);
                         s.spawn(move |_| {
                             *cut = check.check_wanted(rule, stored, unchecked, part, unequal);
                         });

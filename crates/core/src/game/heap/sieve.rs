@@ -85,7 +85,7 @@ pub(super) struct Sieve {
     /// What valuing a block changes.
     valuing: Valuing,
     /// The checks of the candidates, and of the parts of a stretch valued ahead
-    /// ([`ahead::CHECK_PARTS`]), which run at once.
+    /// (as many as a stretch has, [`ahead`]), which run at once.
     check: Check,
     parts: Vec<Check>,
     /// Pairs of a total a scan reads alone before sharing the rest out.
@@ -193,9 +193,8 @@ impl Sieve {
         self.next = Table::new(self.rows, len);
         self.valuing.table = Table::new(self.rows, len);
         self.check = Check::new(len, self.parallel_from);
-        self.parts = (0..ahead::CHECK_PARTS)
-            .map(|_| Check::new(len, self.parallel_from))
-            .collect();
+        // Made as the stretches ask for them.
+        self.parts = Vec::new();
         true
     }
 

@@ -128,6 +128,9 @@ struct Tuning {
     ahead_alone: bool,
     /// When blocks are valued ahead of their checks ([`Sieve::speculate`]).
     speculate: Speculate,
+    /// Blocks of each stretch valued ahead (`None`: as many as [`stretch`] says; a number in
+    /// tests, for long stretches among many rare heaps).
+    stretch: Option<usize>,
 }
 
 /// When [`extend_reading`] values blocks ahead of their checks.
@@ -142,11 +145,20 @@ enum Speculate {
 
 /// Blocks without a rare heap after which blocks are valued ahead of their checks: each rare
 /// heap found so costs the candidates of up to two stretches, found again.
-const QUIET_BLOCKS: usize = 4 * STRETCH;
+const QUIET_BLOCKS: usize = 4 * STRETCH.start;
 
-/// Blocks valued ahead at a time, while the stretch before is checked: a stretch is handed
-/// to the other thread at a cost of microseconds, and a block of Grundy's game takes tens.
-const STRETCH: usize = 16;
+/// Blocks valued ahead at a time, while the stretch before is checked: a sixteenth of the
+/// blocks since the last rare heap, within these bounds, so that a rare heap found costs at
+/// most an eighth of the quiet heaps before it. A stretch is handed to the other thread at a
+/// cost of microseconds and a block of Grundy's game takes tens, but the threads also wait
+/// for each other at each hand-over: Grundy's game to 2 * 10^7 heaps took 11.8 s in
+/// stretches of 16 blocks, 10.4 s in stretches of 256.
+const STRETCH: std::ops::Range<usize> = 16..256;
+
+/// The blocks of the next stretch, `since` blocks after the last rare heap.
+fn stretch(since: usize) -> usize {
+    (since / 16).clamp(STRETCH.start, STRETCH.end)
+}
 
 /// Reads of pairs (rare heaps times rows) from which a block's shared reads are made ahead,
 /// as a task of their own: below this they cost less than handing them to a second thread.
@@ -183,6 +195,7 @@ impl Default for Tuning {
             ahead_from: AHEAD_FROM,
             ahead_alone: false,
             speculate: Speculate::Quiet,
+            stretch: None,
         }
     }
 }
@@ -268,7 +281,10 @@ fn extend_reading<R: Splits + super::HeapRule>(
             // The amounts are the same for the whole stretch (its first block's, or none).
             let end = match start < from {
                 true => from.min(start + sieve.rows),
-                false => start + STRETCH * sieve.rows,
+                false => {
+                    let since = (start - sieve.last_rare()) / sieve.rows;
+                    start + tuning.stretch.unwrap_or_else(|| stretch(since)) * sieve.rows
+                }
             };
             let heaps = start..end.min(n + 1);
             let takes = takes_at(start);

@@ -102,6 +102,7 @@ const WIDE: Tuning = Tuning {
     ahead_from: AHEAD_FROM,
     ahead_alone: false,
     speculate: Speculate::Quiet,
+    stretch: None,
 };
 
 /// Values kept apart in a side table (as those of 255 and more are) read the same, on
@@ -191,6 +192,7 @@ fn shared_scans_value_as_the_definition_does() {
                 ahead_from: 0,
                 ahead_alone: true,
                 speculate,
+                stretch: None,
             };
             let mut fast = Values::new();
             pool.install(|| extend_reading(&GrundysGame, &mut fast, 3000, tuning, &never));
@@ -347,12 +349,15 @@ fn stops_within_blocks_read_ahead_lose_nothing() {
 /// Blocks valued ahead of their checks (here all of them, on pools of one thread and of two)
 /// value as the definition does: on Grundy's game, whose many rare heaps among the first cut
 /// the values valued ahead again and again, past widened tables and new masks, with values
-/// kept apart from small ones, and on octal codes (0.127 and 0.137 with the heaps' parity).
+/// kept apart from small ones (and stretches longer than the least), and on octal codes
+/// (0.127 and 0.137 with the heaps' parity).
 #[test]
 fn values_ahead_of_their_checks_are_the_definitions() {
+    // Grundy's game with values kept apart in stretches of 40 blocks (checked in 20 parts).
     let ahead = |escape_from| Tuning {
         speculate: Speculate::Always,
         escape_from,
+        stretch: (escape_from != ESCAPE).then_some(40),
         ..Tuning::default()
     };
     let codes = ["0.04", "0.64", "0.127", "0.137", "0.354", "4.7"];
