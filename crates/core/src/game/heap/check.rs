@@ -146,11 +146,13 @@ impl Check {
                 left,
                 parallel_from: self.parallel_from,
             };
-            scan(values, heap.splits, heap.unequal, &mut found);
-            if let Some(v) = self.pending[..candidate].iter().position(|&p| p == 1) {
-                value = v as Nimber;
+            // Every value found (nearly always) leaves `pending` clear.
+            if scan(values, heap.splits, heap.unequal, &mut found) > 0 {
+                if let Some(v) = self.pending[..candidate].iter().position(|&p| p == 1) {
+                    value = v as Nimber;
+                }
+                self.pending[..candidate].fill(0);
             }
-            self.pending[..candidate].fill(0);
         }
         value
     }
@@ -168,6 +170,9 @@ impl Check {
     ) -> Option<(usize, Nimber)> {
         let (mut splits, mut plain) = (Vec::new(), NimSet::new());
         let first = wanted.start;
+        // The totals a heap splits, from `from` on, without its other options (which the
+        // check does not read).
+        let (from, takes) = rule.split_takes();
         with_values!(values, v => {
             for h in heaps.clone() {
                 let i = h - first;
@@ -176,9 +181,14 @@ impl Check {
                 if looked_for.is_empty() {
                     continue;
                 }
-                plain.clear();
                 splits.clear();
-                rule.options(h, v.prefix(h), &mut plain, &mut splits);
+                match h >= from {
+                    true => splits.extend(takes.iter().map(|&k| h - k)),
+                    false => {
+                        plain.clear();
+                        rule.options(h, v.prefix(h), &mut plain, &mut splits);
+                    }
+                }
                 let heap = Checked {
                     splits: &splits,
                     unequal,
