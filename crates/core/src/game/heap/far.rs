@@ -228,7 +228,7 @@ fn mark_totals<'a, S: Seq<'a>>(
         stamp,
     } = rows;
     let last = len - 1;
-    // Rows of up to 2048 entries read fast (below), the rest exactly, each on its own.
+    // Rows of 32 entries or more read fast (below), the rest exactly, each on its own.
     let mut exact = Vec::new();
     let fast = Fast {
         seen: &mut *seen,
@@ -253,6 +253,7 @@ fn mark_totals<'a, S: Seq<'a>>(
             128 => fast.mark::<_, 128>(reads, &others(raw), &mut exact),
             64 => fast.mark::<_, 64>(reads, &others(raw), &mut exact),
             32 => fast.mark::<_, 32>(reads, &others(raw), &mut exact),
+            4096.. => fast.mark_any(reads, &others(raw), &mut exact),
             _ => exact.extend(reads),
         },
         None => exact.extend(reads),
@@ -366,6 +367,36 @@ impl Fast<'_> {
             }
         }
     }
+
+    /// [`Fast::mark`] for rows of any length (a power of two), each entry's index checked:
+    /// tables past 2048 entries (values past 1023) are rare enough not to need their own code.
+    fn mark_any<'a, S: Seq<'a>>(
+        self,
+        reads: impl Iterator<Item = usize>,
+        others: &Others<'_, 'a, S>,
+        exact: &mut Vec<usize>,
+    ) {
+        let last = self.len - 1;
+        for i in reads {
+            let Some((ys, x)) = others.of(i) else {
+                exact.push(i);
+                continue;
+            };
+            let rows = self.seen.chunks_exact_mut(self.len).take(self.rows);
+            match ys {
+                Ys::Bytes(ys) => {
+                    for (row, &y) in rows.zip(ys) {
+                        row[(x ^ usize::from(y)) & last] = self.stamp;
+                    }
+                }
+                Ys::Wide(ys) => {
+                    for (row, &y) in rows.zip(ys) {
+                        row[(x ^ y as usize) & last] = self.stamp;
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -380,7 +411,7 @@ mod tests {
     /// heap h - k - r, never an equal split with `unequal`), whether the totals were read once
     /// each or per amount:
     /// over pseudo-random values (some kept apart, some new beside the stored ones), tables of
-    /// 32 to 2048 entries a row, rare heaps, amounts, rows, tables reused across blocks and
+    /// 32 to 4096 entries a row, rare heaps, amounts, rows, tables reused across blocks and
     /// stamps past 255.
     #[test]
     fn rows_hold_exactly_the_pairs_read() {
@@ -394,20 +425,21 @@ mod tests {
         let takes: [&[usize]; 4] = [&[2], &[2, 3], &[1, 2, 3], &[1, 4]];
         let mut tables = std::collections::HashMap::new();
         let (mut shared, mut apart, mut wide_new) = (0, 0, 0);
-        for round in 0..300 {
-            let len = [32, 64, 128, 256, 512, 1024, 2048][round % 7];
+        for round in 0..400 {
+            let len = [32, 64, 128, 256, 512, 1024, 2048, 4096][round % 8];
             let rows = [4, 16, 64][round % 3];
             let (takes, unequal) = (takes[round % 4], round % 7 < 3);
             let start = 2000 + next() % 500;
             let known = start - (next() % 2) * rows;
-            // Every fourth round the last values are new ones beside the stored ones
+            // Every fifth round the last values are new ones beside the stored ones
             // ([`Fresh`]), which are bytes (values past them kept apart, as in a run).
-            let stored = match round % 4 {
-                1 => known - next() % 600,
-                _ => known,
+            let new_values = round % 5 == 1;
+            let stored = match new_values {
+                true => known - next() % 600,
+                false => known,
             };
             let values: Vec<Nimber> = (0..3000)
-                .map(|i| match round % 4 == 1 && i < stored && next() % 50 != 0 {
+                .map(|i| match new_values && i < stored && next() % 50 != 0 {
                     true => next() % (len / 2).min(255),
                     false => next() % (len / 2),
                 } as Nimber)
@@ -418,14 +450,14 @@ mod tests {
                 values: heaps.iter().map(|&h| values[h]).collect(),
                 heaps,
             };
-            let held = match (round % 4, u8::try_from(len / 4)) {
-                (0, Ok(from)) => {
+            let held = match (round % 4, new_values, u8::try_from(len / 4)) {
+                (0, false, Ok(from)) => {
                     let mut held = Values::escaping_from(from);
                     held.extend(values[..known].iter().copied());
                     apart += usize::from(held.escaped() > 0);
                     held
                 }
-                (1, _) => {
+                (_, true, _) => {
                     let mut held = Values::escaping_from(ESCAPE);
                     held.extend(values[..stored].iter().copied());
                     held
