@@ -68,11 +68,16 @@ impl NimSet {
         if high != 0 {
             xors().filter(|&v| v >= 64).for_each(|v| self.insert(v));
         }
-        if low != 0 {
+        self.insert_low(low);
+    }
+
+    /// Adds each v < 64 whose bit is set in `bits`: values gathered in a register.
+    pub fn insert_low(&mut self, bits: u64) {
+        if bits != 0 {
             if self.words.is_empty() {
                 self.words.push(0);
             }
-            self.words[0] |= low;
+            self.words[0] |= bits;
         }
     }
 
@@ -192,13 +197,19 @@ impl NimSet {
 }
 
 /// For [`NimSet::insert_xors`]: the xors below 64 as bits, and whether any is not (nonzero).
-/// With AVX2 where the CPU has it: its shifts of each 64-bit lane by its own count make the
-/// loop vector code (the portable build's has SSE2's only, a shift for all lanes).
+/// With AVX-512 or AVX2 where the CPU has them: their shifts of each lane by its own count
+/// make the loop vector code (the portable build's has SSE2's only, a shift for all lanes).
 fn xor_bits(a: &[Nimber], b: &[Nimber]) -> (u64, Nimber) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (just checked).
-        return unsafe { xor_bits_avx2(a, b) };
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512 F (just checked).
+            return unsafe { xor_bits_avx512(a, b) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (just checked).
+            return unsafe { xor_bits_avx2(a, b) };
+        }
     }
     xor_bits_anywhere(a, b)
 }
@@ -210,13 +221,65 @@ unsafe fn xor_bits_avx2(a: &[Nimber], b: &[Nimber]) -> (u64, Nimber) {
     xor_bits_anywhere(a, b)
 }
 
+/// [`xor_bits`] with AVX-512, 16 pairs a step, the last step's pairs masked: a heap's splits
+/// are few (a small code's heaps are valued by their definition to a few hundred tokens),
+/// and the loop the compiler makes of [`xor_bits_anywhere`] spent more on its set-up, its
+/// last pairs and the lanes' join than on its steps. The caller makes sure the CPU has it
+/// (and `a` and `b` are equally long: only the first pairs of the shorter are read).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn xor_bits_avx512(a: &[Nimber], b: &[Nimber]) -> (u64, Nimber) {
+    use std::arch::x86_64::*;
+    let n = a.len().min(b.len());
+    let one = _mm512_set1_epi32(1);
+    let (k32, last) = (
+        _mm512_set1_epi32(32),
+        _mm512_set_epi32(
+            -15, -14, -13, -12, -11, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0,
+        ),
+    );
+    let (mut low, mut mid) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+    // A bit a lane whose xor is 64 or more.
+    let mut high: __mmask16 = 0;
+    let k63 = _mm512_set1_epi32(63);
+    let mut i = 0;
+    while i < n {
+        let count = (n - i).min(16);
+        let lanes: __mmask16 = (1u32 << count).wrapping_sub(1) as u16;
+        // Pair i + j is a[i + j] with b[n - 1 - i - j]: b's `count` values from n - i - count,
+        // lane j taking the one at count - 1 - j.
+        // SAFETY: the lanes read are i..i + count of a and n - i - count..n - i of b.
+        let x = unsafe { _mm512_maskz_loadu_epi32(lanes, a.as_ptr().add(i).cast()) };
+        let y = unsafe { _mm512_maskz_loadu_epi32(lanes, b.as_ptr().add(n - i - count).cast()) };
+        let at = _mm512_add_epi32(_mm512_set1_epi32(count as i32 - 1), last);
+        let v = _mm512_xor_si512(x, _mm512_permutexvar_epi32(at, y));
+        // Shifts by 32 or more give 0: bit v in `low` below 32, v - 32 in `mid` from there.
+        low = _mm512_mask_or_epi32(low, lanes, low, _mm512_sllv_epi32(one, v));
+        let v32 = _mm512_sub_epi32(v, k32);
+        mid = _mm512_mask_or_epi32(mid, lanes, mid, _mm512_sllv_epi32(one, v32));
+        high |= _mm512_mask_cmpgt_epu32_mask(lanes, v, k63);
+        i += count;
+    }
+    // Lane j of `low` and of `mid` side by side in a 64-bit lane, then joined: one
+    // reduction instead of two.
+    let both = _mm512_or_si512(
+        _mm512_unpacklo_epi32(low, mid),
+        _mm512_unpackhi_epi32(low, mid),
+    );
+    (_mm512_reduce_or_epi64(both) as u64, Nimber::from(high))
+}
+
 /// [`xor_bits`] on any CPU.
 #[inline(always)]
 fn xor_bits_anywhere(a: &[Nimber], b: &[Nimber]) -> (u64, Nimber) {
+    // In 32-bit lanes, as the values are (twice the lanes of 64-bit ones): the xors below 32
+    // in one half of the bits, those of 32-63 in the other.
+    let bit = |v: Nimber| if v < 32 { 1u32 << v } else { 0 };
     let xors = a.iter().zip(b.iter().rev()).map(|(&x, &y)| x ^ y);
-    xors.fold((0u64, 0), |(low, high), v| {
-        (low | u64::from(v < 64) << (v & 63), high | v >> 6)
-    })
+    let (low, mid, high) = xors.fold((0u32, 0u32, 0), |(low, mid, high), v| {
+        (low | bit(v), mid | bit(v.wrapping_sub(32)), high | v >> 6)
+    });
+    (u64::from(mid) << 32 | u64::from(low), high)
 }
 
 impl FromIterator<Nimber> for NimSet {
@@ -239,12 +302,7 @@ impl Extend<Nimber> for NimSet {
                 false => self.insert(v),
             }
         }
-        if low != 0 {
-            if self.words.is_empty() {
-                self.words.push(0);
-            }
-            self.words[0] |= low;
-        }
+        self.insert_low(low);
     }
 }
 
@@ -255,6 +313,23 @@ mod tests {
     use std::collections::BTreeSet;
 
     /// The xors' bits, with AVX2 where the CPU has it and without, are those counted one by one.
+    /// [`xor_bits`] by every path this CPU has.
+    fn every_xor_bits(a: &[Nimber], b: &[Nimber]) -> Vec<(u64, Nimber)> {
+        let mut all = vec![xor_bits(a, b), xor_bits_anywhere(a, b)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2 (just checked).
+                all.push(unsafe { xor_bits_avx2(a, b) });
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU has AVX-512 F (just checked).
+                all.push(unsafe { xor_bits_avx512(a, b) });
+            }
+        }
+        all
+    }
+
     #[test]
     fn xor_bits_are_the_plain_count() {
         let mut x = 0x2545_f491_u32;
@@ -275,7 +350,7 @@ mod tests {
                 .filter(|&&v| v < 64)
                 .fold(0u64, |w, v| w | 1 << v);
             let any_high = xors.iter().any(|&v| v >= 64);
-            for (bits, high) in [xor_bits(&a, &b), xor_bits_anywhere(&a, &b)] {
+            for (bits, high) in every_xor_bits(&a, &b) {
                 assert_eq!((bits, high != 0), (low, any_high), "round {round}");
             }
         }

@@ -58,17 +58,18 @@ pub struct Rarity {
 /// of both parities).
 pub fn rarity(values: &Values, parity: Option<usize>) -> Rarity {
     let classes = best(values, parity);
-    Rarity {
-        classes,
-        rare: rare_heaps(values, classes).len(),
-    }
+    let rare = with_values!(values, v => rare_in(v, classes).count());
+    Rarity { classes, rare }
 }
 
 /// The heaps (from 1) whose values are rare under `classes`, in order.
 pub(super) fn rare_heaps(values: &Values, classes: Classes) -> Vec<usize> {
-    with_values!(values, v => (1..v.len())
-        .filter(|&h| !classes.common(h, v.at(h)))
-        .collect())
+    with_values!(values, v => rare_in(v, classes).collect())
+}
+
+/// The heaps (from 1) of `values` whose values are rare under `classes`.
+fn rare_in<'a, S: Seq<'a> + 'a>(values: S, classes: Classes) -> impl Iterator<Item = usize> + 'a {
+    (1..values.len()).filter(move |&h| !classes.common(h, values.at(h)))
 }
 
 /// The classes under which the fewest heaps are rare, over the masks below the next power of

@@ -171,8 +171,11 @@ pub fn by_definition<R: HeapRule + ?Sized>(
     n: usize,
     stop: &dyn Fn() -> bool,
 ) {
+    values.reserve_exact((n + 1).saturating_sub(values.len()));
+    // One set for every heap: its words stay allocated between them.
+    let mut seen = NimSet::new();
     while values.len() <= n && !stop() {
-        let mut seen = NimSet::new();
+        seen.clear();
         rule.option_values(values.len(), values, &mut seen);
         values.push(seen.mex());
     }

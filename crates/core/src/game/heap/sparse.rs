@@ -229,8 +229,9 @@ fn extend_reading<R: Splits + super::HeapRule>(
         *values = match tuning.escape_from {
             // In the same room (on disk, when the values are held there).
             ESCAPE if values.width() >= tuning.min_width => {
-                values.truncate(0);
-                values.extend(wide);
+                // The values held are the first of `wide`: only the new ones are added.
+                let held = values.len();
+                values.extend(wide.drain(held..));
                 std::mem::take(values)
             }
             ESCAPE => Values::from_slice_at_least(&wide, tuning.min_width),

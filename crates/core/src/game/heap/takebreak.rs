@@ -24,6 +24,14 @@ pub struct TakeBreak {
     active: Vec<usize>,
 }
 
+/// An option of a heap that leaves at most two heaps ([`TakeBreak::each_option`]).
+enum Leaves {
+    /// It leaves no heap or one: its value.
+    One(Nimber),
+    /// It splits a total into two heaps: the total.
+    Two(usize),
+}
+
 impl TakeBreak {
     /// An octal code such as `0.77`, `4.07` or `.137` (`0.` may be left out).
     pub fn octal(name: &str, code: &str) -> Result<Self, Error> {
@@ -139,6 +147,29 @@ impl TakeBreak {
         listed.chain(tail.into_iter().flatten())
     }
 
+    /// Names each option of a heap of `n` that leaves at most two heaps to `visit`, in the
+    /// order of the amounts taken, given the values of the smaller heaps.
+    fn each_option(
+        &self,
+        n: usize,
+        value: impl Fn(usize) -> Nimber,
+        mut visit: impl FnMut(Leaves),
+    ) {
+        for k in self.takes(n) {
+            let d = self.digit(k);
+            let rest = n - k;
+            if d & 1 != 0 && rest == 0 && k > 0 {
+                visit(Leaves::One(0));
+            }
+            if d & 2 != 0 && rest >= 1 && k > 0 {
+                visit(Leaves::One(value(rest)));
+            }
+            if d & 4 != 0 && rest >= 2 {
+                visit(Leaves::Two(rest));
+            }
+        }
+    }
+
     /// Inserts into `seen` the values of the options of a heap of `n` that leave at most one
     /// heap, and pushes onto `splits` the totals a move may split into two heaps.
     fn plain_options(
@@ -148,19 +179,10 @@ impl TakeBreak {
         seen: &mut NimSet,
         splits: &mut Vec<usize>,
     ) {
-        for k in self.takes(n) {
-            let d = self.digit(k);
-            let rest = n - k;
-            if d & 1 != 0 && rest == 0 && k > 0 {
-                seen.insert(0);
-            }
-            if d & 2 != 0 && rest >= 1 && k > 0 {
-                seen.insert(value(rest));
-            }
-            if d & 4 != 0 && rest >= 2 {
-                splits.push(rest);
-            }
-        }
+        self.each_option(n, value, |option| match option {
+            Leaves::One(v) => seen.insert(v),
+            Leaves::Two(rest) => splits.push(rest),
+        });
     }
 
     /// Whether a move may leave `heaps` heaps after taking k (0 heaps: the heap was exactly k).
@@ -282,14 +304,22 @@ impl HeapRule for TakeBreak {
     }
 
     fn option_values(&self, n: usize, values: &[Nimber], seen: &mut NimSet) {
-        let mut splits = Vec::new();
-        self.plain_options(n, |m| values[m], seen, &mut splits);
-        for rest in splits {
-            let half = rest / 2;
-            if half > 0 {
-                seen.insert_xors(&values[1..=half], &values[rest - half..rest]);
-            }
-        }
+        // The values below 64 of the options that leave one heap, gathered in a register and
+        // inserted once (one insert after another waits on the word the last one wrote).
+        let mut low = 0u64;
+        self.each_option(
+            n,
+            |m| values[m],
+            |option| match option {
+                Leaves::One(v) if v < 64 => low |= 1 << v,
+                Leaves::One(v) => seen.insert(v),
+                Leaves::Two(rest) => {
+                    let half = rest / 2;
+                    seen.insert_xors(&values[1..=half], &values[rest - half..rest]);
+                }
+            },
+        );
+        seen.insert_low(low);
         for k in self.takes(n) {
             if self.digit(k) & 8 != 0 {
                 let rest = n - k;

@@ -253,7 +253,7 @@ impl Values {
 
     /// The values, a [`Nimber`] each.
     pub fn to_vec(&self) -> Vec<Nimber> {
-        self.iter().collect()
+        self.range_to_vec(0..self.len())
     }
 
     /// G(from), ..., G(to - 1), a [`Nimber`] each.
