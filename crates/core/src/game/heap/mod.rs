@@ -8,6 +8,7 @@
 
 mod check;
 pub mod classes;
+mod definition;
 mod far;
 mod fresh;
 pub(crate) mod grundys_game;
@@ -67,6 +68,12 @@ pub trait HeapRule: Send + Sync + std::fmt::Debug {
     /// The default values each heap by [`HeapRule::option_values`]; a rule may know a faster
     /// way.
     fn extend(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
+        self.extend_by_definition(values, n, stop);
+    }
+
+    /// Extends `values` up to G(n) (less when `stop` says so), each heap the mex of its
+    /// options: [`by_definition`], unless the rule knows a faster loop.
+    fn extend_by_definition(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
         by_definition(self, values, n, stop);
     }
 

@@ -225,7 +225,7 @@ fn extend_reading<R: Splits + super::HeapRule>(
     let mut blocks = Blocks::default();
     if values.len() <= n.min(PREFIX) || values.width() < tuning.min_width {
         let mut wide = values.to_vec();
-        super::by_definition(rule, &mut wide, n.min(PREFIX), stop);
+        rule.extend_by_definition(&mut wide, n.min(PREFIX), stop);
         *values = match tuning.escape_from {
             // In the same room (on disk, when the values are held there).
             ESCAPE if values.width() >= tuning.min_width => {

@@ -7,6 +7,7 @@
 //! (4 or 8). A subtraction set S is the code with d_k = 3 for k in S; an all-but set gives
 //! d_k = 3 to every k it does not exclude.
 
+use super::definition::{self, Moves};
 use super::{HeapRule, MoveBounds, Values};
 use crate::error::Error;
 use crate::game::NimSet;
@@ -185,6 +186,14 @@ impl TakeBreak {
         });
     }
 
+    /// The amounts with a digit not 0 and their digits, as [`super::definition`] reads them,
+    /// unless a move may leave three heaps or take unboundedly many tokens.
+    pub(super) fn listed_moves(&self) -> Option<(Vec<usize>, Vec<u8>)> {
+        let plain = self.tail != 0 || self.digits.iter().any(|&d| d & 8 != 0);
+        let digits = self.active.iter().map(|&k| self.digits[k]).collect();
+        (!plain).then(|| (self.active.clone(), digits))
+    }
+
     /// Whether a move may leave `heaps` heaps after taking k (0 heaps: the heap was exactly k).
     fn leaves(&self, k: usize, heaps: usize) -> bool {
         self.digit(k) >> heaps & 1 == 1
@@ -337,8 +346,22 @@ impl HeapRule for TakeBreak {
         } else if let Some(tail) = self.open_tail() {
             self.extend_open(tail.window, values, n, stop);
         } else {
-            super::by_definition(self, values, n, stop);
+            self.extend_by_definition(values, n, stop);
         }
+    }
+
+    /// In vector registers ([`super::definition`]) where the code and the CPU allow, until a
+    /// heap has an option of 64 or more; from there the plain way (values that large go on
+    /// growing, and each heap would be read twice).
+    fn extend_by_definition(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
+        if let Some((amounts, digits)) = self.listed_moves().filter(|_| !values.is_empty()) {
+            let moves = Moves {
+                amounts: &amounts,
+                digits: &digits,
+            };
+            definition::extend(moves, values, n, stop);
+        }
+        super::by_definition(self, values, n, stop);
     }
 
     fn compact_valuation_bytes(&self, n: usize) -> u64 {
