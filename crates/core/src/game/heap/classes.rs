@@ -54,28 +54,18 @@ pub struct Rarity {
     pub rare: usize,
 }
 
-/// The rarity of a computed sequence whose splits take amounts of the parity `parity` (`None`:
-/// of both parities).
-pub fn rarity(values: &Values, parity: Option<usize>) -> Rarity {
-    let classes = best(values, parity);
-    let rare = with_values!(values, v => rare_in(v, classes).count());
-    Rarity { classes, rare }
-}
-
 /// The heaps (from 1) whose values are rare under `classes`, in order.
 pub(super) fn rare_heaps(values: &Values, classes: Classes) -> Vec<usize> {
-    with_values!(values, v => rare_in(v, classes).collect())
+    with_values!(values, v => (1..v.len())
+        .filter(|&h| !classes.common(h, v.at(h)))
+        .collect())
 }
 
-/// The heaps (from 1) of `values` whose values are rare under `classes`.
-fn rare_in<'a, S: Seq<'a> + 'a>(values: S, classes: Classes) -> impl Iterator<Item = usize> + 'a {
-    (1..values.len()).filter(move |&h| !classes.common(h, values.at(h)))
-}
-
-/// The classes under which the fewest heaps are rare, over the masks below the next power of
-/// two above the largest value, with the heaps' parity when the split amounts all have the
-/// parity `parity`. Ties go to the plain mask, then to the smallest.
-pub(super) fn best(values: &Values, parity: Option<usize>) -> Classes {
+/// The rarity of a computed sequence whose splits take amounts of the parity `parity` (`None`:
+/// of both parities): the classes under which the fewest heaps are rare, over the masks below
+/// the next power of two above the largest value, with the heaps' parity when the split
+/// amounts all have the parity `parity`. Ties go to the plain mask, then to the smallest.
+pub fn rarity(values: &Values, parity: Option<usize>) -> Rarity {
     let top = values.max();
     let bits = (Nimber::BITS - top.leading_zeros()).min(12);
     let width = 1usize << bits;
@@ -116,7 +106,10 @@ pub(super) fn best(values: &Values, parity: Option<usize>) -> Classes {
             }
         }
     }
-    best.1
+    Rarity {
+        classes: best.1,
+        rare: best.0,
+    }
 }
 
 #[cfg(test)]
@@ -149,11 +142,11 @@ mod tests {
         // G(h) = h mod 2 for h >= 1, and G(0) = 0.
         let values = Values::from_slice(&(0..100).map(|h| (h % 2) as Nimber).collect::<Vec<_>>());
         for parity in [None, Some(0)] {
-            let classes = best(&values, parity);
+            let classes = rarity(&values, parity).classes;
             assert_eq!(classes.shift, None, "{parity:?}");
             assert_eq!(rarity(&values, parity).rare, 49, "the even heaps");
         }
-        let shifted = best(&values, Some(1));
+        let shifted = rarity(&values, Some(1)).classes;
         assert_eq!(
             shifted,
             Classes {
@@ -182,7 +175,7 @@ mod tests {
                 }
             }
             let (rare, shifted, mask) = *all.iter().min().unwrap();
-            let chosen = best(&values, parity);
+            let chosen = rarity(&values, parity).classes;
             assert_eq!(
                 (chosen.mask, chosen.shift.is_some()),
                 (mask, shifted),

@@ -172,13 +172,8 @@ mod tests {
             })
             .unwrap();
         assert!(large > 399, "past the first value of 64 or more");
-        let (amounts, digits) = rule.listed_moves().unwrap();
         let mut values = vec![0];
-        let moves = Moves {
-            amounts: &amounts,
-            digits: &digits,
-        };
-        extend(moves, &mut values, 1000, &never);
+        extend(rule.listed_moves().unwrap(), &mut values, 1000, &never);
         if std::arch::is_x86_feature_detected!("avx512f") {
             assert_eq!(values, want[..large]);
         }
@@ -207,17 +202,12 @@ mod tests {
         for round in 0..3000 {
             let code = format!("0.{}{}{}", next() % 8, next() % 8, 1 + next() % 7);
             let rule = TakeBreak::octal(&code, &code).unwrap();
-            let (amounts, digits) = rule.listed_moves().unwrap();
             let top = [8, 64, 70, 200][round % 4];
             let len = 1 + (next() % 150) as usize;
             let mut values: Vec<Nimber> = (0..len).map(|_| next() % top).collect();
             let mut seen = NimSet::new();
             rule.option_values(len, &values, &mut seen);
-            let moves = Moves {
-                amounts: &amounts,
-                digits: &digits,
-            };
-            extend(moves, &mut values, len, &never);
+            extend(rule.listed_moves().unwrap(), &mut values, len, &never);
             if seen.max() >= Some(64) {
                 assert_eq!(values.len(), len, "{code}, round {round}: left");
                 left += 1;

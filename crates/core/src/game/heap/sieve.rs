@@ -147,7 +147,7 @@ impl Sieve {
 
     /// Chooses the classes for `values` and classifies them again.
     fn choose(&mut self, values: &Values) {
-        self.classes = classes::best(values, self.split_parity);
+        self.classes = classes::rarity(values, self.split_parity).classes;
         let heaps = rare_heaps(values, self.classes);
         let values_of = heaps.iter().map(|&r| values.get(r)).collect();
         self.rare = Rare {

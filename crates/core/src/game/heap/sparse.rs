@@ -224,7 +224,9 @@ fn extend_reading<R: Splits + super::HeapRule>(
 ) -> Blocks {
     let mut blocks = Blocks::default();
     if values.len() <= n.min(PREFIX) || values.width() < tuning.min_width {
-        let mut wide = values.to_vec();
+        // Room for the heaps to value at once (not grown as they are).
+        let mut wide = Vec::with_capacity(n.min(PREFIX) + 1);
+        values.append_to(&mut wide);
         rule.extend_by_definition(&mut wide, n.min(PREFIX), stop);
         *values = match tuning.escape_from {
             // In the same room (on disk, when the values are held there).

@@ -23,6 +23,8 @@ pub struct TakeBreak {
     /// these alone, so that a sparse code (`subtraction:100000`) costs its few amounts a heap,
     /// not max(S).
     active: Vec<usize>,
+    /// The digit of each amount in `active`.
+    active_digits: Vec<u8>,
 }
 
 /// An option of a heap that leaves at most two heaps ([`TakeBreak::each_option`]).
@@ -97,12 +99,14 @@ impl TakeBreak {
 
     /// The code with these digits and this tail digit.
     fn new(name: &str, digits: Vec<u8>, tail: u8) -> Self {
-        let active = (0..digits.len()).filter(|&k| digits[k] != 0).collect();
+        let active: Vec<usize> = (0..digits.len()).filter(|&k| digits[k] != 0).collect();
+        let active_digits = active.iter().map(|&k| digits[k]).collect();
         TakeBreak {
             name: name.into(),
             digits,
             tail,
             active,
+            active_digits,
         }
     }
 
@@ -188,10 +192,12 @@ impl TakeBreak {
 
     /// The amounts with a digit not 0 and their digits, as [`super::definition`] reads them,
     /// unless a move may leave three heaps or take unboundedly many tokens.
-    pub(super) fn listed_moves(&self) -> Option<(Vec<usize>, Vec<u8>)> {
-        let plain = self.tail != 0 || self.digits.iter().any(|&d| d & 8 != 0);
-        let digits = self.active.iter().map(|&k| self.digits[k]).collect();
-        (!plain).then(|| (self.active.clone(), digits))
+    pub(super) fn listed_moves(&self) -> Option<Moves<'_>> {
+        let plain = self.tail != 0 || self.active_digits.iter().any(|&d| d & 8 != 0);
+        (!plain).then_some(Moves {
+            amounts: &self.active,
+            digits: &self.active_digits,
+        })
     }
 
     /// Whether a move may leave `heaps` heaps after taking k (0 heaps: the heap was exactly k).
@@ -354,11 +360,7 @@ impl HeapRule for TakeBreak {
     /// heap has an option of 64 or more; from there the plain way (values that large go on
     /// growing, and each heap would be read twice).
     fn extend_by_definition(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
-        if let Some((amounts, digits)) = self.listed_moves().filter(|_| !values.is_empty()) {
-            let moves = Moves {
-                amounts: &amounts,
-                digits: &digits,
-            };
+        if let Some(moves) = self.listed_moves().filter(|_| !values.is_empty()) {
             definition::extend(moves, values, n, stop);
         }
         super::by_definition(self, values, n, stop);

@@ -256,6 +256,11 @@ impl Values {
         self.range_to_vec(0..self.len())
     }
 
+    /// Appends every value, a [`Nimber`] each, to `out`.
+    pub fn append_to(&self, out: &mut Vec<Nimber>) {
+        with_values!(self, v => out.extend((0..v.len()).map(|i| v.at(i))));
+    }
+
     /// G(from), ..., G(to - 1), a [`Nimber`] each.
     pub fn range_to_vec(&self, range: std::ops::Range<usize>) -> Vec<Nimber> {
         with_values!(self, v => range.map(|i| v.at(i)).collect())
