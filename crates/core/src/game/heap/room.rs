@@ -160,6 +160,14 @@ impl<T: Pod> Room<T> {
         }
     }
 
+    /// Appends `values` in order ([`Room::push`] each; in memory, at once).
+    pub(super) fn extend(&mut self, values: impl IntoIterator<Item = T>) {
+        match self {
+            Room::Memory(v) => v.extend(values),
+            Room::Disk(_) => values.into_iter().for_each(|x| self.push(x)),
+        }
+    }
+
     /// Keeps the first `len` values.
     pub(super) fn truncate(&mut self, len: usize) {
         match self {

@@ -233,7 +233,7 @@ fn extend_reading<R: Splits + super::HeapRule>(
             ESCAPE if values.width() >= tuning.min_width => {
                 // The values held are the first of `wide`: only the new ones are added.
                 let held = values.len();
-                values.extend(wide.drain(held..));
+                values.extend_from_slice(&wide[held..]);
                 std::mem::take(values)
             }
             ESCAPE => Values::from_slice_at_least(&wide, tuning.min_width),

@@ -251,6 +251,16 @@ impl Values {
         }
     }
 
+    /// [`Values::extend`] from a slice: a byte each at once when every value fits one.
+    pub fn extend_from_slice(&mut self, values: &[Nimber]) {
+        match &mut self.store {
+            Store::U8(bytes, large) if values.iter().all(|&v| v < large.from) => {
+                bytes.extend(values.iter().map(|&v| v as u8));
+            }
+            _ => self.extend(values.iter().copied()),
+        }
+    }
+
     /// The values, a [`Nimber`] each.
     pub fn to_vec(&self) -> Vec<Nimber> {
         self.range_to_vec(0..self.len())
@@ -544,5 +554,38 @@ mod tests {
         small.extend(want.iter().copied());
         assert_eq!((small.width(), small.to_vec()), (1, want.clone()));
         assert_eq!(small.max(), 70000);
+    }
+
+    /// A slice appended at once holds what its values pushed one by one hold: bytes when all
+    /// fit, escapes and wider stores when not, in memory, on disk and kept apart from 4.
+    #[test]
+    fn slices_append_as_values_pushed() {
+        let dir = tempfile::tempdir().unwrap();
+        let stores = || {
+            [
+                Values::new(),
+                Values::on_disk(dir.path()).unwrap(),
+                Values::escaping_from(4),
+            ]
+        };
+        let pieces: [&[Nimber]; 5] = [
+            &[0, 1, 2, 3],
+            &[254, 5, 3],
+            &[255, 1],
+            &[7, 300],
+            &[1, 70000, 2],
+        ];
+        for (mut at_once, mut one_by_one) in stores().into_iter().zip(stores()) {
+            for piece in pieces {
+                at_once.extend_from_slice(piece);
+                piece.iter().for_each(|&v| one_by_one.push(v));
+                assert_eq!(at_once, one_by_one);
+                assert_eq!(
+                    (at_once.width(), at_once.escaped()),
+                    (one_by_one.width(), one_by_one.escaped())
+                );
+            }
+            assert_eq!(at_once.to_vec(), pieces.concat());
+        }
     }
 }
