@@ -159,7 +159,23 @@ pub(super) fn first_repeat_from<'a, S: Seq<'a>>(
     if least == 0 || from + least > len {
         return None;
     }
-    let back = |i: usize| values.at(len - 1 - i);
+    // Stored entries are the values themselves when none is kept apart: read directly.
+    match values.escaped_from(0) {
+        usize::MAX => {
+            let raw = values.raw();
+            kmp_back(len, from, least, |i| raw[len - 1 - i])
+        }
+        _ => kmp_back(len, from, least, |i| values.at(len - 1 - i)),
+    }
+}
+
+/// [`first_repeat_from`] over the `len` values read backwards by `back`.
+fn kmp_back<T: PartialEq>(
+    len: usize,
+    from: usize,
+    least: usize,
+    back: impl Fn(usize) -> T,
+) -> Option<(usize, usize)> {
     // fail[j]: the longest proper border of the pattern's first j + 1 values.
     let mut fail = vec![0usize; least];
     let mut k = 0;
@@ -286,6 +302,9 @@ mod tests {
                         .map(|p| (p, count(p)));
                     let got = first_repeat_from(&values[..], from, least);
                     assert_eq!(got, want, "{values:?} from {from}, {least}");
+                    // Stored entries that are not the values (escapes) are not read.
+                    let got = with_values!(apart, v => first_repeat_from(v, from, least));
+                    assert_eq!(got, want, "apart: from {from}, {least}");
                 }
             }
         }
