@@ -129,18 +129,26 @@ fn octal(case: &Case) {
         .zip(a.values.iter())
         .all(|(&x, y)| x as u32 == y);
     println!(
-        "| octal:{} | {} / {} | {:.2} s ({} heaps valued) | {:.2} s ({} heaps) | {:.2} | {} | {:?} |",
+        "| octal:{} | {} / {} | {} ({} heaps valued) | {} ({} heaps) | {:.2} | {} | {:?} |",
         case.code,
         case.preperiod,
         case.period,
-        ours,
+        time(ours),
         a.values.len(),
-        theirs,
+        time(theirs),
         needed,
         ours / theirs,
         if agree { "yes" } else { "NO" },
         found,
     );
+}
+
+/// Seconds, or microseconds below a hundredth of a second (the two-digit codes).
+fn time(secs: f64) -> String {
+    match secs < 0.01 {
+        true => format!("{:.1} us", secs * 1e6),
+        false => format!("{secs:.2} s"),
+    }
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
