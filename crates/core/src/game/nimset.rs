@@ -221,11 +221,13 @@ unsafe fn xor_bits_avx2(a: &[Nimber], b: &[Nimber]) -> (u64, Nimber) {
     xor_bits_anywhere(a, b)
 }
 
-/// [`xor_bits`] with AVX-512, 16 pairs a step, the last step's pairs masked: a heap's splits
-/// are few (a small code's heaps are valued by their definition to a few hundred tokens),
-/// and the loop the compiler makes of [`xor_bits_anywhere`] spent more on its set-up, its
-/// last pairs and the lanes' join than on its steps. The caller makes sure the CPU has it
-/// (and `a` and `b` are equally long: only the first pairs of the shorter are read).
+/// [`xor_bits`] with AVX-512, 16 pairs a step, the last step's pairs masked: the heaps
+/// valued by their definition are small (a sequence's first few thousand), and the loop the
+/// compiler makes of [`xor_bits_anywhere`] spent more on its set-up, its last pairs and the
+/// lanes' join than on its steps. (An octal code's heaps go to
+/// [`crate::game::heap`]'s own loop while their options are below 64; this serves Grundy's
+/// game and the rest.) The caller makes sure the CPU has it (and `a` and `b` are equally
+/// long: only the first pairs of the shorter are read).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 unsafe fn xor_bits_avx512(a: &[Nimber], b: &[Nimber]) -> (u64, Nimber) {
@@ -312,7 +314,6 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::BTreeSet;
 
-    /// The xors' bits, with AVX2 where the CPU has it and without, are those counted one by one.
     /// [`xor_bits`] by every path this CPU has.
     fn every_xor_bits(a: &[Nimber], b: &[Nimber]) -> Vec<(u64, Nimber)> {
         let mut all = vec![xor_bits(a, b), xor_bits_anywhere(a, b)];
@@ -330,6 +331,8 @@ mod tests {
         all
     }
 
+    /// The xors' bits, by every path this CPU has (AVX-512, AVX2, portable), are those counted
+    /// one by one.
     #[test]
     fn xor_bits_are_the_plain_count() {
         let mut x = 0x2545_f491_u32;

@@ -356,7 +356,7 @@ impl HeapRule for TakeBreak {
         }
     }
 
-    /// In vector registers ([`super::definition`]) where the code and the CPU allow, until a
+    /// In vector registers (the module `definition`) where the code and the CPU allow, until a
     /// heap has an option of 64 or more; from there the plain way (values that large go on
     /// growing, and each heap would be read twice).
     fn extend_by_definition(&self, values: &mut Vec<Nimber>, n: usize, stop: &dyn Fn() -> bool) {
