@@ -3,6 +3,7 @@
 //! side by side ([`enumerate_far`]). The [`super::sieve`] makes these reads before a block, or
 //! for the next block on another thread while one is valued.
 
+use super::bit_rows;
 use super::{Seq, Value};
 use crate::game::Nimber;
 
@@ -347,24 +348,32 @@ impl Fast<'_> {
         exact: &mut Vec<usize>,
     ) {
         assert_eq!(self.len, N, "rows of N entries");
+        // Tables of 64 to 512 entries: options gathered as bits first.
+        let mut bits = bit_rows::words_for(N)
+            .filter(|_| bit_rows::available())
+            .map(|words| bit_rows::BitRows::new(self.rows, words));
         let rows = &mut self.seen.as_chunks_mut::<N>().0[..self.rows];
         for i in reads {
             let Some((ys, x)) = others.of(i) else {
                 exact.push(i);
                 continue;
             };
-            match ys {
-                Ys::Bytes(ys) => {
+            match (ys, &mut bits) {
+                (Ys::Bytes(ys), Some(bits)) => bits.or(ys, x),
+                (Ys::Bytes(ys), None) => {
                     for (row, &y) in rows.iter_mut().zip(ys) {
                         row[(x ^ usize::from(y)) & (N - 1)] = self.stamp;
                     }
                 }
-                Ys::Wide(ys) => {
+                (Ys::Wide(ys), _) => {
                     for (row, &y) in rows.iter_mut().zip(ys) {
                         row[(x ^ y as usize) & (N - 1)] = self.stamp;
                     }
                 }
             }
+        }
+        if let Some(bits) = bits {
+            bits.stamp(rows.as_flattened_mut(), N, self.stamp);
         }
     }
 
@@ -444,7 +453,8 @@ mod tests {
                     false => next() % (len / 2),
                 } as Nimber)
                 .collect();
-            let density = [20, 5, 2][round % 3];
+            // Few rare heaps too, so that rows are far from full and each mark shows.
+            let density = [20, 5, 2, 300, 100][round % 5];
             let heaps: Vec<usize> = (1..2000).filter(|_| next() % density == 0).collect();
             let rare = Rare {
                 values: heaps.iter().map(|&h| values[h]).collect(),

@@ -6,6 +6,7 @@
 //! [`GrundysGame`] Grundy's game. [`HeapGame`] plays sums of heaps under a rule, for the
 //! search engines; [`nim_sequence`] values single heaps directly.
 
+mod bit_rows;
 mod check;
 pub mod classes;
 mod definition;
