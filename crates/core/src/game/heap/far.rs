@@ -348,7 +348,7 @@ impl Fast<'_> {
         exact: &mut Vec<usize>,
     ) {
         assert_eq!(self.len, N, "rows of N entries");
-        // Tables of 64 to 512 entries: options gathered as bits first.
+        // Tables of 64 to 256 entries: options gathered as bits first ([`bit_rows::words_for`]).
         let mut bits = bit_rows::words_for(N)
             .filter(|_| bit_rows::available())
             .map(|words| bit_rows::BitRows::new(self.rows, words));
