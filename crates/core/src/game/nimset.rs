@@ -197,19 +197,15 @@ impl NimSet {
 }
 
 /// For [`NimSet::insert_xors`]: the xors below 64 as bits, and whether any is not (nonzero).
-/// With AVX-512 or AVX2 where the CPU has them: their shifts of each lane by its own count
-/// make the loop vector code (the portable build's has SSE2's only, a shift for all lanes).
+/// With AVX2 where the CPU has it: its shifts of each lane by its own count make the loop
+/// vector code (the portable build's has SSE2's only, a shift for all lanes). (An octal code's
+/// heaps go to [`crate::game::heap`]'s own AVX-512 loop while their options are below 64;
+/// this serves Grundy's game's first heaps and the rest.)
 fn xor_bits(a: &[Nimber], b: &[Nimber]) -> (u64, Nimber) {
     #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512 F (just checked).
-            return unsafe { xor_bits_avx512(a, b) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (just checked).
-            return unsafe { xor_bits_avx2(a, b) };
-        }
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (just checked).
+        return unsafe { xor_bits_avx2(a, b) };
     }
     xor_bits_anywhere(a, b)
 }
@@ -219,56 +215,6 @@ fn xor_bits(a: &[Nimber], b: &[Nimber]) -> (u64, Nimber) {
 #[target_feature(enable = "avx2")]
 unsafe fn xor_bits_avx2(a: &[Nimber], b: &[Nimber]) -> (u64, Nimber) {
     xor_bits_anywhere(a, b)
-}
-
-/// [`xor_bits`] with AVX-512, 16 pairs a step, the last step's pairs masked: the heaps
-/// valued by their definition are small (a sequence's first few thousand), and the loop the
-/// compiler makes of [`xor_bits_anywhere`] spent more on its set-up, its last pairs and the
-/// lanes' join than on its steps. (An octal code's heaps go to
-/// [`crate::game::heap`]'s own loop while their options are below 64; this serves Grundy's
-/// game and the rest.) The caller makes sure the CPU has it (and `a` and `b` are equally
-/// long: only the first pairs of the shorter are read).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn xor_bits_avx512(a: &[Nimber], b: &[Nimber]) -> (u64, Nimber) {
-    use std::arch::x86_64::*;
-    let n = a.len().min(b.len());
-    let one = _mm512_set1_epi32(1);
-    let (k32, last) = (
-        _mm512_set1_epi32(32),
-        _mm512_set_epi32(
-            -15, -14, -13, -12, -11, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0,
-        ),
-    );
-    let (mut low, mut mid) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-    // A bit a lane whose xor is 64 or more.
-    let mut high: __mmask16 = 0;
-    let k63 = _mm512_set1_epi32(63);
-    let mut i = 0;
-    while i < n {
-        let count = (n - i).min(16);
-        let lanes: __mmask16 = (1u32 << count).wrapping_sub(1) as u16;
-        // Pair i + j is a[i + j] with b[n - 1 - i - j]: b's `count` values from n - i - count,
-        // lane j taking the one at count - 1 - j.
-        // SAFETY: the lanes read are i..i + count of a and n - i - count..n - i of b.
-        let x = unsafe { _mm512_maskz_loadu_epi32(lanes, a.as_ptr().add(i).cast()) };
-        let y = unsafe { _mm512_maskz_loadu_epi32(lanes, b.as_ptr().add(n - i - count).cast()) };
-        let at = _mm512_add_epi32(_mm512_set1_epi32(count as i32 - 1), last);
-        let v = _mm512_xor_si512(x, _mm512_permutexvar_epi32(at, y));
-        // Shifts by 32 or more give 0: bit v in `low` below 32, v - 32 in `mid` from there.
-        low = _mm512_mask_or_epi32(low, lanes, low, _mm512_sllv_epi32(one, v));
-        let v32 = _mm512_sub_epi32(v, k32);
-        mid = _mm512_mask_or_epi32(mid, lanes, mid, _mm512_sllv_epi32(one, v32));
-        high |= _mm512_mask_cmpgt_epu32_mask(lanes, v, k63);
-        i += count;
-    }
-    // Lane j of `low` and of `mid` side by side in a 64-bit lane, then joined: one
-    // reduction instead of two.
-    let both = _mm512_or_si512(
-        _mm512_unpacklo_epi32(low, mid),
-        _mm512_unpackhi_epi32(low, mid),
-    );
-    (_mm512_reduce_or_epi64(both) as u64, Nimber::from(high))
 }
 
 /// [`xor_bits`] on any CPU.
@@ -323,15 +269,11 @@ mod tests {
                 // SAFETY: the CPU has AVX2 (just checked).
                 all.push(unsafe { xor_bits_avx2(a, b) });
             }
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU has AVX-512 F (just checked).
-                all.push(unsafe { xor_bits_avx512(a, b) });
-            }
         }
         all
     }
 
-    /// The xors' bits, by every path this CPU has (AVX-512, AVX2, portable), are those counted
+    /// The xors' bits, by every path this CPU has (AVX2, portable), are those counted
     /// one by one.
     #[test]
     fn xor_bits_are_the_plain_count() {
