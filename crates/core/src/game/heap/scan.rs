@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::scan_simd::{self, Hit};
+use super::scan_simd;
 use super::{Seq, Value};
 use crate::game::Nimber;
 
@@ -164,7 +164,6 @@ fn scan_raw<V: Value>(
 fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &mut Scan) -> u32 {
     let n = smaller.len();
     let last = scan.pending.len() - 1;
-    let mut set = scan_simd::ByteSet::of(scan.pending);
     let low = &values[smaller.clone()];
     let high = &values[m + 1 - smaller.end..m + 1 - smaller.start];
     let mut read = Reading {
@@ -174,12 +173,13 @@ fn scan_bytes(values: &[u8], m: usize, smaller: std::ops::Range<usize>, scan: &m
         last,
         left: scan.left,
     };
-    let Some(o) = scan_simd::hits(low, high, &mut set, &mut read) else {
+    let set = scan_simd::ByteSet::of(read.pending);
+    let Some(o) = scan_simd::hits(low, high, set, &mut read) else {
         return 0;
     };
     // The pairs past the last whole block.
     for i in o..n {
-        if read.hit(i, low[i] ^ high[n - 1 - i], &mut set) {
+        if read.hit(i, low[i] ^ high[n - 1 - i]) {
             return 0;
         }
     }
@@ -198,42 +198,36 @@ struct Reading<'s> {
     left: u32,
 }
 
-impl scan_simd::Hit for Reading<'_> {
+impl Reading<'_> {
     /// Notes pair i's value x when it is looked for; whether none is left.
     #[inline(always)]
-    fn hit(&mut self, i: usize, x: u8, set: &mut scan_simd::ByteSet) -> bool {
+    fn hit(&mut self, i: usize, x: u8) -> bool {
         let x = usize::from(x) & self.last;
         if self.pending[x] == 1 {
             self.pending[x] = 0;
-            set.remove(x);
             self.witnesses[x] = witness(self.first + i);
             self.left -= 1;
         }
         self.left == 0
     }
+}
 
-    /// The block's pairs from the last to the first, without a branch a pair: each pair's
-    /// value was looked for at the block's start, so each is noted found, its pair the
-    /// witness, and counted once (the first time, its entry in `pending` still 1); the first
-    /// pair of a value met twice is written last, so it stays the witness, as when read in
-    /// order. A pair past the one that found the last value finds nothing more.
+impl scan_simd::Hit for Reading<'_> {
+    /// Without a branch: each pair told of was looked for at its block's start, so it is
+    /// noted found, its pair the witness, and counted once (the first time, its entry in
+    /// `pending` still 1); the first pair of a value met twice is told of last, so it stays
+    /// the witness, as when read in order. A pair past the one that found the last value
+    /// finds nothing more.
     #[inline(always)]
-    fn block(
-        &mut self,
-        start: usize,
-        mut found: u64,
-        xors: &[u8; scan_simd::WIDTH],
-        set: &mut scan_simd::ByteSet,
-    ) -> bool {
-        while found != 0 {
-            let j = 63 - found.leading_zeros() as usize;
-            let x = usize::from(xors[j]) & self.last;
-            self.left -= u32::from(self.pending[x]);
-            self.pending[x] = 0;
-            set.remove(x);
-            self.witnesses[x] = witness(self.first + start + j);
-            found ^= 1 << j;
-        }
+    fn note(&mut self, i: usize, x: u8) {
+        let x = usize::from(x) & self.last;
+        self.left -= u32::from(self.pending[x]);
+        self.pending[x] = 0;
+        self.witnesses[x] = witness(self.first + i);
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
         self.left == 0
     }
 }

@@ -10,9 +10,14 @@
 pub(super) struct ByteSet([u8; 32]);
 
 impl ByteSet {
-    /// The entries of `pending` (1: looked for) below 256.
-    /// Eight entries a step: a scan builds one set for each run of pairs it reads.
+    /// The entries of `pending` (1: looked for; all are 0 or 1) below 256. A scan builds one
+    /// set for each run of pairs it reads: 64 entries a step with AVX-512, else 8.
     pub(super) fn of(pending: &[u8]) -> ByteSet {
+        #[cfg(target_arch = "x86_64")]
+        if pending.len() >= 256 && wide() {
+            // SAFETY: the CPU has AVX-512 F and BW (just checked), and `pending` 256 entries.
+            return unsafe { avx512::set_of(pending) };
+        }
         let mut bits = [0u8; 32];
         let head = &pending[..pending.len().min(256)];
         let mut chunks = head.chunks_exact(8);
@@ -57,29 +62,17 @@ pub(super) fn available() -> bool {
     }
 }
 
-/// What [`hits`] calls for the pairs of a block that hit: `hit(i, x, set)` reads pair i, whose
-/// xor is x (and may remove values from `set`), and says whether to stop; [`Hit::block`]
-/// reads all of a block's at once. A closure is one; the scan's own reader is a type whose
-/// methods the vector loop inlines, which it did not do with the closure it was given before
-/// (Grundy's game took 5% longer on one thread).
+/// What [`hits`] tells of the pairs of a block that hit: [`Hit::note`] for each value looked
+/// for at the block's start that a pair of the block gives, its first such pair last (any
+/// other pair of the value is noted before, from the last to the first), without a branch of
+/// the reader's own; then [`Hit::done`]. The values a block gives are looked for no more after
+/// it: [`hits`] takes them out of its set itself, in the same pass.
 pub(super) trait Hit {
-    fn hit(&mut self, i: usize, x: u8, set: &mut ByteSet) -> bool;
+    /// Pair `i`, whose xor is `x`.
+    fn note(&mut self, i: usize, x: u8);
 
-    /// Reads the pairs `start` + j of a block, for each bit j of `found` (their xors in the
-    /// set at the block's start), their xors `xors[j]`; whether to stop. What it finds must
-    /// be what [`Hit::hit`] finds called for each in order, as this default does; a reader
-    /// may read them otherwise, e.g. without a branch a pair.
-    #[inline(always)]
-    fn block(&mut self, start: usize, found: u64, xors: &[u8; WIDTH], set: &mut ByteSet) -> bool {
-        each(start, found, xors, set, self)
-    }
-}
-
-impl<F: FnMut(usize, u8, &mut ByteSet) -> bool + ?Sized> Hit for F {
-    #[inline(always)]
-    fn hit(&mut self, i: usize, x: u8, set: &mut ByteSet) -> bool {
-        self(i, x, set)
-    }
+    /// Whether to stop, asked after each block that hit.
+    fn done(&self) -> bool;
 }
 
 /// Pairs [`first_hit`] tests in one step.
@@ -102,15 +95,16 @@ fn wide() -> bool {
 }
 
 /// For the pairs (low[i], high[len - 1 - i]) (`low` and `high` equally long), read in whole
-/// blocks of [`WIDTH`] from the start: calls `hit(i, x, set)`, in order, for each pair i of a
-/// block whose xor is in `set` as the block is read (`hit` may remove values from the set:
-/// the next block reads it so). Stops once `hit` says to (returns `None`), else returns where
-/// the whole blocks end (the last len % [`WIDTH`] pairs are left to the caller). Only where
-/// [`available`] says so: with AVX-512 a block in one step, else in two of AVX2.
+/// blocks of [`WIDTH`] from the start: notes to `hit` each pair i of a block whose xor is
+/// looked for as the block is read (at first those of `set`, less the values of the blocks
+/// read before), the block's from the last to the first. Stops after a block once `hit` is
+/// done (returns `None`), else returns where the whole blocks end (the last len % [`WIDTH`] pairs are left to the
+/// caller). Only where [`available`] says so: with AVX-512 a block in one step, else in two of
+/// AVX2.
 pub(super) fn hits(
     low: &[u8],
     high: &[u8],
-    set: &mut ByteSet,
+    set: ByteSet,
     hit: &mut (impl Hit + ?Sized),
 ) -> Option<usize> {
     assert_eq!(low.len(), high.len());
@@ -120,7 +114,7 @@ pub(super) fn hits(
         if wide() {
             // SAFETY: the CPU has AVX-512 F, BW and VBMI (just checked), and the slices are
             // equally long.
-            return unsafe { avx512::hits(low, high, set, hit) };
+            return unsafe { avx512::hits(low, high, &set, hit) };
         }
         // SAFETY: the CPU has AVX2 (just checked), and the slices are equally long.
         unsafe { avx2::hits(low, high, set, hit) }
@@ -130,26 +124,6 @@ pub(super) fn hits(
         let _ = (set, hit);
         unreachable!("AVX2 is asked for where the CPU has it")
     }
-}
-
-/// Calls `hit` for the pairs `start` + j of a block, for each bit j of `found`, in order, with
-/// their xors `xors[j]`; whether `hit` said to stop.
-#[inline(always)]
-fn each(
-    start: usize,
-    mut found: u64,
-    xors: &[u8; WIDTH],
-    set: &mut ByteSet,
-    hit: &mut (impl Hit + ?Sized),
-) -> bool {
-    while found != 0 {
-        let j = found.trailing_zeros() as usize % WIDTH;
-        if hit.hit(start + j, xors[j], set) {
-            return true;
-        }
-        found &= found - 1;
-    }
-    false
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -163,7 +137,7 @@ mod avx2 {
     pub(super) unsafe fn hits(
         low: &[u8],
         high: &[u8],
-        set: &mut ByteSet,
+        mut set: ByteSet,
         hit: &mut (impl Hit + ?Sized),
     ) -> Option<usize> {
         let n = low.len();
@@ -190,7 +164,7 @@ mod avx2 {
                 _mm256_permute2x128_si256::<0x11>(bits, bits),
             )
         };
-        let (mut set_low, mut set_high) = halves(set);
+        let (mut set_low, mut set_high) = halves(&set);
         // Bit j: pair p + j (of 32) gives a value in the set; p + 32 <= n.
         let found = |p: usize, set_low, set_high| {
             // SAFETY: p + 32 <= n, and n - p - 32 >= 0: both reads are within the slices.
@@ -223,10 +197,17 @@ mod avx2 {
                     _mm256_storeu_si256(xors.as_mut_ptr().cast(), x0);
                     _mm256_storeu_si256(xors.as_mut_ptr().add(32).cast(), x1);
                 }
-                if hit.block(o, hits, &xors, set) {
+                let mut left = hits;
+                while left != 0 {
+                    let j = 63 - left.leading_zeros() as usize;
+                    set.remove(usize::from(xors[j]));
+                    hit.note(o + j, xors[j]);
+                    left ^= 1 << j;
+                }
+                if hit.done() {
                     return None;
                 }
-                (set_low, set_high) = halves(set);
+                (set_low, set_high) = halves(&set);
             }
             o += WIDTH;
         }
@@ -269,19 +250,20 @@ mod avx512 {
     pub(super) unsafe fn hits(
         low: &[u8],
         high: &[u8],
-        set: &mut ByteSet,
+        set: &ByteSet,
         hit: &mut (impl Hit + ?Sized),
     ) -> Option<usize> {
         let n = low.len();
         // SAFETY: both are 64 bytes.
         let reverse = unsafe { _mm512_loadu_si512(REVERSE.as_ptr().cast()) };
         let powers = unsafe { _mm512_loadu_si512(POWERS.as_ptr().cast()) };
-        // The set in the low 32 bytes: a byte permute reads it at any index below 32.
+        // The set in the low 32 bytes, as four words: a byte permute reads it at any index
+        // below 32. It stays in a register: a value found leaves it by a masked broadcast,
+        // where bytes cleared in memory and loaded again as a whole waited for the stores.
         // SAFETY: the set is 32 bytes.
-        let table = |set: &ByteSet| unsafe {
-            _mm512_castsi256_si512(_mm256_loadu_si256(set.0.as_ptr().cast()))
-        };
-        let mut looked_in = table(set);
+        let mut looked_in =
+            unsafe { _mm512_castsi256_si512(_mm256_loadu_si256(set.0.as_ptr().cast())) };
+        let mut count = set.0.iter().map(|b| b.count_ones()).sum::<u32>();
         let (five, seven) = (_mm512_set1_epi8(31), _mm512_set1_epi8(7));
         let mut xors = [0u8; WIDTH];
         let mut o = 0;
@@ -297,16 +279,85 @@ mod avx512 {
             let bit = _mm512_shuffle_epi8(powers, _mm512_and_si512(x, seven));
             let hits = _mm512_test_epi8_mask(looked, bit);
             if hits != 0 {
-                // SAFETY: `xors` is 64 bytes.
-                unsafe { _mm512_storeu_si512(xors.as_mut_ptr().cast(), x) };
-                if hit.block(o, hits, &xors, set) {
+                if hits.count_ones() > count {
+                    // More pairs than values (small tables: a block gives few values, many
+                    // times each): each value's first pair, found by a compare a value.
+                    let mut words = [0u64; 4];
+                    // SAFETY: `words` is 32 bytes.
+                    unsafe {
+                        _mm256_storeu_si256(
+                            words.as_mut_ptr().cast(),
+                            _mm512_castsi512_si256(looked_in),
+                        )
+                    };
+                    for (w, mut word) in words.into_iter().enumerate() {
+                        while word != 0 {
+                            let v = (64 * w) as u8 + word.trailing_zeros() as u8;
+                            let at = _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(v as i8));
+                            if at != 0 {
+                                looked_in = without(looked_in, v);
+                                count -= 1;
+                                hit.note(o + at.trailing_zeros() as usize, v);
+                            }
+                            word &= word - 1;
+                        }
+                    }
+                } else {
+                    // SAFETY: `xors` is 64 bytes.
+                    unsafe { _mm512_storeu_si512(xors.as_mut_ptr().cast(), x) };
+                    let mut left = hits;
+                    while left != 0 {
+                        let j = 63 - left.leading_zeros() as usize;
+                        looked_in = without(looked_in, xors[j]);
+                        hit.note(o + j, xors[j]);
+                        left ^= 1 << j;
+                    }
+                    count = ones(looked_in);
+                }
+                if hit.done() {
                     return None;
                 }
-                looked_in = table(set);
             }
             o += WIDTH;
         }
         Some(o)
+    }
+
+    /// `set`, held as [`hits`] holds it, without `v`: a masked broadcast, in registers.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn without(set: __m512i, v: u8) -> __m512i {
+        let v = u64::from(v);
+        _mm512_andnot_si512(
+            _mm512_maskz_set1_epi64(1 << (v >> 6), 1 << (v & 63) as i64),
+            set,
+        )
+    }
+
+    /// The values in a set held as [`hits`] holds it.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn ones(set: __m512i) -> u32 {
+        let set = _mm512_castsi512_si256(set);
+        let word = |w: u64| w.count_ones();
+        word(_mm256_extract_epi64::<0>(set) as u64)
+            + word(_mm256_extract_epi64::<1>(set) as u64)
+            + word(_mm256_extract_epi64::<2>(set) as u64)
+            + word(_mm256_extract_epi64::<3>(set) as u64)
+    }
+
+    /// [`ByteSet::of`] 64 entries a step; the caller makes sure the CPU has AVX-512 F and BW
+    /// and `pending` has 256 entries or more.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn set_of(pending: &[u8]) -> ByteSet {
+        assert!(pending.len() >= 256);
+        let mut bits = [0u8; 32];
+        for (k, word) in bits.chunks_exact_mut(8).enumerate() {
+            // SAFETY: 64 (k + 1) <= 256 <= pending.len().
+            let bytes = unsafe { _mm512_loadu_si512(pending.as_ptr().add(64 * k).cast()) };
+            word.copy_from_slice(&_mm512_test_epi8_mask(bytes, bytes).to_le_bytes());
+        }
+        ByteSet(bits)
     }
 }
 
@@ -314,11 +365,13 @@ mod avx512 {
 mod tests {
     use super::*;
 
-    /// Against the plain reading: for pseudo-random bytes and sets, the pairs of each block of
-    /// 64 that give a value still looked for as the block is read are met in order, and the
-    /// reading stops where asked or ends at the last whole block, whatever the lengths (not
-    /// multiples of 64 too) and wherever in a block the hits are: by AVX2 and, where the
-    /// machine has it, by AVX-512.
+    /// Against the plain reading: for pseudo-random bytes and sets, every value looked for
+    /// that a pair gives is found, with its first pair as its witness (so no pair of a value
+    /// found in an earlier block is noted), and the reading stops after the block where the
+    /// reader is done or ends at the last whole block, whatever the lengths (not multiples of
+    /// 64 too), the tables' lengths, the number of values (fewer than a block's pairs that
+    /// hit, and more) and wherever in a block the hits are: by AVX2 and, where the machine has
+    /// it, by AVX-512.
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn blocks_hit_as_the_plain_reading_says() {
@@ -334,61 +387,79 @@ mod tests {
             x ^= x << 5;
             x
         };
-        for round in 0..400 {
-            let n = (next() % 400) as usize;
-            let low: Vec<u8> = (0..n).map(|_| next() as u8).collect();
-            let high: Vec<u8> = (0..n).map(|_| next() as u8).collect();
-            let mut pending = vec![0u8; 256];
-            for _ in 0..(round % 9) {
-                pending[(next() % 256) as usize] = 1;
+        /// Notes what it is told, as the scan's reader does, and is done at the `stop_at`-th
+        /// value found.
+        struct Reader<'r> {
+            pending: Vec<u8>,
+            witnesses: Vec<Option<usize>>,
+            found: usize,
+            stop_at: usize,
+            xor: &'r dyn Fn(usize) -> usize,
+        }
+        impl Hit for Reader<'_> {
+            fn note(&mut self, i: usize, x: u8) {
+                assert_eq!(usize::from(x), (self.xor)(i), "pair {i}'s xor");
+                self.found += usize::from(self.pending[usize::from(x)]);
+                self.pending[usize::from(x)] = 0;
+                self.witnesses[usize::from(x)] = Some(i);
             }
-            // Stops at the third value found, in odd rounds.
+            fn done(&self) -> bool {
+                self.found >= self.stop_at
+            }
+        }
+        for round in 0..600 {
+            let n = (next() % 400) as usize;
+            // Bytes of few values in some rounds, so that a block gives each many times.
+            let range = [256, 16, 64][round % 3];
+            let mut byte = || (next() % range) as u8;
+            let low: Vec<u8> = (0..n).map(|_| byte()).collect();
+            let high: Vec<u8> = (0..n).map(|_| byte()).collect();
+            // Tables of 256 entries and more (values past 255 never hit), and shorter ones.
+            let pending_len = [256, 512, 128, 32][round % 4];
+            let mut pending = vec![0u8; 512];
+            for _ in 0..(round % 11) * (round % 5) {
+                pending[(next() % pending_len as u32) as usize] = 1;
+            }
+            // Stops once three values are found, in odd rounds.
             let stop_at = if round % 2 == 1 { 3 } else { usize::MAX };
             let xor = |i: usize| (low[i] ^ high[n - 1 - i]) as usize;
-            // The plain reading: each block's hits against the values left at its start.
+            // The plain reading: pairs in order, a block at a time.
             let plain = {
-                let (mut left, mut met, mut found) = (pending.clone(), Vec::new(), 0);
-                let mut end = Some(n / WIDTH * WIDTH);
-                'blocks: for start in (0..n / WIDTH * WIDTH).step_by(WIDTH) {
-                    let at_start = left.clone();
-                    for i in (start..start + WIDTH).filter(|&i| at_start[xor(i)] == 1) {
-                        met.push(i);
+                let (mut left, mut witnesses) = (pending.clone(), vec![None; 512]);
+                let (mut found, mut end) = (0, Some(n / WIDTH * WIDTH));
+                for start in (0..n / WIDTH * WIDTH).step_by(WIDTH) {
+                    for i in start..start + WIDTH {
                         if left[xor(i)] == 1 {
                             left[xor(i)] = 0;
+                            witnesses[xor(i)] = Some(i);
                             found += 1;
-                            if found == stop_at {
-                                end = None;
-                                break 'blocks;
-                            }
                         }
                     }
-                }
-                (met, end)
-            };
-            type Hit<'h> = &'h mut dyn FnMut(usize, u8, &mut ByteSet) -> bool;
-            let read = |hits: &dyn Fn(&mut ByteSet, Hit) -> Option<usize>| {
-                let (mut left, mut met, mut found) = (pending.clone(), Vec::new(), 0);
-                let mut set = ByteSet::of(&left);
-                let mut hit = |i: usize, x: u8, set: &mut ByteSet| {
-                    assert_eq!(usize::from(x), xor(i), "pair {i}'s xor");
-                    met.push(i);
-                    if left[xor(i)] == 1 {
-                        left[xor(i)] = 0;
-                        set.remove(xor(i));
-                        found += 1;
+                    if found >= stop_at {
+                        end = None;
+                        break;
                     }
-                    found == stop_at
+                }
+                (witnesses, end)
+            };
+            let read = |hits: &dyn Fn(ByteSet, &mut Reader) -> Option<usize>| {
+                let mut reader = Reader {
+                    pending: pending.clone(),
+                    witnesses: vec![None; 512],
+                    found: 0,
+                    stop_at,
+                    xor: &xor,
                 };
-                let end = hits(&mut set, &mut hit);
-                (met, end)
+                let end = hits(ByteSet::of(&pending[..pending_len]), &mut reader);
+                (reader.witnesses, end)
             };
             let (low, high) = (&low[..], &high[..]);
-            assert_eq!(read(&|s, f| hits(low, high, s, f)), plain, "round {round}");
+            assert_eq!(read(&|s, r| hits(low, high, s, r)), plain, "round {round}");
             // SAFETY: the CPU has AVX2 (checked above), and AVX-512 where `wide` says so.
-            let narrow = |s: &mut ByteSet, f: Hit| unsafe { avx2::hits(low, high, s, f) };
+            let narrow = |s: ByteSet, r: &mut Reader| unsafe { avx2::hits(low, high, s, r) };
             assert_eq!(read(&narrow), plain, "round {round}, AVX2");
             if wide {
-                let wide = |s: &mut ByteSet, f: Hit| unsafe { avx512::hits(low, high, s, f) };
+                let wide = |s: ByteSet, r: &mut Reader| unsafe { avx512::hits(low, high, &s, r) };
                 assert_eq!(read(&wide), plain, "round {round}, AVX-512");
             }
         }
