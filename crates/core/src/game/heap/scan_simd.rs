@@ -14,8 +14,8 @@ impl ByteSet {
     /// set for each run of pairs it reads: 64 entries a step with AVX-512, else 8.
     pub(super) fn of(pending: &[u8]) -> ByteSet {
         #[cfg(target_arch = "x86_64")]
-        if pending.len() >= 256 && wide() {
-            // SAFETY: the CPU has AVX-512 F and BW (just checked), and `pending` 256 entries.
+        if wide() {
+            // SAFETY: the CPU has AVX-512 F and BW (just checked).
             return unsafe { avx512::set_of(pending) };
         }
         let mut bits = [0u8; 32];
@@ -346,15 +346,20 @@ mod avx512 {
             + word(_mm256_extract_epi64::<3>(set) as u64)
     }
 
-    /// [`ByteSet::of`] 64 entries a step; the caller makes sure the CPU has AVX-512 F and BW
-    /// and `pending` has 256 entries or more.
+    /// [`ByteSet::of`] 64 entries a step (masked past `pending`'s end); the caller makes
+    /// sure the CPU has AVX-512 F and BW.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn set_of(pending: &[u8]) -> ByteSet {
-        assert!(pending.len() >= 256);
         let mut bits = [0u8; 32];
         for (k, word) in bits.chunks_exact_mut(8).enumerate() {
-            // SAFETY: 64 (k + 1) <= 256 <= pending.len().
-            let bytes = unsafe { _mm512_loadu_si512(pending.as_ptr().add(64 * k).cast()) };
+            let len = pending.len().saturating_sub(64 * k).min(64);
+            if len == 0 {
+                break;
+            }
+            let within = u64::MAX >> (64 - len);
+            // SAFETY: the load reads the first `len` bytes from 64 k only, all in `pending`.
+            let bytes =
+                unsafe { _mm512_maskz_loadu_epi8(within, pending.as_ptr().add(64 * k).cast()) };
             word.copy_from_slice(&_mm512_test_epi8_mask(bytes, bytes).to_le_bytes());
         }
         ByteSet(bits)
