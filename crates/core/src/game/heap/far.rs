@@ -348,31 +348,36 @@ impl Fast<'_> {
         exact: &mut Vec<usize>,
     ) {
         assert_eq!(self.len, N, "rows of N entries");
-        // Tables of 64 to 256 entries: options gathered as bits first ([`bit_rows::words_for`]).
+        // Tables of 64 to 256 entries: the reads listed, then their options gathered as bits
+        // all at once ([`bit_rows::words_for`]), new values too.
         let mut bits = bit_rows::words_for(N)
             .filter(|_| bit_rows::available())
             .map(|words| bit_rows::BitRows::new(self.rows, words));
         let rows = &mut self.seen.as_chunks_mut::<N>().0[..self.rows];
+        let (mut bytes, mut wide) = (Vec::new(), Vec::new());
         for i in reads {
             let Some((ys, x)) = others.of(i) else {
                 exact.push(i);
                 continue;
             };
             match (ys, &mut bits) {
-                (Ys::Bytes(ys), Some(bits)) => bits.or(ys, x),
+                (Ys::Bytes(ys), Some(_)) => bytes.push((ys, x)),
+                (Ys::Wide(ys), Some(_)) => wide.push((ys, x)),
                 (Ys::Bytes(ys), None) => {
                     for (row, &y) in rows.iter_mut().zip(ys) {
                         row[(x ^ usize::from(y)) & (N - 1)] = self.stamp;
                     }
                 }
-                (Ys::Wide(ys), _) => {
+                (Ys::Wide(ys), None) => {
                     for (row, &y) in rows.iter_mut().zip(ys) {
                         row[(x ^ y as usize) & (N - 1)] = self.stamp;
                     }
                 }
             }
         }
-        if let Some(bits) = bits {
+        if let Some(mut bits) = bits {
+            bits.or_all(&bytes);
+            bits.or_all(&wide);
             bits.stamp(rows.as_flattened_mut(), N, self.stamp);
         }
     }
