@@ -451,32 +451,18 @@ impl Valuing {
                 None => [0..below, 0..0, 0..0],
             };
             let split = rare.len();
-            for range in ranges {
+            for range in ranges.into_iter().filter(|range| !range.is_empty()) {
                 // The part of the range in `rare`, then the part past it, in `found`.
-                let old = range.start.min(split)..range.end.min(split);
-                let new = range.start.max(split) - split..range.end.max(split) - split;
-                let parts = [
-                    (&rare.heaps[old.clone()], &rare.values[old]),
-                    (&found.heaps[new.clone()], &found.values[new]),
-                ];
-                for (heaps, heap_values) in parts {
-                    let (Some(&first), Some(&last_rare)) = (heaps.first(), heaps.last()) else {
-                        continue;
-                    };
-                    // The other heaps, m - r, read raw unless one of them has a value apart.
-                    let raw = values.escaped_from(m - last_rare) > m - first;
-                    let stored = values.raw();
-                    for (&r, &x) in heaps.iter().zip(heap_values) {
-                        // With `unequal`, the equal split is no move.
-                        if heap.unequal && 2 * r == m {
-                            continue;
-                        }
-                        let y = match raw {
-                            true => stored[m - r].into(),
-                            false => values.at(m - r),
-                        };
-                        row[(x ^ y) as usize & last] = stamp;
-                    }
+                let (old, new) = (range.start.min(split), range.end.max(split) - split);
+                if old < range.end.min(split) {
+                    let old = old..range.end.min(split);
+                    let part = (&rare.heaps[old.clone()], &rare.values[old]);
+                    mark_near(row, (stamp, last), values, (m, heap.unequal), part);
+                }
+                if range.start.max(split) - split < new {
+                    let new = range.start.max(split) - split..new;
+                    let part = (&found.heaps[new.clone()], &found.values[new]);
+                    mark_near(row, (stamp, last), values, (m, heap.unequal), part);
                 }
             }
         }
@@ -500,5 +486,35 @@ impl Valuing {
                 check.settle(common, (row, stamp), values, &checked, candidate)
             }
         }
+    }
+}
+
+/// Marks in `row` (`stamp`; its length `last` + 1) the options of the pairs (r, m - r) of the
+/// rare heaps r of `heaps` with their values `heap_values` (ascending, at least one), except
+/// the equal split with `unequal`; the other heaps' values from `values`, raw unless one of
+/// them has a value apart.
+#[inline]
+fn mark_near<'a, S: Seq<'a>>(
+    row: &mut [u8],
+    (stamp, last): (u8, usize),
+    values: S,
+    (m, unequal): (usize, bool),
+    (heaps, heap_values): (&[usize], &[Nimber]),
+) {
+    let (Some(&first), Some(&last_rare)) = (heaps.first(), heaps.last()) else {
+        return;
+    };
+    let raw = values.escaped_from(m - last_rare) > m - first;
+    let stored = values.raw();
+    for (&r, &x) in heaps.iter().zip(heap_values) {
+        // With `unequal`, the equal split is no move.
+        if unequal && 2 * r == m {
+            continue;
+        }
+        let y = match raw {
+            true => stored[m - r].into(),
+            false => values.at(m - r),
+        };
+        row[(x ^ y) as usize & last] = stamp;
     }
 }
