@@ -14,3 +14,17 @@ pub fn cases(default: usize, full: usize) -> usize {
         default
     }
 }
+
+/// A fixed pseudo-random sequence for the tests that draw their data (Marsaglia's xorshift32
+/// from `seed`, not 0): the same data on every run and machine, so a failure is reproduced
+/// by running the test again.
+pub fn xorshift(seed: u32) -> impl FnMut() -> u32 {
+    assert_ne!(seed, 0, "xorshift stays at 0");
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    }
+}

@@ -277,13 +277,7 @@ mod tests {
     /// one by one.
     #[test]
     fn xor_bits_are_the_plain_count() {
-        let mut x = 0x2545_f491_u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = crate::testing::xorshift(0x2545_f491);
         for round in 0..500 {
             let n = (next() % 300) as usize;
             let top = [8, 64, 65, 1000][round % 4];

@@ -214,13 +214,8 @@ mod tests {
         if !available() {
             return;
         }
-        let mut state = 0x2545_f491_u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state as usize
-        };
+        let mut draw = crate::testing::xorshift(0x2545_f491);
+        let mut next = move || draw() as usize;
         for round in 0..300 {
             let len = [64, 128, 256][round % 3];
             let rows = [4, 13, 64, 65, 70, 128, 130][round % 7];

@@ -256,17 +256,13 @@ mod tests {
     /// (so the stamp is often met) and every kind of stamp, the edges 0 and 255 included.
     #[test]
     fn words_find_the_least_common_missing_as_entries_do() {
-        let mut x = 0x5851_f42d_u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = crate::testing::xorshift(0x5851_f42d);
         for round in 0..3000 {
             let len = round % 71;
             let stamp: u8 = [0, 1, 254, 255, 7][round % 5];
-            let common: Vec<u8> = (0..len).map(|_| u8::from(next() % 3 == 0)).collect();
+            let common: Vec<u8> = (0..len)
+                .map(|_| u8::from(next().is_multiple_of(3)))
+                .collect();
             let row: Vec<u8> = (0..len)
                 .map(|_| match next() % 4 {
                     0 => stamp.wrapping_add(1),

@@ -206,13 +206,7 @@ mod tests {
         if !available() {
             return;
         }
-        let mut x = 0x9e37_79b9_u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = crate::testing::xorshift(0x9e37_79b9);
         let (mut valued, mut left) = (0, 0);
         for round in 0..3000 {
             let code = format!("0.{}{}{}", next() % 8, next() % 8, 1 + next() % 7);

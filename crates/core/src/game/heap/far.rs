@@ -429,13 +429,8 @@ mod tests {
     /// stamps past 255.
     #[test]
     fn rows_hold_exactly_the_pairs_read() {
-        let mut x = 0x2545_f491_u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x as usize
-        };
+        let mut draw = crate::testing::xorshift(0x2545_f491);
+        let mut next = move || draw() as usize;
         let takes: [&[usize]; 4] = [&[2], &[2, 3], &[1, 2, 3], &[1, 4]];
         let mut tables = std::collections::HashMap::new();
         let (mut shared, mut apart, mut wide_new) = (0, 0, 0);

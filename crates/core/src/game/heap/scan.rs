@@ -368,13 +368,7 @@ mod tests {
         if !scan_simd::available() {
             return;
         }
-        let mut x = 0x1234_5679_u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = crate::testing::xorshift(0x1234_5679);
         let values: Vec<u8> = (0..5000).map(|_| (next() % 200) as u8).collect();
         for round in 0..300 {
             let m = 100 + (next() % 4800) as usize;
@@ -410,16 +404,9 @@ mod tests {
     /// values many of which are kept apart (from 40 on), alone and shared out.
     #[test]
     fn scans_find_exactly_the_values_of_some_pair() {
-        // A fixed pseudo-random sequence of small values (no dependency on a generator).
-        let mut x = 0x2545_f491_u32;
-        let values: Vec<Nimber> = (0..3000)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x % 61
-            })
-            .collect();
+        // A fixed pseudo-random sequence of small values.
+        let mut next = crate::testing::xorshift(0x2545_f491);
+        let values: Vec<Nimber> = (0..3000).map(|_| next() % 61).collect();
         let m = 2999;
         let gives = |y: usize| (1..=m / 2).any(|a| (values[a] ^ values[m - a]) as usize == y);
         let apart = || {

@@ -385,13 +385,7 @@ mod tests {
         }
         let wide = wide();
         eprintln!("AVX-512 tested too: {wide}");
-        let mut x = 0x9e37_79b9_u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = crate::testing::xorshift(0x9e37_79b9);
         /// Notes what it is told, as the scan's reader does, and is done at the `stop_at`-th
         /// value found.
         struct Reader<'r> {
