@@ -1,8 +1,8 @@
 //! `grundy._grundy`, the native half of the Python package `grundy`: each function parses its
 //! arguments as the command line does, calls grundy-core or grundy-synth on a thread of its own
-//! ([`run`]) and answers one JSON object (a numpy array beside it for tables), which
+//! (`run`) and answers one JSON object (a numpy array beside it for tables), which
 //! `grundy/__init__.py` turns into Python results. Errors raise the exceptions of
-//! `grundy/_errors.py` by their kind ([`errors`]); a panic raises `grundy.InternalError`.
+//! `grundy/_errors.py` by their kind (`errors`); a panic raises `grundy.InternalError`.
 
 mod errors;
 mod games;

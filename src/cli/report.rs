@@ -53,7 +53,7 @@ pub struct Report<'a> {
     pub problem: &'a Problem,
     /// The game whose positions the variables are (none for data files and families).
     pub game: Option<&'a dyn AnyGame>,
-    /// What the variables are ([`grundy_synth::setup::Setup::variables`]).
+    /// What the variables are (`grundy_synth::setup::Setup::variables`).
     pub variables: &'a str,
     pub answer: &'a Answer,
     /// The `--solver` name.

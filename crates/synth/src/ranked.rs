@@ -4,7 +4,7 @@
 //!
 //! Enumeration shares its own work among the ranks (`enumerate::share`). The other searches
 //! (SAT, SMT, the read-once search) are not split: rank 0 runs them and broadcasts each answer
-//! ([`Rank0`], [`on_rank0`]) while the others wait. What rank 0 does by itself, the upper-bound
+//! ([`Rank0`], `on_rank0`) while the others wait. What rank 0 does by itself, the upper-bound
 //! strategies, searches with [`Ranked`]'s `alone` backend, which takes no collective step.
 
 use std::sync::Arc;

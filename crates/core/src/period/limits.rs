@@ -6,7 +6,7 @@ use crate::game::heap::HeapRule;
 
 /// Bytes [`super::analyse`] holds at most to value heaps up to `max_heap`: the valuation's
 /// ([`HeapRule::compact_valuation_bytes`]). Examining a round's values for a period keeps
-/// nothing per heap ([`super::repeats`]). (Measured peak: see docs/heap-games.md.)
+/// nothing per heap (`repeats`). (Measured peak: see docs/heap-games.md.)
 pub fn memory_needed(rule: &dyn HeapRule, max_heap: usize) -> u64 {
     rule.compact_valuation_bytes(max_heap)
 }

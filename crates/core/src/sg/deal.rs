@@ -3,7 +3,7 @@
 //! searches the subtrees below them that its thread of rank 0's pool takes ([`Link`]). The
 //! ranks share no memory, so exact values of subtrees of some size travel with the work: a job
 //! carries those found elsewhere since the rank's last job, and its answer those the rank
-//! found ([`Remote`], [`Server`]). Values are exact wherever they were found, so the nimber is
+//! found (`Remote`, `Server`). Values are exact wherever they were found, so the nimber is
 //! one process's.
 //!
 //! This module holds what a job and an answer hold (a game's positions written by [`Record`])

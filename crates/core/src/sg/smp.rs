@@ -9,7 +9,7 @@
 //! Helpers join only after `HELPERS_AFTER`: a search that settles sooner runs alone, as
 //! before, at the cost of two thread starts.
 //!
-//! Only the cut variants without ETC search so: `naive` splits its options ([`super::split`])
+//! Only the cut variants without ETC search so: `naive` splits its options (`split`)
 //! and the variants with ETC split theirs as Young Brothers Wait ([`super::ybw`]), both of
 //! which add far fewer nodes than the helpers here (on Cram 5 x 8, 66% more nodes here against
 //! 11%).
@@ -52,7 +52,7 @@ pub fn searches_in_parallel(engine: SearchEngine) -> bool {
 }
 
 /// Whether `engine` splits its work among threads rather than racing them: `naive` splits
-/// the options of the top plies ([`super::split`]) and the cut variants with ETC split as
+/// the options of the top plies (`split`) and the cut variants with ETC split as
 /// Young Brothers Wait ([`super::ybw`]); the others run Lazy SMP. What `threads: 0` takes
 /// every core for: on two idle cores the splits took 0.59-0.69 of one thread's time on Cram
 /// and 0.76 on Chomp 11 x 11, Lazy SMP 1.01-1.11 (docs/benchmarks.md).

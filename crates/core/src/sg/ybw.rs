@@ -1,10 +1,10 @@
 //! One position searched by several threads with the cut family, as chess engines split
-//! alpha-beta ("Young Brothers Wait"): a node of the top [`SPLIT_PLIES`] plies searches its
+//! alpha-beta ("Young Brothers Wait"): a node of the top `SPLIT_PLIES` plies searches its
 //! eldest successor on its own thread, and once that is done and has not settled the node, hands
 //! the younger ones to rayon's threads, an idle thread taking one no other has started. Below
 //! those plies each successor is searched whole, by the thread that took it, with an engine and
-//! table of its own ([`CutSearch`]); exact values of subtrees of some size go to one shared table
-//! ([`super::shared`]), where the others look whenever their own table has nothing.
+//! table of its own (`CutSearch`); exact values of subtrees of some size go to one shared table
+//! (`shared`), where the others look whenever their own table has nothing.
 //!
 //! The eldest goes first because it most often settles the node (the engine orders successors
 //! cheapest first): a node the eldest settles costs what it costs alone, and one it does not
@@ -117,7 +117,7 @@ impl Spread {
 }
 
 impl<'g, G: Game> Ybw<'g, G> {
-    /// The variant `variant` (one that [`suits`]) over `game` on `threads` threads, its tables
+    /// The variant `variant` (one that `suits`) over `game` on `threads` threads, its tables
     /// empty; an error when the threads cannot be started.
     pub fn new(
         game: &'g G,

@@ -480,7 +480,7 @@ impl FromStr for Program {
 
     /// Parses `Push(2) Push(0) BooleanEq`, with spaces, commas or brackets between names, or
     /// an infix expression as the printer writes it, `!((x2 == x0) >> x1)` (one that does not
-    /// start with an instruction's name; see [`infix`]).
+    /// start with an instruction's name; see `infix`).
     fn from_str(s: &str) -> Result<Self, Error> {
         let cleaned = s.replace(['[', ']'], " ");
         let first = cleaned.trim_start().chars().next();

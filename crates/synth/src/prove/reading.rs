@@ -18,7 +18,7 @@
 //!   xor of two numbers, a product of two variables) has no reading, and neither has a
 //!   quotient or right shift of a number that may be negative (its word depends on W).
 //! - `Lt`, `Min` and `Max` of a number that may be negative compare words: at every width
-//!   that holds it, a negative value's word is above every natural's ([`word_below`]).
+//!   that holds it, a negative value's word is above every natural's (`word_below`).
 //! - bitwise Xor, And and Or of two bounded naturals (remainders, booleans, constants, and
 //!   bitwise steps of those) are values too: [`Term::Bitwise`], which z3 reads digit by digit.
 //! - a remainder by 2^k (`Mod` by the constant, or `And` with 2^k - 1) keeps the low k digits,

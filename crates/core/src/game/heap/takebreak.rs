@@ -392,7 +392,7 @@ impl HeapRule for TakeBreak {
 
     /// The values, and what the method beside them keeps: the rare/common technique its
     /// compact values and rare heaps, and the full-width copy made of them at the end
-    /// ([`super::sparse::wide_valuation_bytes`]); an open tail a count for each value.
+    /// (`sparse::wide_valuation_bytes`); an open tail a count for each value.
     fn valuation_bytes(&self, n: usize) -> u64 {
         if self.sparse() {
             return super::sparse::wide_valuation_bytes(n);

@@ -17,7 +17,7 @@ use crate::game::Nimber;
 /// A stored value: a byte, a 16-bit or a 32-bit word, read as a [`Nimber`].
 pub trait Value: bytemuck::Pod + Into<Nimber> + PartialEq + Send + Sync + 'static {
     /// The stored values as bytes when they are bytes: the scan of pairs then tests 32 of
-    /// them at a time ([`super::scan_simd`]).
+    /// them at a time (`scan_simd`).
     fn as_bytes(values: &[Self]) -> Option<&[u8]> {
         let _ = values;
         None
@@ -74,7 +74,7 @@ pub trait Seq<'a>: Copy + Send + Sync {
     /// The first `len` values.
     fn prefix(self, len: usize) -> Self;
     /// The first heap from which every value is kept apart (`usize::MAX`: none): a block's
-    /// new values ([`super::fresh`]), which loops read one by one without asking.
+    /// new values (`fresh`), which loops read one by one without asking.
     fn apart_from(self) -> usize {
         usize::MAX
     }
