@@ -95,12 +95,12 @@ fn wide() -> bool {
 }
 
 /// For the pairs (low[i], high[len - 1 - i]) (`low` and `high` equally long), read in whole
-/// blocks of [`WIDTH`] from the start: notes to `hit` each pair i of a block whose xor is
-/// looked for as the block is read (at first those of `set`, less the values of the blocks
-/// read before), the block's from the last to the first. Stops after a block once `hit` is
-/// done (returns `None`), else returns where the whole blocks end (the last len % [`WIDTH`] pairs are left to the
-/// caller). Only where [`available`] says so: with AVX-512 a block in one step, else in two of
-/// AVX2.
+/// blocks of [`WIDTH`] from the start: tells `hit` of a block's pairs whose xors are looked
+/// for as the block is read (at first those of `set`, less the values of the blocks read
+/// before), as [`Hit`] says. Stops after a block once `hit` is done (returns `None`), else
+/// returns where the whole blocks end (the last len % [`WIDTH`] pairs are left to the
+/// caller). Only where [`available`] says so: with AVX-512 a block in one step, else in two
+/// of AVX2.
 pub(super) fn hits(
     low: &[u8],
     high: &[u8],

@@ -453,15 +453,14 @@ impl Valuing {
             let split = rare.len();
             for range in ranges.into_iter().filter(|range| !range.is_empty()) {
                 // The part of the range in `rare`, then the part past it, in `found`.
-                let (old, new) = (range.start.min(split), range.end.max(split) - split);
-                if old < range.end.min(split) {
-                    let old = old..range.end.min(split);
-                    let part = (&rare.heaps[old.clone()], &rare.values[old]);
+                let in_rare = range.start.min(split)..range.end.min(split);
+                let in_found = range.start.max(split) - split..range.end.max(split) - split;
+                if !in_rare.is_empty() {
+                    let part = (&rare.heaps[in_rare.clone()], &rare.values[in_rare]);
                     mark_near(row, (stamp, last), values, (m, heap.unequal), part);
                 }
-                if range.start.max(split) - split < new {
-                    let new = range.start.max(split) - split..new;
-                    let part = (&found.heaps[new.clone()], &found.values[new]);
+                if !in_found.is_empty() {
+                    let part = (&found.heaps[in_found.clone()], &found.values[in_found]);
                     mark_near(row, (stamp, last), values, (m, heap.unequal), part);
                 }
             }
@@ -490,7 +489,7 @@ impl Valuing {
 }
 
 /// Marks in `row` (`stamp`; its length `last` + 1) the options of the pairs (r, m - r) of the
-/// rare heaps r of `heaps` with their values `heap_values` (ascending, at least one), except
+/// rare heaps r of `heaps` with their values `heap_values` (ascending), except
 /// the equal split with `unequal`; the other heaps' values from `values`, raw unless one of
 /// them has a value apart.
 #[inline]
