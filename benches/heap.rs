@@ -7,8 +7,9 @@
 //! period needs (2 (preperiod + period) + t heaps). Ours runs `period::analyse`, which doubles
 //! the heaps valued from 256 until the check passes (so it values up to twice as many) and
 //! proves the period; ogs computes exactly that many values and then looks for the period.
-//! The times are medians of alternating runs (7 for 0.16, 3 for 0.376, one for 0.354, 101 for
-//! the two-digit codes).
+//! The times are medians of alternating runs (15 for 0.16, 0.56 and 0.127, whose runs take
+//! 0.02-0.13 s, so that one slow run moves the median less; 3 for 0.376, one for 0.354, 101
+//! for the two-digit codes).
 //! Output is Markdown for docs/benchmarks.md.
 
 #[path = "common/args.rs"]
@@ -38,7 +39,7 @@ const CASES: &[Case] = &[
         preperiod: 105_351,
         period: 149_459,
         take: 2,
-        runs: 7,
+        runs: 15,
     },
     // The two proved here (and found by ogs in the same run, last column); 0.56 is also
     // in Gangolli and Plambeck's table.
@@ -47,14 +48,14 @@ const CASES: &[Case] = &[
         preperiod: 326_640,
         period: 144,
         take: 2,
-        runs: 3,
+        runs: 15,
     },
     Case {
         code: "0.127",
         preperiod: 46_578,
         period: 4,
         take: 3,
-        runs: 5,
+        runs: 15,
     },
     // Two-digit codes: a few hundred heaps, so the times are mostly set-up.
     Case {
