@@ -1,9 +1,9 @@
 //! The scan's pairs of byte values tested 64 at a time with AVX-512, or 32 at a time with AVX2
 //! ([`super::scan`]): the values looked for (all below 256, as xors of two bytes are) held as a
 //! 256-bit set, and each block of pairs' xors looked up in it by byte permutes or shuffles,
-//! without a load per pair. A block that hits is read again pair by pair by the caller,
-//! exactly as without SIMD, so the values found and their witnesses are the same on every
-//! machine.
+//! without a load per pair. The set stays in a register; a block that hits tells the caller
+//! of each value it gives with that value's first pair ([`Hit`]), as a reading pair by pair
+//! finds them, so the values found and their witnesses are the same on every machine.
 
 /// The values below 256 still looked for: bit `v & 7` of byte `v >> 3`.
 #[derive(Clone, Debug, PartialEq, Eq)]
