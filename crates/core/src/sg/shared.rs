@@ -1,7 +1,7 @@
 //! The exact values the threads of one parallel search share ([`super::smp`], [`super::split`],
 //! [`super::ybw`]): a hash map cut into stripes, each behind its own lock, so that two threads
 //! rarely want the same one, and a filter of one bit per slot that answers most misses without
-//! a lock.
+//! a lock; and beside them the positions the threads are expanding now ([`searching`]).
 //!
 //! A thread never waits on a stripe: a look-up that finds it taken counts as a miss and a store
 //! is dropped. Both are safe, since a value not found is only searched again, and the table
@@ -9,6 +9,7 @@
 //! takes no more.
 
 mod filter;
+mod searching;
 
 use std::hash::Hash;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,6 +21,8 @@ use super::tt::{fixed_hasher, Weight};
 use super::{Known, Searcher, Stats};
 use crate::game::{Game, Nimber};
 use filter::Filter;
+pub(crate) use searching::Mark;
+use searching::Searching;
 
 /// Bytes an entry takes in a stripe, about (the key, the value, hashbrown's control byte and
 /// its spare room): what the memory limit is divided by.
@@ -44,6 +47,8 @@ pub(crate) struct SharedValues<K> {
     /// Values stored by [`SharedValues::put`] since the last [`SharedValues::take_outbox`],
     /// when kept: what a rank sends the others ([`super::deal`]).
     outbox: Option<Mutex<Vec<(K, Nimber, Weight)>>>,
+    /// The positions the threads are expanding now, near the top of their searches.
+    searching: Searching,
 }
 
 impl<K: Hash + Eq> SharedValues<K> {
@@ -67,6 +72,7 @@ impl<K: Hash + Eq> SharedValues<K> {
             len: AtomicUsize::new(0),
             cap,
             outbox: None,
+            searching: Searching::new(),
         }
     }
 
@@ -90,6 +96,21 @@ impl<K: Hash + Eq> SharedValues<K> {
     /// The stripe of a key's hash `h` (its low bits).
     fn stripe(&self, h: u64) -> &Stripe<K> {
         &self.stripes[(h as usize) & (self.stripes.len() - 1)]
+    }
+
+    /// Marks `key` as expanded by the calling thread, unless its slot is taken.
+    pub(crate) fn enter(&self, key: &K) -> Option<Mark> {
+        self.searching.enter(self.hasher.hash_one(key))
+    }
+
+    /// Clears a mark of [`SharedValues::enter`].
+    pub(crate) fn leave(&self, mark: Mark) {
+        self.searching.leave(mark);
+    }
+
+    /// Whether a thread is expanding `key` now (marked by [`SharedValues::enter`]).
+    pub(crate) fn searched(&self, key: &K) -> bool {
+        self.searching.holds(self.hasher.hash_one(key))
     }
 
     /// The value of `key`, when held and its stripe is free.

@@ -39,6 +39,13 @@ use crate::stop::{Stop, Stopped};
 #[derive(Clone, Copy, Debug)]
 struct Entry(NonZeroU32);
 
+/// Plies of a thread's own search (of a subtree, under [`super::ybw`]) whose nodes it marks as
+/// being expanded, and whose successors that another thread marked it searches last. On Cram
+/// 5 x 9 on two threads, marks to 4 plies took the second thread's extra nodes from 25% to 14%
+/// of one thread's; 2 to 20 plies all gave 14-15%, and more plies only cost more marks
+/// (docs/benchmarks.md, 2026-11-29).
+const MARKED_PLIES: u32 = 4;
+
 /// The bit of an [`Entry`] that marks a partial set.
 const PARTIAL: u32 = 1 << 31;
 
@@ -331,6 +338,11 @@ impl<'g, G: Game> CutSearch<'g, G> {
         (x, first, parts.len())
     }
 
+    /// Whether another thread is expanding the part `c` now.
+    fn searched_elsewhere(&self, c: &G::Position) -> bool {
+        self.share.as_ref().is_some_and(|t| t.table.searched(c))
+    }
+
     /// Searches a successor ETC took apart, as the sum of its known nim-sum and unknown parts.
     fn search_pending(
         &mut self,
@@ -347,7 +359,6 @@ impl<'g, G: Game> CutSearch<'g, G> {
         if self.pulse.due(self.nodes) && self.beat() {
             return Some(0);
         }
-        let v = self.variant;
         let start = self.nodes;
         let max_r = r.map(|r| r.max().unwrap_or(0));
         let resumed = match self.tt.get(&s).map(Entry::held) {
@@ -361,6 +372,31 @@ impl<'g, G: Game> CutSearch<'g, G> {
                 None => None,
             },
         };
+        // Near the top of a shared search, the other threads are told (see `expand_moves`).
+        let mark = match &self.share {
+            Some(share) if self.ply < MARKED_PLIES && self.variant.etc != Etc::Off => {
+                share.table.enter(&s)
+            }
+            _ => None,
+        };
+        let got = self.expand_moves(s, r, resumed, start, max_r);
+        if let (Some(mark), Some(share)) = (mark, &self.share) {
+            share.table.leave(mark);
+        }
+        got
+    }
+
+    /// [`CutSearch::expand`] of a position the tables do not value: its successors, with
+    /// what `resumed` leaves of P when a resumable set was held, from `start` nodes.
+    fn expand_moves(
+        &mut self,
+        s: G::Position,
+        r: Option<&NimSet>,
+        resumed: Option<NimSet>,
+        start: u64,
+        max_r: Option<Nimber>,
+    ) -> Option<Nimber> {
+        let v = self.variant;
         let mut moves = self.buffers.take();
         super::list_moves(self.game, &self.cfg, &s, &mut moves);
         // Only non-resuming variants share ([`super::smp::searches_in_parallel`]): a resumed
@@ -393,10 +429,20 @@ impl<'g, G: Game> CutSearch<'g, G> {
                 // After the pass, which sorts the successors by cost.
                 share.diverge(self.ply - 1, &mut pending);
             }
-            for &q in pending.iter().take_while(|_| !cut_off) {
+            // A successor another thread is expanding goes after the others (once): by then
+            // its value is most likely in the shared table.
+            let defer = self.share.is_some() && self.ply < MARKED_PLIES;
+            let (first, mut i) = (pending.len(), 0);
+            while i < pending.len() && !cut_off {
+                let q = pending[i];
+                i += 1;
                 if disjoint(&p) {
                     cut_off = true;
                     break;
+                }
+                if defer && i <= first && self.searched_elsewhere(&parts[q.first + q.len - 1]) {
+                    pending.push(q);
+                    continue;
                 }
                 let child_r = child_set(&p, v.pruning, max_r);
                 let got = self.search_pending(q, &parts, child_r.as_ref());
@@ -497,32 +543,4 @@ impl<G: Game> Known<G::Position> for CutSearch<'_, G> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_round_trip() {
-        for name in Variant::PAPER {
-            let v: Variant = name.parse().unwrap();
-            assert_eq!(v.to_string(), name);
-        }
-    }
-
-    #[test]
-    fn an_entry_with_a_word_key_fills_sixteen_bytes() {
-        assert_eq!(std::mem::size_of::<Option<(u64, Entry)>>(), 16);
-        for v in [0, 1, PARTIAL - 1] {
-            assert!(matches!(Entry::exact(v).held(), Held::Exact(x) if x == v));
-        }
-        for i in [0, 5, (PARTIAL - 2) as usize] {
-            assert!(matches!(Entry::partial(i).held(), Held::Partial(j) if j == i));
-        }
-    }
-
-    #[test]
-    fn bad_names_are_refused() {
-        for bad in ["cutt", "cut_X", "def_E", "cut_RE", "def_A"] {
-            assert!(bad.parse::<Variant>().is_err(), "{bad}");
-        }
-    }
-}
+mod tests;
