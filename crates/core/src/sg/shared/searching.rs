@@ -31,7 +31,8 @@ impl Searching {
         }
     }
 
-    /// The slot of a hash, and what it holds when the hash is marked (never 0, the empty slot).
+    /// The slot of a hash, and what it holds when the hash is marked (never 0, the empty slot;
+    /// a mark's own tag gives its slot and itself again).
     fn slot(&self, h: u64) -> (&AtomicU64, u64) {
         (&self.slots[(h >> 40) as usize % SLOTS], h | 1)
     }
@@ -46,8 +47,8 @@ impl Searching {
 
     /// Clears a mark: its position's expansion is over.
     pub(crate) fn leave(&self, mark: Mark) {
-        let slot = &self.slots[(mark.0 >> 40) as usize % SLOTS];
-        let _ = slot.compare_exchange(mark.0, 0, Ordering::Relaxed, Ordering::Relaxed);
+        let (slot, tag) = self.slot(mark.0);
+        let _ = slot.compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 
     /// Whether a thread is expanding the position of hash `h`.
